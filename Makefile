@@ -1,0 +1,44 @@
+# Cargo Monitor — the two newcomer commands are `make run` and `make test`.
+# Both create .venv and install everything they need on a fresh machine.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+
+.PHONY: install run test lint typecheck unit bench samples clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Run the monitor on the bundled sample traffic; serves /metrics until Ctrl-C.
+run: $(STAMP)
+	$(BIN)/cargo-monitor run --keep-serving
+
+## Lint, type-check and the whole test suite (integration tests included).
+test: $(STAMP) lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m pipelines.bench_throughput
+
+samples: $(STAMP)
+	$(BIN)/cargo-monitor make-samples
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache

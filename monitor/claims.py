@@ -1,0 +1,348 @@
+"""Claim extraction: which instance facts does an answer state, and about which field?
+
+The reference is a *procedural exemplar*: its annotated parameters tell us which
+spans are entity values (and what the fields are called, how they are written,
+which words introduce them). We use that knowledge only to *find* the answer's
+claims about instance fields; the claims are then checked against the live
+context, never against the reference's own values.
+
+Attribution cues, strongest first (a span claimed by a stronger cue is not
+re-claimed by a weaker one):
+
+``context_value``
+    the answer states an observed value verbatim (modulo normalisation);
+``vocabulary``
+    the answer uses a value from a field's closed vocabulary (enum parameter);
+``template``
+    the words around the value are the words around the parameter in the
+    reference ("is currently {status}.");
+``label``
+    a field label precedes the value ("case 536762755", "Warranty ends: ...");
+``shape``
+    an identifier of exactly the shape of one observed identifier field.
+
+A number that is not attributed to any field, or that also occurs in the
+reference's procedure text ("within 5 business days"), is procedure, not a
+claim. An identifier, date or amount that cannot be attributed stays a claim
+with no field and is unverifiable (neutral).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from monitor.models import GoldenItem, ParamSpec
+from monitor.values import (
+    Found,
+    ValueType,
+    compatible_shape,
+    find_typed_values,
+    normalize_text,
+    same_value,
+    shape_of,
+)
+
+CUE_RANK = {"context_value": 0, "vocabulary": 1, "template": 2, "label": 3, "shape": 4,
+            "none": 5}
+# Trailing words that a field label may drop in prose: "case number" -> "case".
+_GENERIC_TAIL = {"number", "id", "no", "num", "code", "value", "name", "date", "nr"}
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+")
+_WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
+_LABEL_VALUE = re.compile(
+    r"(?:^|(?<=[.;\n])\s*|\s)(?P<label>[A-Z][\w /-]{1,40}?)\s*:\s+(?P<value>[^.;\n]+?)"
+    r"(?=\s*(?:[.;\n]\s|[.;\n]?$))"
+)
+LABEL_WINDOW = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A value stated by the answer, with the field it was attributed to."""
+
+    start: int
+    end: int
+    value: str
+    type: ValueType
+    field: str | None
+    cue: str
+    sentence: Sentence
+
+
+@dataclass
+class FieldInfo:
+    """What we know about one instance field from the reference and the context."""
+
+    name: str
+    labels: tuple[str, ...]
+    type: ValueType
+    observed: str | None = None
+    reference: ParamSpec | None = None
+    vocabulary: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences with their character spans. Decimal points and dates do not split."""
+    out: list[Sentence] = []
+    pos = 0
+    for m in _SENTENCE_END.finditer(text):
+        chunk = text[pos:m.start()]
+        if chunk.strip():
+            lead = len(chunk) - len(chunk.lstrip())
+            out.append(Sentence(pos + lead, m.start(), chunk.strip()))
+        pos = m.end()
+    chunk = text[pos:]
+    if chunk.strip():
+        lead = len(chunk) - len(chunk.lstrip())
+        out.append(Sentence(pos + lead, pos + lead + len(chunk.strip()), chunk.strip()))
+    return out
+
+
+def words(text: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def field_label_words(name: str) -> str:
+    """``workOrderNumber`` -> ``work order number``; ``service_tag`` -> ``service tag``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+", " ", name)
+    return " ".join(spaced.split()).casefold()
+
+
+def label_variants(*labels: str | None) -> tuple[str, ...]:
+    out: list[str] = []
+    for label in labels:
+        if not label:
+            continue
+        ws = words(label)
+        if not ws:
+            continue
+        out.append(" ".join(ws))
+        while len(ws) > 1 and ws[-1] in _GENERIC_TAIL:
+            ws = ws[:-1]
+            out.append(" ".join(ws))
+    # Longest first, so that "work order number" wins over "work order".
+    return tuple(sorted(set(out), key=len, reverse=True))
+
+
+def _reference_prefixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[str, ...]:
+    """The two words before each occurrence of the parameter in the reference answer."""
+    prefixes: list[str] = []
+    for m in re.finditer(re.escape(spec.value), item.answer):
+        before = words(item.answer[max(0, m.start() - 60):m.start()])
+        if before:
+            prefixes.append(" ".join(before[-2:]))
+    return tuple(dict.fromkeys(prefixes))
+
+
+def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str, FieldInfo]:
+    """Merge the reference's annotated parameters with the observed context fields."""
+    fields: dict[str, FieldInfo] = {}
+    if item is not None:
+        for name, spec in item.parameters.items():
+            fields[name] = FieldInfo(
+                name=name,
+                labels=label_variants(spec.label, field_label_words(name)),
+                type=spec.type,
+                reference=spec,
+                vocabulary=tuple(spec.values or ()),
+                prefixes=_reference_prefixes(item, name, spec),
+            )
+    for name, value in observed.items():
+        info = fields.get(name)
+        if info is None:
+            info = FieldInfo(name=name, labels=label_variants(field_label_words(name)),
+                             type=shape_of(value))
+            fields[name] = info
+        info.observed = value
+    return fields
+
+
+def procedural_values(item: GoldenItem | None) -> list[str]:
+    """Numbers and values that belong to the reference's procedure, not its instance."""
+    if item is None:
+        return []
+    text = item.answer
+    for spec in sorted(item.parameters.values(), key=lambda s: len(s.value), reverse=True):
+        text = text.replace(spec.value, " ")
+    return [f.text for f in find_typed_values(text)]
+
+
+def _sentence_of(sentences: list[Sentence], pos: int) -> Sentence:
+    for s in sentences:
+        if s.start <= pos < max(s.end, s.start + 1):
+            return s
+    return sentences[-1] if sentences else Sentence(0, 0, "")
+
+
+def _find_phrase(text: str, phrase: str) -> list[tuple[int, int]]:
+    if not phrase.strip():
+        return []
+    pattern = r"(?<![\w])" + r"\s+".join(re.escape(p) for p in phrase.split()) + r"(?![\w])"
+    return [(m.start(), m.end()) for m in re.finditer(pattern, text, re.IGNORECASE)]
+
+
+def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
+    """Occurrences of a closed-vocabulary term written as the vocabulary writes it.
+
+    "Open" the status is not "open" the verb: the match is case-sensitive, and a
+    one-word term that merely starts a sentence ("Open a case ...") does not count.
+    """
+    out: list[tuple[int, int]] = []
+    pattern = r"(?<![\w])" + r"\s+".join(re.escape(p) for p in term.split()) + r"(?![\w])"
+    for m in re.finditer(pattern, text):
+        sentence_start = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?\n"
+        if sentence_start and len(term.split()) == 1 and term[:1].isupper():
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
+def _label_before(text: str, start: int, sentence: Sentence,
+                  fields: dict[str, FieldInfo]) -> str | None:
+    """The field whose label ends closest before ``start`` within the same sentence."""
+    window_start = max(sentence.start, start - LABEL_WINDOW)
+    window = text[window_start:start]
+    best: tuple[int, int, str] | None = None  # (distance, -label length, field)
+    for info in fields.values():
+        for label in info.labels:
+            for _, e in _find_phrase(window, label):
+                # Only connecting words/punctuation may sit between label and value.
+                if len(words(window[e:])) > 2:
+                    continue
+                cand = (len(window) - e, -len(label), info.name)
+                if best is None or cand < best:
+                    best = cand
+    return best[2] if best else None
+
+
+def _template_field(text: str, start: int, fields: dict[str, FieldInfo]) -> str | None:
+    before = " ".join(words(text[max(0, start - 60):start])[-2:])
+    if not before:
+        return None
+    matches = [f.name for f in fields.values() if before in f.prefixes]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tuple[int, int]]:
+    """Free-text values located by the reference's own wording around the parameter:
+    "... assigned to {owner}." finds the owner in "... assigned to Priya Nair."."""
+    out: list[tuple[int, int]] = []
+    for m in re.finditer(re.escape(spec.value), item.answer):
+        before = _WORD.findall(item.answer[max(0, m.start() - 60):m.start()])[-2:]
+        after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end():])
+        if not before:
+            continue
+        stop = re.escape(after.group(1)) if after else "$"
+        lead = r"\s+".join(re.escape(w) for w in before)
+        pattern = (r"(?<![\w])" + lead + r"\s+(?P<v>[^.;:!?\n]{1,60}?)\s*(?=" + stop
+                   + r"(?![\w])|[.;!?\n]|$)")
+        for hit in re.finditer(pattern, answer, re.IGNORECASE):
+            if hit.group("v").strip():
+                out.append((hit.start("v"), hit.start("v") + len(hit.group("v").rstrip())))
+    return out
+
+
+def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | None:
+    norm = " ".join(words(label))
+    for info in fields.values():
+        if norm in info.labels:
+            return info.name
+    return None
+
+
+def extract_candidates(answer: str, item: GoldenItem | None,
+                       observed: dict[str, str]) -> list[Candidate]:
+    """Every instance fact the answer states, attributed to a field where possible."""
+    sentences = split_sentences(answer)
+    fields = build_fields(item, observed)
+    procedure = procedural_values(item)
+    cands: list[Candidate] = []
+
+    def add(start: int, end: int, vtype: ValueType, fld: str | None, cue: str) -> None:
+        cands.append(Candidate(start, end, answer[start:end], vtype, fld, cue,
+                               _sentence_of(sentences, start)))
+
+    for info in fields.values():
+        if info.observed is not None and len(info.observed.strip()) >= 1:
+            for s, e in _find_phrase(answer, info.observed):
+                add(s, e, info.type, info.name, "context_value")
+        for term in info.vocabulary:
+            for s, e in _find_vocabulary(answer, term):
+                add(s, e, "enum", info.name, "vocabulary")
+
+    if item is not None:
+        for name, spec in item.parameters.items():
+            if spec.type in ("text", "enum"):
+                for s, e in _template_spans(answer, item, spec):
+                    add(s, e, spec.type, name, "template")
+
+    # "Label: value" pairs (appended fields such as "Warranty ends: 2026-08-20").
+    for m in _LABEL_VALUE.finditer(answer):
+        label = m.group("label").strip()
+        value = m.group("value").strip()
+        if not value or len(words(label)) > 5:
+            continue
+        fld = _match_field_by_label(label, fields) or label
+        add(m.start("value"), m.start("value") + len(value), shape_of(value), fld, "label")
+
+    for f in find_typed_values(answer):
+        sent = _sentence_of(sentences, f.start)
+        fld = _template_field(answer, f.start, fields)
+        cue = "template" if fld else "none"
+        if fld is None:
+            fld = _label_before(answer, f.start, sent, fields)
+            cue = "label" if fld else "none"
+        if fld is None and f.type in ("digits", "alnum"):
+            shaped = [i.name for i in fields.values() if i.observed is not None
+                      and compatible_shape(f.text, f.type, i.observed)]
+            if len(shaped) == 1:
+                fld, cue = shaped[0], "shape"
+        if fld is None:
+            if f.type == "integer" or any(same_value(f.text, p) for p in procedure):
+                continue  # procedure, not an instance fact
+        elif f.type == "integer" and any(same_value(f.text, p) for p in procedure) \
+                and cue == "label" and fields[fld].observed is None:
+            continue
+        cands.append(Candidate(f.start, f.end, f.text, _typed(f, fields.get(fld or "")),
+                               fld, cue, sent))
+
+    return _resolve_overlaps(cands)
+
+
+def _typed(f: Found, info: FieldInfo | None) -> ValueType:
+    if info is not None and info.type in ("enum", "money", "date") and f.type == "integer":
+        return info.type
+    return f.type
+
+
+def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
+    chosen: list[Candidate] = []
+    for c in sorted(cands, key=lambda c: (CUE_RANK[c.cue], -(c.end - c.start), c.start)):
+        if any(c.start < o.end and o.start < c.end for o in chosen):
+            continue
+        chosen.append(c)
+    # The same value stated twice for the same field is one claim.
+    seen: set[tuple[str | None, str]] = set()
+    unique: list[Candidate] = []
+    for c in sorted(chosen, key=lambda c: c.start):
+        key = (c.field, normalize_text(c.value))
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(c)
+    return unique
+
+
+def reference_value(item: GoldenItem | None, fld: str | None) -> str | None:
+    if item is None or fld is None:
+        return None
+    spec = item.parameters.get(fld)
+    return spec.value if spec else None

@@ -1,0 +1,137 @@
+"""The evaluator: trace -> validate -> diagnostics -> retrieve -> gate -> judge -> judgment.
+
+One async entry point for a single trace and a batch API that embeds the
+questions of a batch together. Every input yields exactly one judgment:
+``invalid`` (with the field and reason), ``abstained`` (with the gate's reason),
+``judge_error`` (with the error kind and reason; never a score) or ``evaluated``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from monitor.diagnostics import GuardConfig, compute_diagnostics
+from monitor.errors import EmbeddingError, InvalidTraceError, JudgeError
+from monitor.gate import Gate
+from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
+from monitor.models import (
+    Diagnostics,
+    GateDecision,
+    JudgeErrorInfo,
+    Judgment,
+    SourceLocation,
+    Trace,
+)
+from monitor.retrieval import GoldenIndex, Retrieval
+from monitor.traces import RawTrace, parse_trace, trace_id_hint
+
+DEFAULT_JUDGE_TIMEOUT_S = 60.0
+
+
+class Evaluator:
+    def __init__(self, index: GoldenIndex, gate: Gate, judge: Judge, *,
+                 guards: GuardConfig | None = None,
+                 judge_timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
+                 max_concurrency: int = 8,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.index = index
+        self.gate = gate
+        self.judge = judge
+        self.guards = guards or GuardConfig()
+        self.judge_timeout_s = judge_timeout_s
+        self._sem = asyncio.Semaphore(max_concurrency)
+        self._clock = clock
+
+    async def evaluate(self, item: RawTrace | Trace) -> Judgment:
+        """Evaluate one trace (a convenience over :meth:`evaluate_batch`)."""
+        return (await self.evaluate_batch([item]))[0]
+
+    async def evaluate_batch(self, items: Sequence[RawTrace | Trace]) -> list[Judgment]:
+        """Evaluate a batch; the result is in input order, one judgment per item."""
+        results: list[Judgment | None] = [None] * len(items)
+        valid: list[tuple[int, Trace, SourceLocation | None]] = []
+        for k, item in enumerate(items):
+            raw = item if isinstance(item, RawTrace) else RawTrace(item)
+            try:
+                valid.append((k, parse_trace(raw.payload), raw.location))
+            except InvalidTraceError as exc:
+                results[k] = self._invalid(raw, exc)
+
+        if valid:
+            try:
+                vectors = await asyncio.to_thread(
+                    self.index.embed_questions, [t.question for _, t, _ in valid])
+                retrievals = self.index.retrieve(vectors)
+            except EmbeddingError as exc:
+                # The gate cannot run without an embedding: an error, never a score.
+                for k, trace, loc in valid:
+                    results[k] = self._error(trace, loc, None, JudgeError("internal", str(exc)),
+                                             None)
+                valid = []
+                retrievals = []
+            jobs = [self._evaluate_one(t, loc, r)
+                    for (_, t, loc), r in zip(valid, retrievals, strict=True)]
+            for (k, _, _), judgment in zip(valid, await asyncio.gather(*jobs), strict=True):
+                results[k] = judgment
+        return [r for r in results if r is not None]
+
+    async def _evaluate_one(self, trace: Trace, loc: SourceLocation | None,
+                            retrieval: Retrieval | None) -> Judgment:
+        decision = self.gate.decide(retrieval)
+        diagnostics = compute_diagnostics(trace, decision, self.guards)
+        if not decision.accepted or retrieval is None:
+            return Judgment(trace_id=trace.trace_id, status="abstained", reason=decision.reason,
+                            gate=decision, judge=self.judge.info, diagnostics=diagnostics,
+                            source=loc, evaluated_at=self._clock())
+        request = JudgeRequest(trace=trace, reference=retrieval.item, gate=decision)
+        started = time.perf_counter()
+        elapsed = 0.0
+
+        async def timed() -> JudgeResult:
+            # Timed inside the task, so that time spent queued behind other
+            # judge calls of the batch is not charged to this one.
+            nonlocal started, elapsed
+            started = time.perf_counter()
+            out = await self.judge.judge(request)
+            elapsed = time.perf_counter() - started
+            return out
+
+        try:
+            async with self._sem:
+                result = await asyncio.wait_for(timed(), timeout=self.judge_timeout_s)
+        except TimeoutError:
+            err = JudgeError("timeout", f"judge did not answer within {self.judge_timeout_s}s")
+            return self._error(trace, loc, decision, err, diagnostics, started)
+        except JudgeError as exc:
+            return self._error(trace, loc, decision, exc, diagnostics, started)
+        except Exception as exc:  # a judge bug must not stop the stream
+            err = JudgeError("internal", f"{type(exc).__name__}: {exc}")
+            return self._error(trace, loc, decision, err, diagnostics, started)
+        return Judgment(
+            trace_id=trace.trace_id, status="evaluated", reason="accepted",
+            penalized=is_penalized(result.scores), scores=result.scores, claims=result.claims,
+            steps=result.steps, gate=decision, judge=self.judge.info, diagnostics=diagnostics,
+            rationale=result.rationale, source=loc, evaluated_at=self._clock(),
+            duration_ms=round(elapsed * 1000, 3),
+        )
+
+    def _error(self, trace: Trace, loc: SourceLocation | None, decision: GateDecision | None,
+               exc: JudgeError, diagnostics: Diagnostics | None,
+               started: float | None = None) -> Judgment:
+        return Judgment(
+            trace_id=trace.trace_id, status="judge_error", reason=exc.kind,
+            error=JudgeErrorInfo(kind=exc.kind, reason=exc.reason), gate=decision,
+            judge=self.judge.info,
+            diagnostics=diagnostics,
+            source=loc, evaluated_at=self._clock(),
+            duration_ms=None if started is None
+            else round((time.perf_counter() - started) * 1000, 3),
+        )
+
+    def _invalid(self, raw: RawTrace, exc: InvalidTraceError) -> Judgment:
+        return Judgment(trace_id=trace_id_hint(raw.payload), status="invalid", reason=exc.reason,
+                        invalid_field=exc.field, rationale=str(exc), source=raw.location,
+                        evaluated_at=self._clock())

@@ -1,0 +1,76 @@
+"""Loading and validating golden sets (YAML)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from monitor.errors import GoldenSetError
+from monitor.models import GoldenItem, GoldenSet
+
+
+def _loc(err: Any) -> str:
+    return ".".join(str(p) for p in err["loc"]) or "<root>"
+
+
+def load_golden(path: str | Path) -> GoldenSet:
+    """Load and validate a golden set, reporting every problem with file and item id."""
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GoldenSetError([f"{p}: file not found"]) from None
+    except yaml.YAMLError as exc:
+        raise GoldenSetError([f"{p}: not valid YAML: {exc}"]) from exc
+    return parse_golden(raw, source=str(p))
+
+
+def parse_golden(raw: Any, *, source: str = "<golden>") -> GoldenSet:
+    problems: list[str] = []
+    if not isinstance(raw, dict):
+        raise GoldenSetError([f"{source}: top level must be a mapping with 'version' and 'items'"])
+    version = raw.get("version")
+    if version is None or str(version).strip() == "":
+        problems.append(f"{source}: 'version' is missing")
+    items_raw = raw.get("items")
+    if not isinstance(items_raw, list):
+        problems.append(f"{source}: 'items' must be a list")
+        items_raw = []
+    items: list[GoldenItem] = []
+    for n, entry in enumerate(items_raw):
+        ident = entry.get("id") if isinstance(entry, dict) else None
+        where = f"{source}: item {ident!r}" if ident else f"{source}: item #{n + 1}"
+        try:
+            item = GoldenItem.model_validate(entry)
+        except ValidationError as exc:
+            for err in exc.errors():
+                problems.append(f"{where}: {_loc(err)}: {err['msg']}")
+            continue
+        problems.extend(f"{where}: {p}" for p in item_problems(item))
+        items.append(item)
+    for ident, count in Counter(i.id for i in items).items():
+        if count > 1:
+            problems.append(f"{source}: item {ident!r}: duplicate id ({count} items)")
+    if problems:
+        raise GoldenSetError(problems)
+    return GoldenSet(version=str(version), items=tuple(items))
+
+
+def item_problems(item: GoldenItem) -> list[str]:
+    """Semantic checks a schema cannot express."""
+    out: list[str] = []
+    for name in ("question", "answer"):
+        if not getattr(item, name).strip():
+            out.append(f"{name}: empty text")
+    for name, spec in item.parameters.items():
+        if spec.value not in item.answer and spec.value not in item.question:
+            out.append(f"parameters.{name}: value {spec.value!r} occurs in neither the "
+                       "answer nor the question")
+    for k, step in enumerate(item.steps):
+        if not step.strip():
+            out.append(f"steps.{k}: empty step")
+    return out

@@ -1,0 +1,143 @@
+"""The structural judge: deterministic, no LLM, the embedded default.
+
+It treats the reference as a procedural exemplar. Entity claims in the answer
+are checked against the live context only:
+
+* same value as the observed field -> ``supported``;
+* a different value for an observed field -> ``contradicted``;
+* no observed counterpart -> ``unverifiable`` (neutral).
+
+A value that differs from the *reference's* value is never a fault by itself.
+
+Scoring (documented in the README):
+
+* ``hallucination_fidelity`` = 1 when nothing is contradicted; otherwise
+  ``0.5 * supported / (supported + contradicted)``, which is always below the
+  penalty line: one contradicted observed fact is a hallucination, and the share
+  of checkable claims that hold only grades it.
+* ``correctness`` = the same as fidelity (procedure checks come from the step
+  verifier when the exemplar declares steps).
+* ``completeness`` = covered / required steps when the exemplar has ``steps``,
+  else ``null``; ``helpfulness`` is ``null`` (not assessed without an LLM).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from monitor.claims import Candidate, extract_candidates, reference_value
+from monitor.judges.base import JudgeRequest, JudgeResult
+from monitor.models import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
+from monitor.steps import lexical_step_verdicts
+from monitor.values import same_value
+
+STRUCTURAL_VERSION = "structural-1"
+
+
+class StructuralJudge:
+    """Context-grounded claim checks plus exemplar step coverage, in pure Python."""
+
+    def __init__(self) -> None:
+        config = {"version": STRUCTURAL_VERSION}
+        digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:12]
+        self._info = JudgeInfo(name="structural", model=None,
+                               prompt_version=STRUCTURAL_VERSION, config_hash=digest)
+
+    @property
+    def info(self) -> JudgeInfo:
+        return self._info
+
+    async def judge(self, request: JudgeRequest) -> JudgeResult:
+        return self.judge_sync(request)
+
+    def judge_sync(self, request: JudgeRequest) -> JudgeResult:
+        trace, ref = request.trace, request.reference
+        observed = trace.observed()
+        cands = extract_candidates(trace.answer, ref, observed)
+        claims = tuple(self._verdict(c, observed, request) for c in cands)
+        claims = _downgrade_shape_conflicts(claims, cands)
+        steps = tuple(lexical_step_verdicts(ref, trace.answer, list(observed.values())))
+        scores = score(claims, steps)
+        return JudgeResult(scores=scores, claims=claims, steps=steps,
+                           rationale=rationale(claims, steps))
+
+    @staticmethod
+    def _verdict(c: Candidate, observed: dict[str, str], request: JudgeRequest) -> ClaimVerdict:
+        ref_value = reference_value(request.reference, c.field)
+        span = (c.start, c.end)
+        if c.field is not None and c.field in observed:
+            live = observed[c.field]
+            ok = same_value(c.value, live, c.type)
+            return ClaimVerdict(
+                field=c.field, value=c.value, type=c.type,
+                status="supported" if ok else "contradicted", sentence=c.sentence.text,
+                span=span, evidence=ClaimEvidence(source="context", context_field=c.field,
+                                                  context_value=live, cue=c.cue,
+                                                  reference_value=ref_value),
+            )
+        return ClaimVerdict(
+            field=c.field, value=c.value, type=c.type, status="unverifiable",
+            sentence=c.sentence.text, span=span,
+            evidence=ClaimEvidence(source="none", cue=c.cue, reference_value=ref_value),
+        )
+
+
+def _downgrade_shape_conflicts(claims: tuple[ClaimVerdict, ...],
+                               cands: list[Candidate]) -> tuple[ClaimVerdict, ...]:
+    """An identifier tied to a field by shape alone does not contradict that field
+    when the answer also states the observed value: it most likely names another
+    instance ("case 491541446 duplicates case 536762755")."""
+    confirmed = {c.field for c in claims if c.status == "supported"}
+    out: list[ClaimVerdict] = []
+    for claim, cand in zip(claims, cands, strict=True):
+        if claim.status == "contradicted" and cand.cue == "shape" and claim.field in confirmed:
+            out.append(claim.model_copy(update={
+                "status": "unverifiable", "field": None,
+                "evidence": ClaimEvidence(source="none", cue="shape",
+                                          reference_value=claim.evidence.reference_value),
+            }))
+            continue
+        out.append(claim)
+    return tuple(out)
+
+
+def fidelity(claims: tuple[ClaimVerdict, ...]) -> float:
+    sup = sum(c.status == "supported" for c in claims)
+    con = sum(c.status == "contradicted" for c in claims)
+    if con == 0:
+        return 1.0
+    return round(0.5 * sup / (sup + con), 4)
+
+
+def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:
+    fid = fidelity(claims)
+    required = [s for s in steps if s.required]
+    completeness = (
+        round(sum(s.status == "covered" for s in required) / len(required), 4)
+        if required else None
+    )
+    return Scores(correctness=fid, completeness=completeness, helpfulness=None,
+                  hallucination_fidelity=fid)
+
+
+def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> str:
+    parts: list[str] = []
+    con = [c for c in claims if c.status == "contradicted"]
+    sup = [c for c in claims if c.status == "supported"]
+    unv = [c for c in claims if c.status == "unverifiable"]
+    for c in con:
+        parts.append(f"the answer states {c.field} {c.value!r}, which contradicts the "
+                     f"observed {c.field} {c.evidence.context_value!r} in the live context")
+    if sup:
+        parts.append("supported by the live context: "
+                     + ", ".join(f"{c.field}={c.value!r}" for c in sup))
+    if unv:
+        parts.append("unverifiable (not observed, neutral): "
+                     + ", ".join(f"{c.field or 'unattributed'}={c.value!r}" for c in unv))
+    if not claims:
+        parts.append("no instance facts stated; nothing contradicts the live context")
+    missing = [s for s in steps if s.status != "covered"]
+    if steps:
+        parts.append(f"{len(steps) - len(missing)}/{len(steps)} exemplar steps covered")
+    return "; ".join(parts) + "."

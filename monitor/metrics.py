@@ -1,0 +1,140 @@
+"""Prometheus adapter: turns judgments into counters and histograms.
+
+This is an edge adapter (the evaluation core never imports it). The registry is
+created at the entry point and passed in. Labels are bounded: intent and agent
+come from the golden set (anything else is ``other``), statuses and reasons are
+closed vocabularies. No trace id, question text or reference id ever becomes a
+label. Ratios (coverage, contradiction rate) are left to PromQL recording rules
+so that many workers aggregate correctly.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
+
+from monitor.models import DIMENSIONS, GoldenSet, Judgment
+
+UNIT_BUCKETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+SIM_BUCKETS = (0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
+MARGIN_BUCKETS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+LATENCY_BUCKETS = (0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120)
+JUDGE_BUCKETS = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60)
+NONE = "none"
+OTHER = "other"
+
+
+class MonitorMetrics:
+    def __init__(self, registry: CollectorRegistry, golden: GoldenSet, *,
+                 gate_kind: str, judge_name: str) -> None:
+        self._intents = set(golden.intents)
+        self._agents = set(golden.agents)
+        self.gate_kind = gate_kind
+        self.judge_name = judge_name
+        r = registry
+        self.traces = Counter("cargo_traces", "Traces processed, by judgment status.",
+                              ["status"], registry=r)
+        self.invalid = Counter("cargo_invalid_traces", "Invalid traces, by reason.",
+                               ["reason"], registry=r)
+        self.gate = Counter("cargo_gate_decisions", "Gate decisions.",
+                            ["gate", "decision", "reason", "intent"], registry=r)
+        self.similarity = Histogram("cargo_gate_similarity", "Top-1 cosine similarity s*.",
+                                    ["gate", "decision"], buckets=SIM_BUCKETS, registry=r)
+        self.margin = Histogram("cargo_gate_margin", "Top-2 margin Δ = s1 − s2.",
+                                ["gate", "decision"], buckets=MARGIN_BUCKETS, registry=r)
+        self.probability = Histogram("cargo_gate_probability",
+                                     "Calibrated P̂(reference appropriate) of accepted traces.",
+                                     ["gate", "decision"], buckets=UNIT_BUCKETS, registry=r)
+        self.judgments = Counter("cargo_judgments", "Evaluated judgments.",
+                                 ["judge", "intent", "penalized"], registry=r)
+        self.claims = Counter("cargo_claims", "Claims in evaluated judgments, by status.",
+                              ["status", "intent"], registry=r)
+        self.contradictions = Counter("cargo_contradictions",
+                                      "Contradicted claims, by intent and actual agent.",
+                                      ["intent", "agent"], registry=r)
+        self.steps = Counter("cargo_steps", "Exemplar step verdicts.", ["status", "intent"],
+                             registry=r)
+        self.judge_errors = Counter("cargo_judge_errors", "Failed evaluations, by kind.",
+                                    ["judge", "kind"], registry=r)
+        self.judge_duration = Histogram("cargo_judge_duration_seconds",
+                                        "Wall time of one judge call.", ["judge"],
+                                        buckets=JUDGE_BUCKETS, registry=r)
+        self.scores = Histogram("cargo_dimension_score", "Dimension scores of evaluated "
+                                "judgments (not-assessed dimensions are not observed).",
+                                ["dimension", "judge"], buckets=UNIT_BUCKETS, registry=r)
+        self.response_types = Counter("cargo_response_types", "Response types.",
+                                      ["response_type", "source"], registry=r)
+        self.planner = Counter("cargo_planner_verdicts", "Planner routing vs expected agent.",
+                               ["verdict", "intent"], registry=r)
+        self.replans = Counter("cargo_replans", "Replanner steps observed.", registry=r)
+        self.guards = Counter("cargo_guard_violations", "Language/length guard violations.",
+                              ["guard"], registry=r)
+        self.latency = Histogram("cargo_trace_latency_seconds",
+                                 "End-to-end latency of the assistant, from the trace.",
+                                 buckets=LATENCY_BUCKETS, registry=r)
+        self.last_judgment = Gauge("cargo_last_judgment_timestamp_seconds",
+                                   "Unix time of the last judgment recorded.", registry=r)
+        info = Info("cargo_golden_set", "The golden set in use.", registry=r)
+        info.info({"version": golden.version, "content_hash": golden.content_hash(),
+                   "items": str(len(golden.items))})
+        # Pre-create the status series so that rates start at 0, not absent.
+        for status in ("evaluated", "abstained", "judge_error", "invalid"):
+            self.traces.labels(status=status)
+
+    def _intent(self, intent: str | None) -> str:
+        if intent is None:
+            return NONE
+        return intent if intent in self._intents else OTHER
+
+    def _agent(self, agent: str | None) -> str:
+        if agent is None:
+            return NONE
+        return agent if agent in self._agents else OTHER
+
+    def observe(self, j: Judgment) -> None:
+        self.traces.labels(status=j.status).inc()
+        self.last_judgment.set(j.evaluated_at.timestamp())
+        if j.status == "invalid":
+            self.invalid.labels(reason=j.reason).inc()
+            return
+        intent = self._intent(j.gate.intent if j.gate else None)
+        if j.gate is not None:
+            g = j.gate
+            decision = g.status
+            self.gate.labels(gate=g.kind, decision=decision, reason=g.reason, intent=intent).inc()
+            if g.similarity is not None:
+                self.similarity.labels(gate=g.kind, decision=decision).observe(g.similarity)
+            if g.margin is not None:
+                self.margin.labels(gate=g.kind, decision=decision).observe(g.margin)
+            if g.probability is not None:
+                self.probability.labels(gate=g.kind, decision=decision).observe(g.probability)
+        d = j.diagnostics
+        if d is not None:
+            self.response_types.labels(response_type=d.response_type,
+                                       source=d.response_type_source).inc()
+            self.planner.labels(verdict=d.planner_verdict, intent=intent).inc()
+            if d.replans:
+                self.replans.inc(d.replans)
+            for v in d.guard_violations:
+                self.guards.labels(guard=v).inc()
+            if d.latency_ms is not None:
+                self.latency.observe(d.latency_ms / 1000.0)
+        judge = j.judge.name if j.judge else self.judge_name
+        if j.duration_ms is not None:
+            self.judge_duration.labels(judge=judge).observe(j.duration_ms / 1000.0)
+        if j.status == "judge_error" and j.error is not None:
+            self.judge_errors.labels(judge=judge, kind=j.error.kind).inc()
+        if j.status != "evaluated":
+            return
+        self.judgments.labels(judge=judge, intent=intent,
+                              penalized="true" if j.penalized else "false").inc()
+        agent = self._agent(d.actual_agent if d else None)
+        for c in j.claims:
+            self.claims.labels(status=c.status, intent=intent).inc()
+            if c.status == "contradicted":
+                self.contradictions.labels(intent=intent, agent=agent).inc()
+        for s in j.steps:
+            self.steps.labels(status=s.status, intent=intent).inc()
+        for dim in DIMENSIONS:
+            v = getattr(j.scores, dim)
+            if v is not None:
+                self.scores.labels(dimension=dim, judge=judge).observe(v)

@@ -1,0 +1,318 @@
+"""Frozen pydantic v2 models for every boundary: traces, golden sets, judgments.
+
+These models are the wire formats documented in the README. Traces keep fields
+they do not know (``extra="allow"``) so that producers can add metadata without
+breaking the monitor; everything the monitor itself emits is closed
+(``extra="forbid"``) so that consumers can rely on the shape.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+
+JUDGMENT_SCHEMA_VERSION = "1"
+
+ResponseType = Literal["answer", "clarification", "guardrail"]
+ClaimStatus = Literal["supported", "contradicted", "unverifiable"]
+StepStatus = Literal["covered", "missing", "negated", "altered"]
+JudgmentStatus = Literal["evaluated", "abstained", "judge_error", "invalid"]
+GateKind = Literal["fixed", "margin", "calibrated"]
+GateReason = Literal[
+    "accepted", "low_similarity", "low_margin", "low_probability", "empty_golden_set"
+]
+ParamType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text"]
+DIMENSIONS: tuple[str, ...] = ("correctness", "completeness", "helpfulness",
+                               "hallucination_fidelity")
+
+ContextValue = str | int | float | bool | None
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- traces
+
+
+class Observation(BaseModel):
+    """One step of the agent's trace: planner decision, agent/tool call, replan."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    kind: StrictStr = Field(description="planner | agent | tool | replanner | other")
+    name: StrictStr | None = None
+    started_at: datetime | None = None
+    duration_ms: float | None = Field(default=None, ge=0)
+    status: StrictStr | None = None
+
+
+class Trace(BaseModel):
+    """A live interaction ``x = (q, a, c, o)``. Unknown fields are kept."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    trace_id: StrictStr = Field(min_length=1)
+    question: StrictStr
+    answer: StrictStr
+    timestamp: datetime | None = None
+    context: dict[str, ContextValue] = Field(default_factory=dict)
+    agent: StrictStr | None = None
+    response_type: ResponseType | None = None
+    observations: list[Observation] = Field(default_factory=list)
+    latency_ms: float | None = Field(default=None, ge=0)
+    language: StrictStr | None = None
+    citations: list[Any] | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    def observed(self) -> dict[str, str]:
+        """The live context as strings, without null values."""
+        return {k: _scalar_text(v) for k, v in self.context.items() if v is not None}
+
+
+def _scalar_text(value: ContextValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# --------------------------------------------------------------------------- golden set
+
+
+class ParamSpec(_Frozen):
+    """One annotated instance-specific value of a reference answer."""
+
+    value: StrictStr = Field(min_length=1)
+    type: ParamType = "text"
+    label: str | None = None
+    values: tuple[str, ...] | None = None
+    length: int | None = Field(default=None, ge=1)
+    min: float | None = None
+    max: float | None = None
+    currency: str | None = None
+
+    @model_validator(mode="after")
+    def _enum_has_values(self) -> ParamSpec:
+        if self.type == "enum" and not self.values:
+            raise ValueError("an enum parameter needs 'values'")
+        if self.type == "enum" and self.values and self.value not in self.values:
+            raise ValueError(f"value {self.value!r} is not one of its enum values")
+        return self
+
+
+class GoldenItem(_Frozen):
+    """A reference question/answer pair with its own instance values annotated."""
+
+    id: StrictStr = Field(min_length=1)
+    intent: StrictStr = Field(min_length=1)
+    agent: StrictStr = Field(min_length=1)
+    question: StrictStr
+    answer: StrictStr
+    parameters: dict[str, ParamSpec] = Field(default_factory=dict)
+    steps: tuple[str, ...] = ()
+
+    @field_validator("parameters", mode="before")
+    @classmethod
+    def _shorthand(cls, raw: Any) -> Any:
+        # ``caseNumber: "215474133"`` is shorthand for ``{value: "215474133"}``
+        # with the type inferred from the value's shape.
+        if not isinstance(raw, dict):
+            return raw
+        out: dict[str, Any] = {}
+        for name, spec in raw.items():
+            if isinstance(spec, str | int | float) and not isinstance(spec, bool):
+                text = str(spec)
+                out[name] = {"value": text, "type": infer_param_type(text)}
+            else:
+                out[name] = spec
+        return out
+
+    @property
+    def entity_bearing(self) -> bool:
+        return bool(self.parameters)
+
+
+class GoldenSet(_Frozen):
+    version: StrictStr = Field(min_length=1)
+    items: tuple[GoldenItem, ...]
+
+    def content_hash(self) -> str:
+        """A stable hash of the set's content (keys the embedding cache)."""
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def intents(self) -> tuple[str, ...]:
+        return tuple(sorted({i.intent for i in self.items}))
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return tuple(sorted({i.agent for i in self.items}))
+
+
+def infer_param_type(text: str) -> ParamType:
+    """Guess a parameter's type from the shape of its value."""
+    from monitor.values import shape_of  # local: values imports models
+
+    return shape_of(text)
+
+
+# --------------------------------------------------------------------------- judgments
+
+
+class GateDecision(_Frozen):
+    kind: GateKind
+    status: Literal["accepted", "abstained"]
+    reason: GateReason
+    similarity: float | None = None
+    second_similarity: float | None = None
+    margin: float | None = None
+    probability: float | None = None
+    threshold: float | None = Field(default=None, description="tau, or gamma when calibrated")
+    min_margin: float | None = None
+    reference_id: str | None = None
+    intent: str | None = None
+    expected_agent: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "accepted"
+
+
+class ClaimEvidence(_Frozen):
+    """What a claim verdict rests on."""
+
+    source: Literal["context", "none"]
+    context_field: str | None = None
+    context_value: str | None = None
+    cue: str = Field(description="how the value was tied to its field: context_value, "
+                     "label, template, vocabulary, shape")
+    reference_value: str | None = Field(
+        default=None, description="the exemplar's own value (informational, never a target)"
+    )
+
+
+class ClaimVerdict(_Frozen):
+    field: str | None
+    value: str
+    type: ParamType
+    status: ClaimStatus
+    sentence: str
+    span: tuple[int, int]
+    evidence: ClaimEvidence
+
+
+class StepVerdict(_Frozen):
+    index: int
+    step: str
+    status: StepStatus
+    required: bool = True
+    matched_sentence: str | None = None
+    similarity: float | None = None
+    cue: str = ""
+
+
+class Scores(_Frozen):
+    correctness: float | None = Field(default=None, ge=0, le=1)
+    completeness: float | None = Field(default=None, ge=0, le=1)
+    helpfulness: float | None = Field(default=None, ge=0, le=1)
+    hallucination_fidelity: float | None = Field(default=None, ge=0, le=1)
+
+    def assessed(self) -> dict[str, float]:
+        return {d: v for d in DIMENSIONS if (v := getattr(self, d)) is not None}
+
+
+class JudgeInfo(_Frozen):
+    name: str
+    model: str | None = None
+    prompt_version: str | None = None
+    config_hash: str | None = None
+
+
+class ObservationTiming(_Frozen):
+    kind: str
+    name: str | None
+    duration_ms: float | None
+
+
+class Diagnostics(_Frozen):
+    response_type: ResponseType
+    response_type_source: Literal["trace", "inferred"]
+    planner_verdict: Literal["match", "mismatch", "unknown"]
+    expected_agent: str | None = None
+    actual_agent: str | None = None
+    replans: int = 0
+    latency_ms: float | None = None
+    observation_latencies: tuple[ObservationTiming, ...] = ()
+    language: str | None = None
+    language_source: Literal["trace", "inferred", "unknown"] = "unknown"
+    answer_chars: int = 0
+    guard_violations: tuple[Literal["language", "too_short", "too_long"], ...] = ()
+
+
+class SourceLocation(_Frozen):
+    """Where a trace came from: a file line, or a Kafka topic/partition/offset."""
+
+    line: int | None = None
+    file: str | None = None
+    topic: str | None = None
+    partition: int | None = None
+    offset: int | None = None
+
+
+class JudgeErrorInfo(_Frozen):
+    kind: str
+    reason: str
+
+
+class Judgment(_Frozen):
+    """One judgment per trace: evaluated, abstained, judge_error or invalid."""
+
+    schema_version: str = JUDGMENT_SCHEMA_VERSION
+    trace_id: str | None
+    status: JudgmentStatus
+    reason: str
+    penalized: bool | None = None
+    scores: Scores = Field(default_factory=Scores)
+    claims: tuple[ClaimVerdict, ...] = ()
+    steps: tuple[StepVerdict, ...] = ()
+    gate: GateDecision | None = None
+    judge: JudgeInfo | None = None
+    diagnostics: Diagnostics | None = None
+    rationale: str = ""
+    error: JudgeErrorInfo | None = None
+    invalid_field: str | None = None
+    source: SourceLocation | None = None
+    evaluated_at: datetime
+    duration_ms: float | None = Field(default=None, description="judge wall time")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Judgment:
+        if self.status == "evaluated" and self.penalized is None:
+            raise ValueError("an evaluated judgment must say whether it is penalized")
+        if self.status != "evaluated" and self.penalized is not None:
+            raise ValueError("only evaluated judgments carry 'penalized'")
+        if self.status != "evaluated" and self.scores.assessed():
+            raise ValueError("only evaluated judgments carry scores")
+        if self.status == "judge_error" and self.error is None:
+            raise ValueError("a judge_error judgment needs its error")
+        return self
+
+    def claim_counts(self) -> dict[str, int]:
+        counts = {"supported": 0, "contradicted": 0, "unverifiable": 0}
+        for c in self.claims:
+            counts[c.status] += 1
+        return counts

@@ -1,0 +1,101 @@
+"""Top-2 cosine retrieval against a cached golden matrix."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from monitor.embeddings import Embedder, Matrix
+from monitor.models import GoldenItem, GoldenSet
+from monitor.values import mask_entities
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """The nearest golden item ``i*`` with ``s* = s1``, ``s2`` and ``Δ = s1 − s2``."""
+
+    item: GoldenItem
+    similarity: float
+    second_similarity: float | None
+
+    @property
+    def margin(self) -> float | None:
+        if self.second_similarity is None:
+            return None
+        return self.similarity - self.second_similarity
+
+
+class GoldenIndex:
+    """The golden set's question embeddings, cached on disk.
+
+    The cache file is keyed by the embedder's model id and the golden set's
+    content hash, so editing the set or switching models rebuilds it; a corrupt
+    or mismatched cache file is ignored and rewritten.
+    """
+
+    def __init__(self, golden: GoldenSet, embedder: Embedder, *,
+                 cache_dir: Path | None = None, mask: bool = True) -> None:
+        self.golden = golden
+        self.embedder = embedder
+        self.mask = mask
+        self.cache_hit = False
+        self.matrix: Matrix = self._load_or_build(cache_dir)
+
+    def cache_path(self, cache_dir: Path) -> Path:
+        slug = re.sub(r"[^A-Za-z0-9]+", "_", self.embedder.model_id).strip("_")
+        masked = "masked" if self.mask else "raw"
+        return cache_dir / f"golden-{slug}-{masked}-{self.golden.content_hash()}.npy"
+
+    def prepare(self, questions: list[str]) -> list[str]:
+        """The text that is embedded for each question (entity-masked by default)."""
+        return [mask_entities(q) for q in questions] if self.mask else list(questions)
+
+    def embed_questions(self, questions: list[str]) -> Matrix:
+        return self.embedder.embed(self.prepare(questions))
+
+    def _load_or_build(self, cache_dir: Path | None) -> Matrix:
+        questions = self.prepare([i.question for i in self.golden.items])
+        if cache_dir is not None:
+            path = self.cache_path(cache_dir)
+            meta = path.with_suffix(".json")
+            if path.exists() and meta.exists():
+                try:
+                    m = np.load(path, allow_pickle=False)
+                    info = json.loads(meta.read_text())
+                    if m.shape[0] == len(questions) and info.get("questions") == questions:
+                        self.cache_hit = True
+                        cached: Matrix = m.astype(np.float32)
+                        return cached
+                except (OSError, ValueError):
+                    pass  # unreadable cache: rebuild below
+        m = self.embedder.embed(questions) if questions else np.zeros((0, 1), np.float32)
+        if cache_dir is not None:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            path = self.cache_path(cache_dir)
+            tmp = path.with_suffix(".tmp.npy")
+            np.save(tmp, m, allow_pickle=False)
+            tmp.replace(path)
+            path.with_suffix(".json").write_text(json.dumps(
+                {"model_id": self.embedder.model_id, "golden_version": self.golden.version,
+                 "golden_hash": self.golden.content_hash(), "questions": questions}))
+        return m
+
+    def retrieve(self, vectors: Matrix) -> list[Retrieval | None]:
+        """Top-2 for each row of ``vectors``; ``None`` when the golden set is empty."""
+        n = len(self.golden.items)
+        if n == 0:
+            return [None] * len(vectors)
+        sims = vectors @ self.matrix.T
+        out: list[Retrieval | None] = []
+        for row in sims:
+            if n == 1:
+                out.append(Retrieval(self.golden.items[0], float(row[0]), None))
+                continue
+            top2 = np.argpartition(-row, 1)[:2]
+            a, b = (top2 if row[top2[0]] >= row[top2[1]] else top2[::-1])
+            out.append(Retrieval(self.golden.items[int(a)], float(row[a]), float(row[b])))
+        return out

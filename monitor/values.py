@@ -1,0 +1,229 @@
+"""Typed value detection and normalisation for instance facts.
+
+Entity values (identifiers, dates, amounts, numbers, statuses) are recognised by
+shape, compared by meaning (``2025-07-19`` equals ``July 19, 2025``; ``$1,200``
+equals ``1200.00 USD``) and never by raw string. Everything here is pure and
+language-agnostic apart from the English month names used for date parsing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Literal
+
+ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text"]
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+         ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+         ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+         ("december", "dec")]
+    )
+    for m in names
+}
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+# Word boundaries that also hold next to unicode letters.
+_B = r"(?<![\w])"
+_E = r"(?![\w])"
+
+ISO_DATE = re.compile(_B + r"(\d{4})-(\d{2})-(\d{2})" + _E)
+SLASH_DATE = re.compile(_B + r"(\d{4})/(\d{1,2})/(\d{1,2})" + _E)
+MDY_DATE = re.compile(
+    _B + r"(" + _MONTH_RE + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})" + _E, re.IGNORECASE
+)
+DMY_DATE = re.compile(
+    _B + r"(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_RE + r")\.?,?\s+(\d{4})" + _E, re.IGNORECASE
+)
+MONEY = re.compile(
+    r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)"
+    r"|" + _B + r"(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)" + _E + ")"
+)
+# Identifier with letters and digits mixed (service tags, part numbers, WO-123456).
+ALNUM_ID = re.compile(
+    _B + r"(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])){3,}" + _E
+)
+DIGIT_ID = re.compile(_B + r"\d{5,}" + _E)
+NUMBER = re.compile(_B + r"\d+(?:[.,]\d+)?%?" + _E)
+
+_SYMBOL_CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A typed value found in a text: ``text[start:end]`` has type ``type``."""
+
+    start: int
+    end: int
+    text: str
+    type: ValueType
+
+
+def _overlaps(a: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(a[0] < e and s < a[1] for s, e in spans)
+
+
+def find_typed_values(text: str) -> list[Found]:
+    """All dates, amounts, identifiers and numbers in ``text``, left to right.
+
+    Earlier patterns win an overlap: a date is not also three numbers, an amount
+    is not also an integer.
+    """
+    found: list[Found] = []
+    taken: list[tuple[int, int]] = []
+    passes: list[tuple[re.Pattern[str], ValueType]] = [
+        (ISO_DATE, "date"), (SLASH_DATE, "date"), (MDY_DATE, "date"), (DMY_DATE, "date"),
+        (MONEY, "money"), (ALNUM_ID, "alnum"), (DIGIT_ID, "digits"), (NUMBER, "integer"),
+    ]
+    for pattern, vtype in passes:
+        for m in pattern.finditer(text):
+            span = (m.start(), m.end())
+            if _overlaps(span, taken):
+                continue
+            if vtype == "date" and normalize_date(m.group(0)) is None:
+                continue
+            found.append(Found(m.start(), m.end(), m.group(0), vtype))
+            taken.append(span)
+    found.sort(key=lambda f: f.start)
+    return found
+
+
+def shape_of(value: str) -> ValueType:
+    """The type a bare value has by its shape alone."""
+    v = value.strip()
+    if not v:
+        return "text"
+    if re.fullmatch(r"\d+", v):
+        return "digits" if len(v) >= 5 else "integer"
+    if normalize_date(v) is not None and (
+        ISO_DATE.fullmatch(v) or SLASH_DATE.fullmatch(v) or MDY_DATE.fullmatch(v)
+        or DMY_DATE.fullmatch(v)
+    ):
+        return "date"
+    if MONEY.fullmatch(v):
+        return "money"
+    if re.fullmatch(r"-?\d+(?:\.\d+)?%?", v):
+        return "integer"
+    if ALNUM_ID.fullmatch(v):
+        return "alnum"
+    return "text"
+
+
+def normalize_date(text: str) -> str | None:
+    """ISO ``YYYY-MM-DD`` for a date written in a supported format, else ``None``."""
+    t = text.strip()
+    for pattern, order in ((ISO_DATE, "ymd"), (SLASH_DATE, "ymd"), (MDY_DATE, "mdy"),
+                           (DMY_DATE, "dmy")):
+        m = pattern.fullmatch(t)
+        if not m:
+            continue
+        a, b, c = m.groups()
+        try:
+            if order == "ymd":
+                d = date(int(a), int(b), int(c))
+            elif order == "mdy":
+                d = date(int(c), _MONTHS[a.lower()], int(b))
+            else:
+                d = date(int(c), _MONTHS[b.lower()], int(a))
+        except (ValueError, KeyError):
+            return None
+        return d.isoformat()
+    return None
+
+
+def normalize_money(text: str) -> tuple[str | None, Decimal] | None:
+    m = MONEY.fullmatch(text.strip())
+    if not m:
+        return None
+    amount = (m.group("a1") or m.group("a2") or "").replace(",", "")
+    currency = _SYMBOL_CURRENCY.get(m.group("sym") or "") or m.group("code")
+    try:
+        return currency, Decimal(amount)
+    except InvalidOperation:
+        return None
+
+
+def normalize_text(text: str) -> str:
+    """Case-, width- and whitespace-insensitive form with edge punctuation removed."""
+    t = unicodedata.normalize("NFKC", text).casefold()
+    t = re.sub(r"\s+", " ", t).strip()
+    return t.strip(" .,;:!?\"'()[]{}«»“”‘’")
+
+
+def normalize_id(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]", "", unicodedata.normalize("NFKC", text)).upper()
+
+
+def _as_number(text: str) -> Decimal | None:
+    t = text.strip().rstrip("%").replace(",", "")
+    try:
+        return Decimal(t)
+    except InvalidOperation:
+        return None
+
+
+def same_value(a: str, b: str, vtype: ValueType | None = None) -> bool:
+    """Whether two written values denote the same fact.
+
+    Dates compare as dates, amounts as amounts (currency must agree when both
+    state one), identifiers ignoring separators and case, numbers numerically,
+    everything else as normalised text.
+    """
+    ta = vtype or shape_of(a)
+    tb = shape_of(b)
+    if "date" in (ta, tb):
+        da, db = normalize_date(a), normalize_date(b)
+        if da is not None and db is not None:
+            return da == db
+    if "money" in (ta, tb):
+        ma, mb = normalize_money(a), normalize_money(b)
+        na = ma[1] if ma else _as_number(a)
+        nb = mb[1] if mb else _as_number(b)
+        if na is not None and nb is not None:
+            ca = ma[0] if ma else None
+            cb = mb[0] if mb else None
+            return na == nb and (ca is None or cb is None or ca == cb)
+    if ta in ("digits", "alnum") or tb in ("digits", "alnum"):
+        return normalize_id(a) == normalize_id(b)
+    na2, nb2 = _as_number(a), _as_number(b)
+    if na2 is not None and nb2 is not None:
+        return na2 == nb2
+    return normalize_text(a) == normalize_text(b)
+
+
+def compatible_shape(value: str, vtype: ValueType, like: str) -> bool:
+    """Whether ``value`` looks like another instance of the field whose value is ``like``.
+
+    Identifiers must have the same length and character classes, so that a
+    9-digit number is not mistaken for a 7-character service tag.
+    """
+    if vtype != shape_of(like):
+        return False
+    if vtype == "digits":
+        return len(normalize_id(value)) == len(normalize_id(like))
+    if vtype == "alnum":
+        a, b = normalize_id(value), normalize_id(like)
+        return len(a) == len(b) and a[:1].isdigit() == b[:1].isdigit()
+    return True
+
+
+def mask_entities(text: str) -> str:
+    """Remove identifiers, dates and amounts from a question before it is embedded.
+
+    Two questions about different instances of the same procedure ("status of
+    case 215474133" vs "status of case 171056262") should retrieve the same
+    exemplar with the same confidence; raw identifiers otherwise move the
+    embedding by as much as a change of topic. Small numbers stay (they can be
+    procedure: "severity 1").
+    """
+    out = text
+    for f in reversed(find_typed_values(text)):
+        if f.type != "integer":
+            out = out[:f.start] + out[f.end:]
+    return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()

@@ -1,0 +1,109 @@
+"""The ``cargo-monitor`` command line. Settings are read here and nowhere else."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from monitor.errors import CargoError
+from monitor.settings import DEFAULT_SAMPLES, CargoSettings
+
+
+def _add_eval_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--golden", help="golden set YAML (default: golden/techsupport.yaml)")
+    p.add_argument("--judge", help="judge name (default: structural)")
+    p.add_argument("--gate", choices=["fixed", "margin", "calibrated"],
+                   help="gate kind (default: fixed)")
+    p.add_argument("--tau", type=float, help="similarity threshold τ (default 0.80)")
+    p.add_argument("--delta", type=float, help="margin gate: minimum top-2 margin δ")
+    p.add_argument("--gamma", type=float, help="calibrated gate: minimum P̂ γ")
+    p.add_argument("--gate-model", help="calibrated gate model JSON")
+    p.add_argument("--embedder", choices=["minilm", "hashing"],
+                   help="embedding model (default: minilm, offline)")
+    p.add_argument("--batch-size", type=int, help="questions embedded per batch (default 32)")
+    p.add_argument("--cache-dir", help="golden embedding cache directory")
+    p.add_argument("--metrics-port", type=int,
+                   help="serve /metrics on 127.0.0.1:PORT (default 9108; 0 disables)")
+    p.add_argument("--languages", help="allowed answer languages, comma separated (default en)")
+    p.add_argument("--min-answer-chars", type=int, help="length guard lower bound")
+    p.add_argument("--max-answer-chars", type=int, help="length guard upper bound")
+
+
+_FLAG_TO_SETTING = {
+    "golden": "golden", "judge": "judge", "gate": "gate", "tau": "tau", "delta": "delta",
+    "gamma": "gamma", "gate_model": "gate_model", "embedder": "embedder",
+    "batch_size": "batch_size", "cache_dir": "cache_dir", "metrics_port": "metrics_port",
+    "languages": "languages", "min_answer_chars": "min_answer_chars",
+    "max_answer_chars": "max_answer_chars",
+}
+
+
+def settings_from(args: argparse.Namespace) -> CargoSettings:
+    """Environment (CARGO_*) first, flags override."""
+    overrides: dict[str, Any] = {
+        setting: getattr(args, flag) for flag, setting in _FLAG_TO_SETTING.items()
+        if getattr(args, flag, None) is not None
+    }
+    return CargoSettings(**overrides)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cargo-monitor",
+        description="Retrieval-gated, context-grounded monitor for agentic AI traffic.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="evaluate traces from a file or stdin (embedded default)")
+    run.add_argument("--input", default=str(DEFAULT_SAMPLES),
+                     help="JSONL traces; '-' for stdin (default: bundled sample traffic)")
+    run.add_argument("--follow", action="store_true", help="tail a growing input file")
+    run.add_argument("--output", default="out/judgments.jsonl",
+                     help="judgments JSONL; '-' for stdout (default: out/judgments.jsonl)")
+    run.add_argument("--keep-serving", action="store_true",
+                     help="after the input ends, keep serving /metrics until Ctrl-C")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_eval_options(run)
+
+    golden = sub.add_parser("validate-golden", help="validate a golden set and report problems")
+    golden.add_argument("path")
+
+    samples = sub.add_parser("make-samples", help="regenerate the bundled sample traffic")
+    samples.add_argument("--golden", default=None)
+    samples.add_argument("--output", default=str(DEFAULT_SAMPLES))
+    samples.add_argument("--seed", type=int, default=7)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "run":
+            from pipelines.run import main_run
+
+            settings = settings_from(args)
+            return main_run(settings, input_path=args.input, output=args.output,
+                            follow=args.follow, keep_serving=args.keep_serving,
+                            progress=not args.no_progress and sys.stderr.isatty())
+        if args.command == "validate-golden":
+            from monitor.golden import load_golden
+
+            gs = load_golden(args.path)
+            print(f"{args.path}: OK, version {gs.version}, {len(gs.items)} items, "
+                  f"{sum(i.entity_bearing for i in gs.items)} entity-bearing")
+            return 0
+        if args.command == "make-samples":
+            from pipelines.samples import main_samples
+
+            return main_samples(args.golden, args.output, args.seed)
+    except (CargoError, ValidationError) as exc:
+        print(f"cargo-monitor: error: {exc}", file=sys.stderr)
+        return 2
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""``cargo-monitor run``: the embedded monitor on a file, stdin or a growing file."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prometheus_client import CollectorRegistry, start_http_server
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+from rich.table import Table
+
+from monitor.diagnostics import GuardConfig
+from monitor.embeddings import make_embedder
+from monitor.errors import ConfigError
+from monitor.evaluator import Evaluator
+from monitor.gate import make_gate
+from monitor.golden import load_golden
+from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched
+from monitor.judges import make_judge
+from monitor.metrics import MonitorMetrics
+from monitor.models import Judgment
+from monitor.retrieval import GoldenIndex
+from monitor.settings import CargoSettings
+
+
+@dataclass
+class Summary:
+    traces: int = 0
+    status: Counter[str] = field(default_factory=Counter)
+    abstentions: Counter[str] = field(default_factory=Counter)
+    penalized: int = 0
+    contradictions: Counter[str] = field(default_factory=Counter)
+    judge_errors: Counter[str] = field(default_factory=Counter)
+    invalid: list[tuple[int | None, str]] = field(default_factory=list)
+
+    def add(self, j: Judgment) -> None:
+        self.traces += 1
+        self.status[j.status] += 1
+        if j.status == "abstained":
+            self.abstentions[j.reason] += 1
+        elif j.status == "evaluated":
+            self.penalized += bool(j.penalized)
+            intent = j.gate.intent if j.gate and j.gate.intent else "none"
+            n = sum(c.status == "contradicted" for c in j.claims)
+            if n:
+                self.contradictions[intent] += n
+        elif j.status == "judge_error" and j.error:
+            self.judge_errors[j.error.kind] += 1
+        elif j.status == "invalid":
+            self.invalid.append((j.source.line if j.source else None,
+                                 f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}"))
+
+    @property
+    def coverage(self) -> float:
+        valid = self.traces - self.status["invalid"]
+        return self.status["evaluated"] / valid if valid else 0.0
+
+    def table(self) -> Table:
+        t = Table(title="Cargo Monitor — run summary", show_header=True)
+        t.add_column("metric")
+        t.add_column("value", justify="right")
+        valid = self.traces - self.status["invalid"]
+        t.add_row("traces (lines)", str(self.traces))
+        t.add_row("evaluated", str(self.status["evaluated"]))
+        t.add_row("coverage (evaluated / valid)", f"{self.coverage:.1%} of {valid}")
+        t.add_row("abstained", str(self.status["abstained"]))
+        for reason, n in sorted(self.abstentions.items()):
+            t.add_row(f"  abstained: {reason}", str(n))
+        pen = self.penalized / self.status["evaluated"] if self.status["evaluated"] else 0.0
+        t.add_row("penalized", f"{self.penalized} ({pen:.1%} of evaluated)")
+        t.add_row("contradicted claims", str(sum(self.contradictions.values())))
+        for intent, n in sorted(self.contradictions.items()):
+            t.add_row(f"  contradictions: {intent}", str(n))
+        t.add_row("judge errors", str(self.status["judge_error"]))
+        for kind, n in sorted(self.judge_errors.items()):
+            t.add_row(f"  judge error: {kind}", str(n))
+        t.add_row("invalid lines", str(self.status["invalid"]))
+        for line, reason in self.invalid[:10]:
+            t.add_row(f"  line {line}", reason)
+        if len(self.invalid) > 10:
+            t.add_row("  ...", f"{len(self.invalid) - 10} more")
+        return t
+
+
+def _source(settings_input: str, follow: bool) -> TraceSource:
+    if settings_input == "-":
+        return StdinSource()
+    path = Path(settings_input)
+    if not path.exists():
+        raise ConfigError(f"input file not found: {path}")
+    return FileSource(path, follow=follow)
+
+
+async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
+                      follow: bool, keep_serving: bool, progress: bool,
+                      console: Console) -> Summary:
+    golden = load_golden(settings.golden)
+    gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
+                     gamma=settings.gamma, model_path=settings.gate_model)
+    judge = make_judge(settings.judge)
+    source = _source(input_path, follow)
+    registry = CollectorRegistry()
+    metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
+    if settings.metrics_port:
+        try:
+            start_http_server(settings.metrics_port, addr=settings.metrics_host,
+                              registry=registry)
+        except OSError as exc:
+            raise ConfigError(f"cannot serve metrics on {settings.metrics_host}:"
+                              f"{settings.metrics_port}: {exc} (use --metrics-port to pick "
+                              "another port, 0 to disable)") from exc
+        console.print(f"metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics")
+    with console.status("loading the embedding model and golden index..."):
+        embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
+        index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
+    console.print(f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
+                  f"items, embedder {embedder.model_id} "
+                  f"({'cached' if index.cache_hit else 'built'} index), gate {settings.gate}, "
+                  f"judge {judge.info.name}")
+    evaluator = Evaluator(
+        index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
+        guards=GuardConfig(
+            languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
+            min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars),
+    )
+    sink = JsonlSink(output)
+    summary = Summary()
+    total = _count_lines(input_path) if (input_path != "-" and not follow) else None
+    bar = Progress(SpinnerColumn(), TextColumn("[bold]evaluating"), BarColumn(),
+                   MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
+                   console=console, disable=not progress, transient=False)
+    try:
+        with bar:
+            task = bar.add_task("run", total=total, status="")
+            async for batch in batched(source, settings.batch_size, settings.batch_window_s):
+                judgments = await evaluator.evaluate_batch(batch)
+                sink.write(judgments)
+                for j in judgments:
+                    metrics.observe(j)
+                    summary.add(j)
+                bar.update(task, advance=len(judgments),
+                           status=f"cov {summary.coverage:.0%} pen {summary.penalized}")
+    finally:
+        sink.close()
+    console.print(summary.table())
+    if output != "-":
+        console.print(f"judgments: {output}")
+    if keep_serving and settings.metrics_port:
+        console.print(f"still serving http://{settings.metrics_host}:{settings.metrics_port}"
+                      "/metrics — press Ctrl-C to stop")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    return summary
+
+
+def _count_lines(path: str) -> int | None:
+    try:
+        with open(path, "rb") as fh:
+            return sum(1 for line in fh if line.strip())
+    except OSError:
+        return None
+
+
+def main_run(settings: CargoSettings, *, input_path: str, output: str, follow: bool,
+             keep_serving: bool, progress: bool) -> int:
+    # Progress and summary go to stderr when judgments stream to stdout.
+    console = Console(stderr=output == "-")
+    try:
+        asyncio.run(run_monitor(settings, input_path=input_path, output=output, follow=follow,
+                                keep_serving=keep_serving, progress=progress, console=console))
+    except KeyboardInterrupt:
+        return 130
+    except ConfigError as exc:
+        print(f"cargo-monitor: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

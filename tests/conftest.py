@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from monitor.golden import load_golden
+from monitor.models import GateDecision, GoldenItem, GoldenSet
+from monitor.settings import DEFAULT_GOLDEN
+
+REPO = Path(__file__).resolve().parent.parent
+
+CASE_ITEM = GoldenItem.model_validate({
+    "id": "g_case", "intent": "case_status", "agent": "case",
+    "question": "What is the status of case 215474133?",
+    "answer": "Case 215474133 is currently Closed.",
+    "parameters": {
+        "caseNumber": {"value": "215474133", "type": "digits", "length": 9,
+                       "label": "case number"},
+        "status": {"value": "Closed", "type": "enum", "label": "status",
+                   "values": ["Open", "Closed", "Pending Customer", "Escalated"]},
+    },
+})
+
+ACCEPTED = GateDecision(kind="fixed", status="accepted", reason="accepted", similarity=0.95,
+                        reference_id="g_case", intent="case_status", expected_agent="case")
+
+
+@pytest.fixture(scope="session")
+def golden() -> GoldenSet:
+    return load_golden(DEFAULT_GOLDEN)
+
+
+@pytest.fixture
+def case_item() -> GoldenItem:
+    return CASE_ITEM

@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from monitor.embeddings import HashingEmbedder
+from monitor.errors import JudgeError
+from monitor.evaluator import Evaluator
+from monitor.gate import FixedGate
+from monitor.judges import StructuralJudge
+from monitor.judges.base import JudgeRequest, JudgeResult
+from monitor.models import GoldenSet, JudgeInfo, Judgment, SourceLocation
+from monitor.retrieval import GoldenIndex
+from monitor.traces import RawTrace
+
+
+class FailingJudge:
+    """A judge whose failure mode is chosen by the test."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    @property
+    def info(self) -> JudgeInfo:
+        return JudgeInfo(name="failing")
+
+    async def judge(self, request: JudgeRequest) -> JudgeResult:
+        if self.mode == "slow":
+            await asyncio.sleep(5)
+        if self.mode == "bad_output":
+            raise JudgeError("bad_output", "no JSON object in the response")
+        raise RuntimeError("boom")
+
+
+def _evaluator(golden: GoldenSet, judge: object | None = None, timeout: float = 5.0) -> Evaluator:
+    return Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8),
+                     judge or StructuralJudge(), judge_timeout_s=timeout)  # type: ignore[arg-type]
+
+
+def _line(**kw: object) -> str:
+    base: dict[str, object] = {"trace_id": "t1", "question": "What is the status of case "
+                               "171056262?", "answer": "Case 171056262 is currently Open.",
+                               "context": {"caseNumber": "171056262"}, "agent": "case"}
+    base.update(kw)
+    return json.dumps(base)
+
+
+async def test_batch_yields_one_judgment_per_input_in_order(golden: GoldenSet) -> None:
+    ev = _evaluator(golden)
+    batch = [
+        RawTrace(_line(trace_id="ok"), SourceLocation(line=1)),
+        RawTrace("{broken", SourceLocation(line=2)),
+        RawTrace(_line(trace_id="off", question="Recommend a banana bread recipe",
+                       answer="Sure."), SourceLocation(line=3)),
+        RawTrace(_line(trace_id="con", answer="Case 536762755 is currently Open."),
+                 SourceLocation(line=4)),
+    ]
+    out = await ev.evaluate_batch(batch)
+    assert [j.status for j in out] == ["evaluated", "invalid", "abstained", "evaluated"]
+    assert [j.source.line if j.source else None for j in out] == [1, 2, 3, 4]
+    ok, bad, off, con = out
+    assert ok.penalized is False and ok.gate and ok.gate.reference_id == "g_case_status"
+    assert ok.diagnostics and ok.diagnostics.planner_verdict == "match"
+    assert bad.reason == "invalid_json" and bad.penalized is None
+    assert off.reason == "low_similarity" and off.diagnostics is not None
+    assert off.scores.assessed() == {}
+    assert con.penalized is True
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("bad_output", "bad_output"), ("boom", "internal"),
+                                            ("slow", "timeout")])
+async def test_judge_failures_are_errors_never_scores(golden: GoldenSet, mode: str,
+                                                      kind: str) -> None:
+    ev = _evaluator(golden, FailingJudge(mode), timeout=0.05)
+    j = await ev.evaluate(RawTrace(_line()))
+    assert j.status == "judge_error" and j.reason == kind
+    assert j.error is not None and j.error.kind == kind and j.error.reason
+    assert j.penalized is None and j.scores.assessed() == {}
+
+
+async def test_invalid_judgment_names_field_and_keeps_trace_id(golden: GoldenSet) -> None:
+    j = await _evaluator(golden).evaluate(RawTrace(json.dumps({"trace_id": "x", "question": 1,
+                                                               "answer": "a"})))
+    assert j.status == "invalid" and j.invalid_field == "question" and j.trace_id == "x"
+    assert "question" in j.rationale
+
+
+def test_judgment_contract_rejects_inconsistent_rows() -> None:
+    from datetime import UTC, datetime
+
+    from pydantic import ValidationError
+
+    from monitor.models import Scores
+
+    now = datetime.now(UTC)
+    with pytest.raises(ValidationError):
+        Judgment(trace_id="t", status="evaluated", reason="accepted", evaluated_at=now)
+    with pytest.raises(ValidationError):
+        Judgment(trace_id="t", status="abstained", reason="low_similarity", penalized=False,
+                 evaluated_at=now)
+    with pytest.raises(ValidationError):
+        Judgment(trace_id="t", status="judge_error", reason="timeout", evaluated_at=now,
+                 scores=Scores(correctness=0.0))

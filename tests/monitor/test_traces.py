@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from monitor.errors import InvalidTraceError
+from monitor.traces import INVALID_REASONS, parse_trace, trace_id_hint
+
+GOOD = {"trace_id": "t1", "question": "Q?", "answer": "A."}
+
+
+def test_unknown_fields_are_kept() -> None:
+    t = parse_trace(json.dumps({**GOOD, "tenant": "acme", "context": {"x": 1}}))
+    assert t.model_extra == {"tenant": "acme"}
+    assert t.observed() == {"x": "1"}
+
+
+@pytest.mark.parametrize(("payload", "reason", "field"), [
+    ({"question": "Q?", "answer": "A."}, "missing_field", "trace_id"),
+    ({"trace_id": "t", "answer": "A."}, "missing_field", "question"),
+    ({"trace_id": "t", "question": 42, "answer": "A."}, "wrong_type", "question"),
+    ({"trace_id": 7, "question": "Q", "answer": "A."}, "wrong_type", "trace_id"),
+    ({**GOOD, "context": ["a"]}, "wrong_type", "context"),
+    ({**GOOD, "latency_ms": -5}, "invalid_value", "latency_ms"),
+    ({**GOOD, "observations": [{"name": "x"}]}, "missing_field", "observations.0.kind"),
+    ({**GOOD, "response_type": "poem"}, "invalid_value", "response_type"),
+])
+def test_invalid_traces_name_the_field(payload: dict[str, object], reason: str,
+                                       field: str) -> None:
+    with pytest.raises(InvalidTraceError) as exc:
+        parse_trace(json.dumps(payload))
+    assert exc.value.reason == reason
+    assert exc.value.field == field
+    assert field in str(exc.value)
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    ('{"trace_id": "x", "quest', "invalid_json"), ("[1, 2]", "not_an_object"),
+    (b"\xff\xfe", "not_utf8"), ("42", "not_an_object"),
+])
+def test_undecodable_payloads(raw: str | bytes, reason: str) -> None:
+    with pytest.raises(InvalidTraceError) as exc:
+        parse_trace(raw)
+    assert exc.value.reason == reason
+
+
+def test_trace_id_hint() -> None:
+    assert trace_id_hint('{"trace_id": "abc", "question": 1}') == "abc"
+    assert trace_id_hint("not json") is None
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(), children,
+                                                                       max_size=3),
+    max_leaves=10,
+)
+
+
+@given(st.dictionaries(st.sampled_from(["trace_id", "question", "answer", "context",
+                                        "observations", "latency_ms", "agent", "extra"]),
+                       json_values))
+def test_parser_never_crashes(payload: dict[str, object]) -> None:
+    try:
+        parse_trace(json.dumps(payload))
+    except InvalidTraceError as exc:
+        assert exc.reason in INVALID_REASONS
