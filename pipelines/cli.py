@@ -71,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     golden = sub.add_parser("validate-golden", help="validate a golden set and report problems")
     golden.add_argument("path")
 
+    fit = sub.add_parser("fit-gate", help="fit a calibrated gate model from labelled rows")
+    fit.add_argument("--labels", required=True,
+                     help="JSONL rows: similarity, margin, intent, appropriate (0/1)")
+    fit.add_argument("--method", choices=["isotonic", "logistic"], default="isotonic")
+    fit.add_argument("--gamma", type=float, default=0.8, help="target P̂ threshold γ")
+    fit.add_argument("--out", required=True, help="where to write the JSON gate model")
+
     samples = sub.add_parser("make-samples", help="regenerate the bundled sample traffic")
     samples.add_argument("--golden", default=None)
     samples.add_argument("--output", default=str(DEFAULT_SAMPLES))
@@ -94,6 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             gs = load_golden(args.path)
             print(f"{args.path}: OK, version {gs.version}, {len(gs.items)} items, "
                   f"{sum(i.entity_bearing for i in gs.items)} entity-bearing")
+            return 0
+        if args.command == "fit-gate":
+            from monitor.gate import fit_gate_model, read_calibration_rows, save_gate_model
+
+            rows = read_calibration_rows(args.labels)
+            model = fit_gate_model(rows, args.method, gamma=args.gamma)
+            save_gate_model(model, args.out)
+            print(f"{args.out}: {args.method} gate fitted on {model.fitted_rows} rows "
+                  f"({model.fitted_positives} appropriate), gamma {model.gamma}")
             return 0
         if args.command == "make-samples":
             from pipelines.samples import main_samples

@@ -163,3 +163,25 @@ def test_port_in_use_is_a_clear_error() -> None:
                                "hashing", "--no-progress"], capture_output=True, text=True,
                               timeout=120, check=False)
     assert proc.returncode == 2 and "cannot serve metrics" in proc.stderr
+
+
+def test_fit_gate_then_run_with_the_calibrated_gate(tmp_path: Path) -> None:
+    rows = tmp_path / "labels.jsonl"
+    rows.write_text("\n".join(json.dumps({"similarity": s / 100, "margin": 0.1,
+                                          "intent": "x", "appropriate": s >= 70})
+                              for s in range(30, 100, 2)) + "\n")
+    model = tmp_path / "gate.json"
+    fit = subprocess.run([*CLI, "fit-gate", "--labels", str(rows), "--out", str(model)],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert fit.returncode == 0, fit.stderr
+    assert json.loads(model.read_text())["method"] == "isotonic"
+    trace = json.dumps({"trace_id": "a", "question": "What is the status of case 171056262?",
+                        "answer": "Case 171056262 is currently Open."})
+    run = subprocess.run(
+        [*CLI, "run", "--input", "-", "--output", "-", "--metrics-port", "0", "--embedder",
+         "hashing", "--gate", "calibrated", "--gate-model", str(model), "--no-progress"],
+        input=trace + "\n", capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    gate = json.loads(run.stdout)["gate"]
+    assert gate["kind"] == "calibrated" and gate["probability"] == 1.0
+    assert gate["status"] == "accepted"
