@@ -205,17 +205,31 @@ def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
     return out
 
 
+def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
+    """Whether a value of type ``vtype`` can be a value of the field at all: a date
+    is never a work-order number, an amount never a case number."""
+    if info.type in ("text", "enum"):
+        return True
+    if info.type == "integer":
+        return vtype in ("integer", "digits")
+    return vtype == info.type
+
+
 def _label_before(text: str, start: int, sentence: Sentence,
-                  fields: dict[str, FieldInfo]) -> str | None:
+                  fields: dict[str, FieldInfo], vtype: ValueType) -> str | None:
     """The field whose label ends closest before ``start`` within the same sentence."""
     window_start = max(sentence.start, start - LABEL_WINDOW)
     window = text[window_start:start]
     best: tuple[int, int, str] | None = None  # (distance, -label length, field)
     for info in fields.values():
+        if not type_fits(vtype, info):
+            continue
         for label in info.labels:
             for _, e in _find_phrase(window, label):
-                # Only connecting words/punctuation may sit between label and value.
-                if len(words(window[e:])) > 2:
+                gap = words(window[e:])
+                # Only connecting words may sit between label and value; another
+                # value in between ("work order 7366630777 is UJR4N") breaks the tie.
+                if len(gap) > 2 or any(any(ch.isdigit() for ch in w) for w in gap):
                     continue
                 cand = (len(window) - e, -len(label), info.name)
                 if best is None or cand < best:
@@ -223,11 +237,12 @@ def _label_before(text: str, start: int, sentence: Sentence,
     return best[2] if best else None
 
 
-def _template_field(text: str, start: int, fields: dict[str, FieldInfo]) -> str | None:
+def _template_field(text: str, start: int, fields: dict[str, FieldInfo],
+                    vtype: ValueType) -> str | None:
     before = " ".join(words(text[max(0, start - 60):start])[-2:])
     if not before:
         return None
-    matches = [f.name for f in fields.values() if before in f.prefixes]
+    matches = [f.name for f in fields.values() if before in f.prefixes and type_fits(vtype, f)]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -295,21 +310,22 @@ def extract_candidates(answer: str, item: GoldenItem | None,
 
     for f in find_typed_values(answer):
         sent = _sentence_of(sentences, f.start)
-        fld = _template_field(answer, f.start, fields)
+        fld = _template_field(answer, f.start, fields, f.type)
         cue = "template" if fld else "none"
         if fld is None:
-            fld = _label_before(answer, f.start, sent, fields)
+            fld = _label_before(answer, f.start, sent, fields, f.type)
             cue = "label" if fld else "none"
         if fld is None and f.type in ("digits", "alnum"):
             shaped = [i.name for i in fields.values() if i.observed is not None
                       and compatible_shape(f.text, f.type, i.observed)]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
-        if fld is None:
-            if f.type == "integer" or any(same_value(f.text, p) for p in procedure):
-                continue  # procedure, not an instance fact
-        elif f.type == "integer" and any(same_value(f.text, p) for p in procedure) \
-                and cue == "label" and fields[fld].observed is None:
+        in_procedure = any(same_value(f.text, p) for p in procedure)
+        if fld is None and (f.type == "integer" or in_procedure):
+            continue  # procedure, not an instance fact
+        if fld is not None and in_procedure and cue != "template":
+            # The exemplar states this number as procedure ("within 5 business days");
+            # a nearby field label does not make it an instance fact.
             continue
         cands.append(Candidate(f.start, f.end, f.text, _typed(f, fields.get(fld or "")),
                                fld, cue, sent))

@@ -89,7 +89,8 @@ class GoldenIndex:
         n = len(self.golden.items)
         if n == 0:
             return [None] * len(vectors)
-        sims = vectors @ self.matrix.T
+        # Unit vectors in float32: clip the rounding error that can push cosine past 1.
+        sims = np.clip(vectors @ self.matrix.T, -1.0, 1.0)
         out: list[Retrieval | None] = []
         for row in sims:
             if n == 1:

@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--gamma", type=float, default=0.8, help="target P̂ threshold γ")
     fit.add_argument("--out", required=True, help="where to write the JSON gate model")
 
+    from pipelines.bench import add_bench_parser
+
+    add_bench_parser(sub)
+
     samples = sub.add_parser("make-samples", help="regenerate the bundled sample traffic")
     samples.add_argument("--golden", default=None)
     samples.add_argument("--output", default=str(DEFAULT_SAMPLES))
@@ -111,6 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{args.out}: {args.method} gate fitted on {model.fitted_rows} rows "
                   f"({model.fitted_positives} appropriate), gamma {model.gamma}")
             return 0
+        if args.command == "bench":
+            from pipelines.bench import main_bench
+
+            return main_bench(args)
         if args.command == "make-samples":
             from pipelines.samples import main_samples
 

@@ -3,10 +3,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from monitor.golden import load_golden
 from monitor.models import GateDecision, GoldenItem, GoldenSet
 from monitor.settings import DEFAULT_GOLDEN
+
+# The machines are shared and noisy: property tests must not fail on timing.
+settings.register_profile("cargo", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cargo")
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -105,3 +105,32 @@ def test_free_text_template_value() -> None:
     got = _claims("Case 158649208 has priority P1 and is assigned to Priya Nair.",
                   {"caseNumber": "158649208", "owner": "Jonas Berg"}, item)
     assert ("owner", "Priya Nair", "template") in got
+
+
+def test_label_does_not_cross_another_value_or_type() -> None:
+    item = GoldenItem.model_validate({
+        "id": "wo", "intent": "wo", "agent": "workorder", "question": "Visit for 7033311240?",
+        "answer": "The visit for work order 7033311240 is on 2026-05-12.",
+        "parameters": {"workOrderNumber": {"value": "7033311240", "type": "digits",
+                                           "label": "work order number"},
+                       "visitDate": {"value": "2026-05-12", "type": "date",
+                                     "label": "visit date"}},
+    })
+    got = _claims("Your visit for work order 7682760164 is 2026-10-24. Part AB12C is "
+                  "for work order 7682760164 UJR4N.", {"workOrderNumber": "7682760164"}, item)
+    fields = {v: f for f, v, _ in got}
+    assert fields["2026-10-24"] != "workOrderNumber"
+    assert fields.get("UJR4N") != "workOrderNumber"
+
+
+def test_procedure_number_after_a_label_is_not_a_claim() -> None:
+    item = GoldenItem.model_validate({
+        "id": "r", "intent": "r", "agent": "case", "question": "Refund on 602117734?",
+        "answer": "A refund of $249.00 was approved on case 602117734. You will receive the "
+                  "refund within 5 business days.",
+        "parameters": {"caseNumber": {"value": "602117734", "type": "digits"},
+                       "amount": {"value": "$249.00", "type": "money", "label": "refund"}},
+    })
+    got = _claims("A refund of $741.03 was approved on case 453901056. You will receive the "
+                  "refund within 5 business days.", {"amount": "$741.03"}, item)
+    assert "5" not in [v for _, v, _ in got]

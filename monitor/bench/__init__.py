@@ -1,0 +1,1 @@
+"""Cargo-Bench: perturbation suite, runner and discrimination index (no I/O frameworks)."""

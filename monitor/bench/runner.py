@@ -1,0 +1,275 @@
+"""Cargo-Bench runner and report: penalty rates, TP/FP, DI with bootstrap CIs.
+
+* P1–P4 and P6 are judged with their own seed's golden item as the reference
+  (the gate is bypassed: the bench measures the judge).
+* P1 and P5 go through every gate kind as *pairs* (question, this seed's
+  reference): s* is the cosine between the question and that reference, and
+  Δ = s* − the best cosine to any other golden item (negative when another item
+  is closer). P1 should be accepted, P5 rejected (paper §4: "gate abstains or
+  assigns low P̂").
+* Penalised = correctness < 0.5 or hallucination fidelity < 0.5 on the mean over
+  the successful repeats (the paper's rule). An item whose every repeat failed
+  is a judge error: counted apart, excluded from the rates, never read as
+  penalised or not.
+* TP = penalty rate pooled over P2+P4, FP = pooled over P1+P3+P6, DI = TP − FP.
+  95% CI: item-level bootstrap (10,000 resamples, positives and negatives
+  resampled separately); two judges get a paired bootstrap on the same items.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from monitor.bench.generate import P3_SPLITS, P4_TYPES, BenchInstance
+from monitor.errors import JudgeError
+from monitor.gate import (
+    CalibratedGate,
+    CalibrationRow,
+    FixedGate,
+    Gate,
+    MarginGate,
+    fit_gate_model,
+)
+from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
+from monitor.models import GateDecision, GoldenSet, JudgeInfo, Scores, Trace
+from monitor.retrieval import GoldenIndex, Retrieval
+
+JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6")
+POSITIVE = ("P2", "P4")
+NEGATIVE = ("P1", "P3", "P6")
+BOOTSTRAP_RESAMPLES = 10_000
+
+
+class AlwaysPenalize:
+    """Sanity judge: penalises everything (DI must be exactly 0)."""
+
+    @property
+    def info(self) -> JudgeInfo:
+        return JudgeInfo(name="always-penalize", prompt_version="sanity-1")
+
+    async def judge(self, request: JudgeRequest) -> JudgeResult:
+        return JudgeResult(Scores(correctness=0.0, hallucination_fidelity=0.0), (), (),
+                           "sanity judge: penalise everything")
+
+
+class NeverPenalize:
+    """Sanity judge: penalises nothing (DI must be exactly 0)."""
+
+    @property
+    def info(self) -> JudgeInfo:
+        return JudgeInfo(name="never-penalize", prompt_version="sanity-1")
+
+    async def judge(self, request: JudgeRequest) -> JudgeResult:
+        return JudgeResult(Scores(correctness=1.0, hallucination_fidelity=1.0), (), (),
+                           "sanity judge: penalise nothing")
+
+
+SANITY_JUDGES: dict[str, Callable[[], Judge]] = {
+    "always-penalize": AlwaysPenalize, "never-penalize": NeverPenalize}
+
+
+@dataclass(frozen=True, slots=True)
+class ItemOutcome:
+    instance: BenchInstance
+    penalized: bool | None  # None = every repeat failed
+    correctness: float | None
+    fidelity: float | None
+    errors: int
+    error_kinds: tuple[str, ...]
+
+
+def _mean(values: list[float | None]) -> float | None:
+    xs = [v for v in values if v is not None]
+    return statistics.fmean(xs) if xs else None
+
+
+async def judge_items(judge: Judge, instances: Sequence[BenchInstance], golden: GoldenSet, *,
+                      repeats: int = 1, concurrency: int = 8,
+                      timeout_s: float = 120.0) -> list[ItemOutcome]:
+    refs = {i.id: i for i in golden.items}
+    sem = asyncio.Semaphore(concurrency)
+
+    async def one(inst: BenchInstance) -> ItemOutcome:
+        ref = refs[inst.reference_id]
+        trace = Trace(trace_id=inst.id, question=inst.question, answer=inst.answer,
+                      context=dict(inst.context), agent=ref.agent)
+        gate = GateDecision(kind="fixed", status="accepted", reason="accepted",
+                            reference_id=ref.id, intent=ref.intent, expected_agent=ref.agent)
+        request = JudgeRequest(trace=trace, reference=ref, gate=gate)
+        results: list[Scores] = []
+        kinds: list[str] = []
+        for _ in range(repeats):
+            try:
+                async with sem:
+                    r = await asyncio.wait_for(judge.judge(request), timeout=timeout_s)
+                results.append(r.scores)
+            except TimeoutError:
+                kinds.append("timeout")
+            except JudgeError as exc:
+                kinds.append(exc.kind)
+        if not results:
+            return ItemOutcome(inst, None, None, None, len(kinds), tuple(kinds))
+        corr = _mean([s.correctness for s in results])
+        fid = _mean([s.hallucination_fidelity for s in results])
+        pen = any(v is not None and v < PENALTY_LINE for v in (corr, fid))
+        return ItemOutcome(inst, pen, corr, fid, len(kinds), tuple(kinds))
+
+    judged = [i for i in instances if i.family in JUDGED_FAMILIES]
+    return list(await asyncio.gather(*(one(i) for i in judged)))
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _rate(xs: list[bool]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
+
+
+def bootstrap_di(pos: np.ndarray, neg: np.ndarray, *, resamples: int = BOOTSTRAP_RESAMPLES,
+                 seed: int = 0) -> tuple[float, float] | None:
+    """95% percentile CI of mean(pos) − mean(neg), resampling items within each pool."""
+    if len(pos) == 0 or len(neg) == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    tp = pos[rng.integers(0, len(pos), (resamples, len(pos)))].mean(axis=1)
+    fp = neg[rng.integers(0, len(neg), (resamples, len(neg)))].mean(axis=1)
+    lo, hi = np.percentile(tp - fp, [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+def paired_delta(a: Mapping[str, ItemOutcome], b: Mapping[str, ItemOutcome], *,
+                 resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict[str, Any]:
+    """ΔDI = DI(b) − DI(a) on the items both judged, with a paired bootstrap CI."""
+    common = sorted(k for k in a.keys() & b.keys()
+                    if a[k].penalized is not None and b[k].penalized is not None)
+    pos = [k for k in common if a[k].instance.family in POSITIVE]
+    neg = [k for k in common if a[k].instance.family in NEGATIVE]
+    if not pos or not neg:
+        return {"n": len(common), "delta_di": None, "ci": None}
+
+    def arr(m: Mapping[str, ItemOutcome], keys: list[str]) -> np.ndarray:
+        return np.array([bool(m[k].penalized) for k in keys], dtype=float)
+
+    pa, pb, na, nb = arr(a, pos), arr(b, pos), arr(a, neg), arr(b, neg)
+    rng = np.random.default_rng(seed)
+    ip = rng.integers(0, len(pos), (resamples, len(pos)))
+    ineg = rng.integers(0, len(neg), (resamples, len(neg)))
+    d = (pb[ip].mean(1) - nb[ineg].mean(1)) - (pa[ip].mean(1) - na[ineg].mean(1))
+    delta = (pb.mean() - nb.mean()) - (pa.mean() - na.mean())
+    lo, hi = np.percentile(d, [2.5, 97.5])
+    return {"n": len(common), "delta_di": float(delta), "ci": [float(lo), float(hi)]}
+
+
+def summarize(outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RESAMPLES
+              ) -> dict[str, Any]:
+    ok = [o for o in outcomes if o.penalized is not None]
+    fam: dict[str, Any] = {}
+    for f in JUDGED_FAMILIES:
+        xs = [bool(o.penalized) for o in ok if o.instance.family == f]
+        fam[f] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
+    pos = np.array([bool(o.penalized) for o in ok if o.instance.family in POSITIVE], float)
+    neg = np.array([bool(o.penalized) for o in ok if o.instance.family in NEGATIVE], float)
+    tp = float(pos.mean()) if len(pos) else None
+    fp = float(neg.mean()) if len(neg) else None
+    di = tp - fp if tp is not None and fp is not None else None
+    p4 = {}
+    for t in P4_TYPES:
+        xs = [bool(o.penalized) for o in ok if o.instance.family == "P4"
+              and o.instance.subtype == t]
+        p4[t] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
+    p3 = {}
+    for s in P3_SPLITS:
+        xs = [bool(o.penalized) for o in ok if o.instance.family == "P3"
+              and o.instance.subtype == s]
+        p3[s] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
+    errors = sum(o.errors for o in outcomes)
+    kinds: dict[str, int] = {}
+    for o in outcomes:
+        for k in o.error_kinds:
+            kinds[k] = kinds.get(k, 0) + 1
+    return {
+        "families": fam, "tp": tp, "fp": fp, "di": di,
+        "di_ci": list(ci) if (ci := bootstrap_di(pos, neg, resamples=resamples)) else None,
+        "p4_by_type": p4, "p3_by_split": p3, "errors": errors, "error_kinds": kinds,
+        "items_failed": sum(o.penalized is None for o in outcomes), "items": len(outcomes),
+    }
+
+
+# --------------------------------------------------------------------------- gates
+
+
+@dataclass(frozen=True, slots=True)
+class GateItem:
+    instance: BenchInstance
+    retrieval: Retrieval | None
+
+
+def retrieve_gate_items(index: GoldenIndex, instances: Sequence[BenchInstance]
+                        ) -> list[GateItem]:
+    """The (question, seed reference) pair of every P1 and P5 instance as a retrieval."""
+    items = [i for i in instances if i.family in ("P1", "P5")]
+    if not items:
+        return []
+    ids = [g.id for g in index.golden.items]
+    sims = np.clip(index.embed_questions([i.question for i in items]) @ index.matrix.T, -1, 1)
+    out = []
+    for inst, row in zip(items, sims, strict=True):
+        k = ids.index(inst.reference_id)
+        others = np.delete(row, k)
+        second = float(others.max()) if len(others) else None
+        out.append(GateItem(inst, Retrieval(index.golden.items[k], float(row[k]), second)))
+    return out
+
+
+def _accepts_own(gate: Gate, g: GateItem) -> bool:
+    return gate.decide(g.retrieval).accepted
+
+
+def _gate_rates(gate: Gate, items: Sequence[GateItem]) -> dict[str, Any]:
+    p1 = [_accepts_own(gate, g) for g in items if g.instance.family == "P1"]
+    p5 = [not _accepts_own(gate, g) for g in items if g.instance.family == "P5"]
+    return {"p1_accept": _rate(p1), "p5_reject": _rate(p5), "n_p1": len(p1), "n_p5": len(p5)}
+
+
+def calibration_rows(items: Sequence[GateItem]) -> list[CalibrationRow]:
+    """A pair is appropriate when the reference is the seed whose question was asked."""
+    return [CalibrationRow(similarity=g.retrieval.similarity, margin=g.retrieval.margin,
+                           intent=g.retrieval.item.intent,
+                           appropriate=g.retrieval.item.id == g.instance.question_seed)
+            for g in items if g.retrieval is not None]
+
+
+def gate_report(items: Sequence[GateItem], *, tau: float, delta: float, gamma: float,
+                calibrated: Gate | None = None) -> dict[str, Any]:
+    """P1 acceptance and P5 rejection per gate kind. Without a calibrated model,
+    the calibrated gate is cross-fitted over two folds of seeds (isotonic), so that
+    no item is scored by a model fitted on it."""
+    out: dict[str, Any] = {"fixed": _gate_rates(FixedGate(tau), items),
+                           "margin": _gate_rates(MarginGate(tau, delta), items)}
+    if calibrated is not None:
+        out["calibrated"] = {**_gate_rates(calibrated, items), "model": "given"}
+        return out
+    seeds = sorted({g.instance.seed for g in items})
+    folds = [set(seeds[0::2]), set(seeds[1::2])]
+    p1: list[bool] = []
+    p5: list[bool] = []
+    for k in (0, 1):
+        train = [g for g in items if g.instance.seed in folds[k]]
+        test = [g for g in items if g.instance.seed in folds[1 - k]]
+        rows = calibration_rows(train)
+        if len({r.appropriate for r in rows}) < 2:
+            out["calibrated"] = {"p1_accept": None, "p5_reject": None,
+                                 "model": "not fitted: a fold has a single label class"}
+            return out
+        gate = CalibratedGate(fit_gate_model(rows, "isotonic", gamma=gamma))
+        p1 += [_accepts_own(gate, g) for g in test if g.instance.family == "P1"]
+        p5 += [not _accepts_own(gate, g) for g in test if g.instance.family == "P5"]
+    out["calibrated"] = {"p1_accept": _rate(p1), "p5_reject": _rate(p5), "n_p1": len(p1),
+                         "n_p5": len(p5), "model": f"isotonic, 2-fold by seed, gamma {gamma}"}
+    return out
