@@ -132,14 +132,34 @@ def label_variants(*labels: str | None) -> tuple[str, ...]:
     return tuple(sorted(set(out), key=len, reverse=True))
 
 
+WILDCARD = "slotvalue"
+
+
 def _reference_prefixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[str, ...]:
-    """The two words before each occurrence of the parameter in the reference answer."""
+    """The two words before each occurrence of the parameter in the reference answer.
+
+    Other parameters' values become a wildcard: in "scanned at FRA on {date}" the
+    date's prefix is "* on", which also matches "scanned at JFK on 2026-05-16".
+    """
+    text = item.answer
+    for other, ospec in sorted(item.parameters.items(), key=lambda kv: -len(kv[1].value)):
+        if other != name and ospec.value != spec.value:
+            text = text.replace(ospec.value, f" {WILDCARD} ")
     prefixes: list[str] = []
-    for m in re.finditer(re.escape(spec.value), item.answer):
-        before = words(item.answer[max(0, m.start() - 60):m.start()])
+    for m in re.finditer(re.escape(spec.value), text):
+        before = words(text[max(0, m.start() - 60):m.start()])
         if before:
             prefixes.append(" ".join(before[-2:]))
     return tuple(dict.fromkeys(prefixes))
+
+
+def _prefix_matches(before: list[str], prefix: str) -> bool:
+    want = prefix.split()
+    if len(before) < len(want):
+        return False
+    got = before[-len(want):]
+    return all(w in (WILDCARD, g) for w, g in zip(want, got, strict=True)) \
+        and any(w != WILDCARD for w in want)
 
 
 def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str, FieldInfo]:
@@ -163,6 +183,14 @@ def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str,
             fields[name] = info
         info.observed = value
     return fields
+
+
+def _in_procedure_text(item: GoldenItem, term: str) -> bool:
+    """Whether the exemplar states ``term`` outside its own parameter values."""
+    text = item.answer
+    for spec in sorted(item.parameters.values(), key=lambda s: len(s.value), reverse=True):
+        text = text.replace(spec.value, " ")
+    return bool(_find_phrase(text, term))
 
 
 def procedural_values(item: GoldenItem | None) -> list[str]:
@@ -212,6 +240,10 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
         return True
     if info.type == "integer":
         return vtype in ("integer", "digits")
+    if info.type == "digits" and vtype == "integer":
+        # Short identifiers ("card ending 4821") look like plain numbers.
+        like = info.observed or (info.reference.value if info.reference else "")
+        return like.isdigit() and len(like) < 5
     return vtype == info.type
 
 
@@ -239,10 +271,11 @@ def _label_before(text: str, start: int, sentence: Sentence,
 
 def _template_field(text: str, start: int, fields: dict[str, FieldInfo],
                     vtype: ValueType) -> str | None:
-    before = " ".join(words(text[max(0, start - 60):start])[-2:])
+    before = words(text[max(0, start - 60):start])[-2:]
     if not before:
         return None
-    matches = [f.name for f in fields.values() if before in f.prefixes and type_fits(vtype, f)]
+    matches = [f.name for f in fields.values() if type_fits(vtype, f)
+               and any(_prefix_matches(before, p) for p in f.prefixes)]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -290,7 +323,15 @@ def extract_candidates(answer: str, item: GoldenItem | None,
             for s, e in _find_phrase(answer, info.observed):
                 add(s, e, info.type, info.name, "context_value")
         for term in info.vocabulary:
+            procedural = item is not None and _in_procedure_text(item, term)
             for s, e in _find_vocabulary(answer, term):
+                # "Gold and Platinum members are eligible": when the exemplar itself
+                # uses a vocabulary term as procedure, only a label or template cue
+                # ("status Gold", "holds {tier} status") makes it an instance claim.
+                if procedural and _template_field(answer, s, fields, "enum") != info.name \
+                        and _label_before(answer, s, _sentence_of(sentences, s), fields,
+                                          "enum") != info.name:
+                    continue
                 add(s, e, "enum", info.name, "vocabulary")
 
     if item is not None:
@@ -303,7 +344,10 @@ def extract_candidates(answer: str, item: GoldenItem | None,
     for m in _LABEL_VALUE.finditer(answer):
         label = m.group("label").strip()
         value = m.group("value").strip()
-        if not value or len(words(label)) > 5:
+        # A field label is a few words without values; a field value is short.
+        # "For policy 68634793: stop the water ..." is an instruction, not a field.
+        if not value or len(words(label)) > 5 or any(ch.isdigit() for ch in label) \
+                or len(words(value)) > 6:
             continue
         fld = _match_field_by_label(label, fields) or label
         add(m.start("value"), m.start("value") + len(value), shape_of(value), fld, "label")

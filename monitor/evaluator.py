@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from monitor.diagnostics import GuardConfig, compute_diagnostics
@@ -29,6 +30,15 @@ from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.traces import RawTrace, parse_trace, trace_id_hint
 
 DEFAULT_JUDGE_TIMEOUT_S = 60.0
+
+
+@dataclass
+class _Prepared:
+    """A batch after parsing and retrieval, before the gate and the judge."""
+
+    results: list[Judgment | None]
+    valid: list[tuple[int, Trace, SourceLocation | None]] = field(default_factory=list)
+    retrievals: list[Retrieval | None] = field(default_factory=list)
 
 
 class Evaluator:
@@ -51,32 +61,54 @@ class Evaluator:
 
     async def evaluate_batch(self, items: Sequence[RawTrace | Trace]) -> list[Judgment]:
         """Evaluate a batch; the result is in input order, one judgment per item."""
-        results: list[Judgment | None] = [None] * len(items)
-        valid: list[tuple[int, Trace, SourceLocation | None]] = []
+        return await self._finish(await self._prepare(items))
+
+    async def evaluate_stream(self, batches: AsyncIterator[Sequence[RawTrace | Trace]]
+                              ) -> AsyncIterator[list[Judgment]]:
+        """Evaluate batches in order, embedding batch k+1 while batch k is judged.
+
+        The embedding runs in a worker thread (the model releases the GIL), so the
+        judges' Python work overlaps it instead of adding to it. Results come out
+        in input order, one list per input batch.
+        """
+        pending: asyncio.Task[_Prepared] | None = None
+        async for batch in batches:
+            task = asyncio.create_task(self._prepare(batch))
+            if pending is not None:
+                yield await self._finish(await pending)
+            pending = task
+        if pending is not None:
+            yield await self._finish(await pending)
+
+    async def _prepare(self, items: Sequence[RawTrace | Trace]) -> _Prepared:
+        """Parse and embed: everything before the gate."""
+        prep = _Prepared(results=[None] * len(items))
         for k, item in enumerate(items):
             raw = item if isinstance(item, RawTrace) else RawTrace(item)
             try:
-                valid.append((k, parse_trace(raw.payload), raw.location))
+                prep.valid.append((k, parse_trace(raw.payload), raw.location))
             except InvalidTraceError as exc:
-                results[k] = self._invalid(raw, exc)
-
-        if valid:
+                prep.results[k] = self._invalid(raw, exc)
+        if prep.valid:
             try:
                 vectors = await asyncio.to_thread(
-                    self.index.embed_questions, [t.question for _, t, _ in valid])
-                retrievals = self.index.retrieve(vectors)
+                    self.index.embed_questions, [t.question for _, t, _ in prep.valid])
+                prep.retrievals = self.index.retrieve(vectors)
             except EmbeddingError as exc:
                 # The gate cannot run without an embedding: an error, never a score.
-                for k, trace, loc in valid:
-                    results[k] = self._error(trace, loc, None, JudgeError("internal", str(exc)),
-                                             None)
-                valid = []
-                retrievals = []
-            jobs = [self._evaluate_one(t, loc, r)
-                    for (_, t, loc), r in zip(valid, retrievals, strict=True)]
-            for (k, _, _), judgment in zip(valid, await asyncio.gather(*jobs), strict=True):
-                results[k] = judgment
-        return [r for r in results if r is not None]
+                for k, trace, loc in prep.valid:
+                    prep.results[k] = self._error(trace, loc, None,
+                                                  JudgeError("internal", str(exc)), None)
+                prep.valid = []
+        return prep
+
+    async def _finish(self, prep: _Prepared) -> list[Judgment]:
+        """Gate and judge the prepared traces."""
+        jobs = [self._evaluate_one(t, loc, r)
+                for (_, t, loc), r in zip(prep.valid, prep.retrievals, strict=True)]
+        for (k, _, _), judgment in zip(prep.valid, await asyncio.gather(*jobs), strict=True):
+            prep.results[k] = judgment
+        return [r for r in prep.results if r is not None]
 
     async def _evaluate_one(self, trace: Trace, loc: SourceLocation | None,
                             retrieval: Retrieval | None) -> Judgment:

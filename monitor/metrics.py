@@ -51,8 +51,9 @@ class MonitorMetrics:
         self.contradictions = Counter("cargo_contradictions",
                                       "Contradicted claims, by intent and actual agent.",
                                       ["intent", "agent"], registry=r)
-        self.steps = Counter("cargo_steps", "Exemplar step verdicts.", ["status", "intent"],
-                             registry=r)
+        self.steps = Counter("cargo_procedure_steps",
+                             "Exemplar procedure-step verdicts (covered, missing, negated, "
+                             "altered).", ["verdict", "intent", "required"], registry=r)
         self.judge_errors = Counter("cargo_judge_errors", "Failed evaluations, by kind.",
                                     ["judge", "kind"], registry=r)
         self.judge_duration = Histogram("cargo_judge_duration_seconds",
@@ -133,7 +134,8 @@ class MonitorMetrics:
             if c.status == "contradicted":
                 self.contradictions.labels(intent=intent, agent=agent).inc()
         for s in j.steps:
-            self.steps.labels(status=s.status, intent=intent).inc()
+            self.steps.labels(verdict=s.status, intent=intent,
+                              required="true" if s.required else "false").inc()
         for dim in DIMENSIONS:
             v = getattr(j.scores, dim)
             if v is not None:

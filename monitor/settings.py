@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from monitor.steps import ProcedureConfig
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_GOLDEN = REPO_ROOT / "golden" / "techsupport.yaml"
 DEFAULT_SAMPLES = REPO_ROOT / "golden" / "samples" / "traffic.jsonl"
@@ -41,3 +43,11 @@ class CargoSettings(BaseSettings):
     languages: str = "en"
     min_answer_chars: int = Field(default=1, ge=0)
     max_answer_chars: int = Field(default=4000, ge=1)
+    step_cover_threshold: float = Field(default=0.35, ge=0, le=1)
+    step_lexical_sure: float = Field(default=0.8, ge=0, le=1)
+    step_stem_prefix: int = Field(default=4, ge=2, le=20)
+
+    def procedure(self) -> ProcedureConfig:
+        return ProcedureConfig(cover_threshold=self.step_cover_threshold,
+                               lexical_sure=self.step_lexical_sure,
+                               stem_prefix=self.step_stem_prefix)

@@ -25,9 +25,9 @@ from monitor.bench.seeds import load_seeds
 from monitor.embeddings import make_embedder
 from monitor.errors import ConfigError
 from monitor.gate import CalibratedGate, load_gate_model
-from monitor.judges import JUDGES, Judge, make_judge
+from monitor.judges import JUDGES, Judge, JudgeDeps, make_judge
 from monitor.retrieval import GoldenIndex
-from monitor.settings import default_cache_dir
+from monitor.settings import CargoSettings, default_cache_dir
 
 REPORT_FORMAT = "cargo-bench-report/1"
 
@@ -67,14 +67,14 @@ def add_bench_parser(sub: Any) -> None:
     run.add_argument("--cache-dir", default=None)
 
 
-def _make_bench_judge(name: str) -> Judge:
+def _make_bench_judge(name: str, deps: JudgeDeps) -> Judge:
     if name in SANITY_JUDGES:
         judge: Judge = SANITY_JUDGES[name]()
         return judge
     if name not in JUDGES:
         raise ConfigError(f"unknown judge {name!r}; choose from: "
                           f"{', '.join(sorted([*JUDGES, *SANITY_JUDGES]))}")
-    return make_judge(name)
+    return make_judge(name, deps)
 
 
 def main_bench(args: argparse.Namespace) -> int:
@@ -119,8 +119,9 @@ def main_bench(args: argparse.Namespace) -> int:
 async def run_report(header: BenchHeader, instances: list[BenchInstance],
                      args: argparse.Namespace, source: str) -> dict[str, Any]:
     names = args.judges or ["structural"]
-    judges = {n: _make_bench_judge(n) for n in names}
     embedder = make_embedder(args.embedder)
+    deps = JudgeDeps(embedder=embedder, procedure=CargoSettings().procedure())
+    judges = {n: _make_bench_judge(n, deps) for n in names}
     cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
     index = GoldenIndex(header.golden, embedder, cache_dir=cache)
     from monitor.bench.runner import gate_report

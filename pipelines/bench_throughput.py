@@ -15,7 +15,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from prometheus_client import CollectorRegistry
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     golden = load_golden(args.golden)
     embedder = make_embedder(args.embedder, batch_size=args.batch_size)
     index = GoldenIndex(golden, embedder)
-    evaluator = Evaluator(index, FixedGate(), StructuralJudge())
+    evaluator = Evaluator(index, FixedGate(), StructuralJudge(embedder))
     metrics = MonitorMetrics(CollectorRegistry(), golden, gate_kind="fixed",
                              judge_name="structural")
     bs = args.batch_size
@@ -83,11 +83,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             embedder.embed(questions[k:k + bs])
         return len(questions) / (time.perf_counter() - t0)
 
-    async def e2e_round() -> float:
-        t0 = time.perf_counter()
+    async def batches() -> AsyncIterator[list[RawTrace]]:
         for k in range(0, len(lines), bs):
-            batch = [RawTrace(x) for x in lines[k:k + bs]]
-            for j in await evaluator.evaluate_batch(batch):
+            yield [RawTrace(x) for x in lines[k:k + bs]]
+
+    async def e2e_round() -> float:
+        # The same pipelined path as `cargo-monitor run` (embedding of the next
+        # batch overlaps the judging of the current one).
+        t0 = time.perf_counter()
+        async for judgments in evaluator.evaluate_stream(batches()):
+            for j in judgments:
                 metrics.observe(j)
                 j.model_dump_json()
         return len(lines) / (time.perf_counter() - t0)

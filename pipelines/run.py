@@ -21,7 +21,7 @@ from monitor.evaluator import Evaluator
 from monitor.gate import make_gate
 from monitor.golden import load_golden
 from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched
-from monitor.judges import make_judge
+from monitor.judges import JudgeDeps, make_judge
 from monitor.metrics import MonitorMetrics
 from monitor.models import Judgment
 from monitor.retrieval import GoldenIndex
@@ -102,7 +102,6 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
     golden = load_golden(settings.golden)
     gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
                      gamma=settings.gamma, model_path=settings.gate_model)
-    judge = make_judge(settings.judge)
     source = _source(input_path, follow)
     registry = CollectorRegistry()
     metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
@@ -118,6 +117,8 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
     with console.status("loading the embedding model and golden index..."):
         embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
         index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
+    judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
+                                                 procedure=settings.procedure()))
     console.print(f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
                   f"items, embedder {embedder.model_id} "
                   f"({'cached' if index.cache_hit else 'built'} index), gate {settings.gate}, "
@@ -137,8 +138,8 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
     try:
         with bar:
             task = bar.add_task("run", total=total, status="")
-            async for batch in batched(source, settings.batch_size, settings.batch_window_s):
-                judgments = await evaluator.evaluate_batch(batch)
+            batches = batched(source, settings.batch_size, settings.batch_window_s)
+            async for judgments in evaluator.evaluate_stream(batches):
                 sink.write(judgments)
                 for j in judgments:
                     metrics.observe(j)

@@ -15,33 +15,45 @@ Scoring (documented in the README):
   ``0.5 * supported / (supported + contradicted)``, which is always below the
   penalty line: one contradicted observed fact is a hallucination, and the share
   of checkable claims that hold only grades it.
-* ``correctness`` = the same as fidelity (procedure checks come from the step
-  verifier when the exemplar declares steps).
-* ``completeness`` = covered / required steps when the exemplar has ``steps``,
-  else ``null``; ``helpfulness`` is ``null`` (not assessed without an LLM).
+* ``correctness`` = the lower of fidelity and the procedure score: 1 when every
+  step is covered, else ``0.5 * covered / checked steps`` — a negated or altered
+  step, or a missing required one, makes the procedure wrong, so it is always
+  below the penalty line.
+* ``completeness`` = covered / required steps (``null`` when nothing is required).
+  ``helpfulness`` is ``null`` (not assessed without an LLM).
+
+Clarification requests and guardrail refusals are not held to the exemplar's
+procedure (their steps are not assessed); their claims still are.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import asdict
 
 from monitor.claims import Candidate, extract_candidates, reference_value
+from monitor.diagnostics import infer_response_type
+from monitor.embeddings import Embedder
 from monitor.judges.base import JudgeRequest, JudgeResult
 from monitor.models import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
-from monitor.steps import lexical_step_verdicts
+from monitor.steps import ProcedureConfig, StepVerifier
 from monitor.values import same_value
 
-STRUCTURAL_VERSION = "structural-1"
+STRUCTURAL_VERSION = "structural-2"
 
 
 class StructuralJudge:
     """Context-grounded claim checks plus exemplar step coverage, in pure Python."""
 
-    def __init__(self) -> None:
-        config = {"version": STRUCTURAL_VERSION}
+    def __init__(self, embedder: Embedder | None = None,
+                 procedure: ProcedureConfig | None = None) -> None:
+        self.verifier = StepVerifier(embedder, procedure)
+        config = {"version": STRUCTURAL_VERSION, "procedure": asdict(self.verifier.config),
+                  "embedder": embedder.model_id if embedder else None}
         digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:12]
-        self._info = JudgeInfo(name="structural", model=None,
+        self._info = JudgeInfo(name="structural",
+                               model=embedder.model_id if embedder else None,
                                prompt_version=STRUCTURAL_VERSION, config_hash=digest)
 
     @property
@@ -57,7 +69,15 @@ class StructuralJudge:
         cands = extract_candidates(trace.answer, ref, observed)
         claims = tuple(self._verdict(c, observed, request) for c in cands)
         claims = _downgrade_shape_conflicts(claims, cands)
-        steps = tuple(lexical_step_verdicts(ref, trace.answer, list(observed.values())))
+        rtype = trace.response_type or infer_response_type(trace.answer)
+        if rtype == "answer":
+            # Mask the instance values the answer states (short ones: a long
+            # free-text "value" would hide procedure words).
+            values = [c.value for c in cands if len(c.value.split()) <= 4]
+            steps = tuple(self.verifier.verify(ref, trace.answer, list(observed.values()),
+                                               values))
+        else:
+            steps = ()
         scores = score(claims, steps)
         return JudgeResult(scores=scores, claims=claims, steps=steps,
                            rationale=rationale(claims, steps))
@@ -110,6 +130,15 @@ def fidelity(claims: tuple[ClaimVerdict, ...]) -> float:
     return round(0.5 * sup / (sup + con), 4)
 
 
+def procedure_score(steps: tuple[StepVerdict, ...]) -> float:
+    """1 when the procedure holds; below 0.5 as soon as one checked step is wrong."""
+    checked = [s for s in steps if s.required or s.status != "missing"]
+    wrong = [s for s in checked if s.status != "covered"]
+    if not wrong:
+        return 1.0
+    return round(0.5 * (len(checked) - len(wrong)) / len(checked), 4)
+
+
 def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:
     fid = fidelity(claims)
     required = [s for s in steps if s.required]
@@ -117,8 +146,8 @@ def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> S
         round(sum(s.status == "covered" for s in required) / len(required), 4)
         if required else None
     )
-    return Scores(correctness=fid, completeness=completeness, helpfulness=None,
-                  hallucination_fidelity=fid)
+    return Scores(correctness=min(fid, procedure_score(steps)), completeness=completeness,
+                  helpfulness=None, hallucination_fidelity=fid)
 
 
 def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> str:
@@ -137,7 +166,10 @@ def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) 
                      + ", ".join(f"{c.field or 'unattributed'}={c.value!r}" for c in unv))
     if not claims:
         parts.append("no instance facts stated; nothing contradicts the live context")
-    missing = [s for s in steps if s.status != "covered"]
+    for s in steps:
+        if s.status in ("negated", "altered") or (s.status == "missing" and s.required):
+            parts.append(f"step {s.index + 1} {s.status} ({s.cue}): {s.step!r}")
     if steps:
-        parts.append(f"{len(steps) - len(missing)}/{len(steps)} exemplar steps covered")
+        covered = sum(s.status == "covered" for s in steps)
+        parts.append(f"{covered}/{len(steps)} exemplar steps covered")
     return "; ".join(parts) + "."

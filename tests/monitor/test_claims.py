@@ -64,7 +64,8 @@ def test_procedure_numbers_are_not_claims() -> None:
 def test_value_inside_a_procedure_sentence() -> None:
     got = _claims("Submit the form within 30 days of case 536762755 being closed.",
                   {"caseNumber": "491541446"})
-    assert got == [("caseNumber", "536762755", "label")]
+    # "case" is the word before the case number in the exemplar (template cue).
+    assert got == [("caseNumber", "536762755", "template")]
 
 
 def test_status_verb_is_not_a_status_claim() -> None:
@@ -134,3 +135,13 @@ def test_procedure_number_after_a_label_is_not_a_claim() -> None:
     got = _claims("A refund of $741.03 was approved on case 453901056. You will receive the "
                   "refund within 5 business days.", {"amount": "$741.03"}, item)
     assert "5" not in [v for _, v, _ in got]
+
+
+def test_short_numeric_identifier_is_attributed() -> None:
+    item = GoldenItem.model_validate({
+        "id": "card", "intent": "card", "agent": "cards", "question": "Card 4821 stolen?",
+        "answer": "Block the card ending 4821 in the app.",
+        "parameters": {"last4": {"value": "4821", "type": "digits", "label": "card ending"}},
+    })
+    got = _claims("Block the card ending 3592 in the app.", {"last4": "7912"}, item)
+    assert ("last4", "3592") in [(f, v) for f, v, _ in got]

@@ -103,3 +103,19 @@ def test_judgment_contract_rejects_inconsistent_rows() -> None:
     with pytest.raises(ValidationError):
         Judgment(trace_id="t", status="judge_error", reason="timeout", evaluated_at=now,
                  scores=Scores(correctness=0.0))
+
+
+async def test_stream_keeps_order_and_matches_batch_results(golden: GoldenSet) -> None:
+    ev = _evaluator(golden)
+    lines = [_line(trace_id=f"t{k}") if k % 3 else "{bad" for k in range(10)]
+
+    async def batches():  # type: ignore[no-untyped-def]
+        for k in range(0, len(lines), 4):
+            yield [RawTrace(x, SourceLocation(line=n + 1))
+                   for n, x in enumerate(lines[k:k + 4], start=k)]
+
+    streamed = [j async for batch in ev.evaluate_stream(batches()) for j in batch]
+    assert [j.source.line for j in streamed if j.source] == list(range(1, 11))
+    direct = await ev.evaluate_batch([RawTrace(x) for x in lines])
+    assert [j.status for j in streamed] == [j.status for j in direct]
+    assert [j.trace_id for j in streamed] == [j.trace_id for j in direct]

@@ -93,7 +93,8 @@ def test_entity_free_answer_is_not_penalised_and_has_no_claims() -> None:
                         answer="Select Forgot Password and follow the link within 24 hours.")
     r = judge("Select Forgot Password and follow the emailed link within 24 hours.", {}, policy)
     assert r.claims == ()
-    assert r.scores == Scores(correctness=1.0, completeness=None, helpfulness=None,
+    # Without declared steps, every sentence of the exemplar is a required step.
+    assert r.scores == Scores(correctness=1.0, completeness=1.0, helpfulness=None,
                               hallucination_fidelity=1.0)
 
 

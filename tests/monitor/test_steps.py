@@ -1,0 +1,134 @@
+"""Per-step procedure verification on hand-written cases (none from the bench)."""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.embeddings import HashingEmbedder
+from monitor.models import GoldenItem
+from monitor.steps import (
+    ProcedureConfig,
+    StepVerifier,
+    mask,
+    polarity,
+    polarity_flip,
+    reference_steps,
+    same_word,
+)
+
+GYM = GoldenItem.model_validate({
+    "id": "gym_freeze", "intent": "membership_freeze", "agent": "members",
+    "question": "How do I freeze membership 88123401?",
+    "answer": "Freeze membership 88123401 at the front desk at least 5 days before the next "
+              "billing date. A freeze lasts up to 3 months. Members must pay a fee of $10 per "
+              "month while frozen. Classes cannot be booked during a freeze.",
+    "parameters": {"membership": {"value": "88123401", "type": "digits",
+                                  "label": "membership"}},
+    "steps": [
+        "Freeze membership 88123401 at the front desk at least 5 days before the next billing "
+        "date.",
+        "Members must pay a fee of $10 per month while frozen.",
+    ],
+})
+
+
+def verdicts(answer: str, item: GoldenItem = GYM, embedder: bool = False,
+             observed: tuple[str, ...] = ()) -> dict[int, str]:
+    v = StepVerifier(HashingEmbedder() if embedder else None)
+    return {s.index: s.status for s in v.verify(item, answer, list(observed))}
+
+
+ORIGINAL = GYM.answer.replace("88123401", "77001122")
+
+
+def test_steps_are_declared_steps_plus_other_sentences() -> None:
+    steps = reference_steps(GYM)
+    assert [s.required for s in steps] == [True, True, False, False]
+    assert "<value>" in steps[0].masked and "88123401" not in steps[0].masked
+
+
+@pytest.mark.parametrize("embedder", [False, True])
+def test_the_same_procedure_for_another_member_is_covered(embedder: bool) -> None:
+    assert set(verdicts(ORIGINAL, embedder=embedder).values()) == {"covered"}
+
+
+@pytest.mark.parametrize("answer", [
+    # Reordered, merged and reworded, same procedure.
+    "A freeze can last up to 3 months and classes cannot be booked during a freeze. To freeze "
+    "membership 77001122, go to the front desk at least 5 days before your next billing date; "
+    "while frozen, members must pay a $10 fee per month.",
+    "Go to the front desk at least 5 days ahead of the next billing date to freeze membership "
+    "77001122. You must pay a fee of $10 each month while frozen. The freeze lasts up to 3 "
+    "months, and classes cannot be booked during it.",
+])
+def test_paraphrases_pass(answer: str) -> None:
+    assert set(verdicts(answer, embedder=True).values()) == {"covered"}
+
+
+def test_missing_required_step() -> None:
+    answer = ("Freeze membership 77001122 at the front desk at least 5 days before the next "
+              "billing date. A freeze lasts up to 3 months. Classes cannot be booked during a "
+              "freeze.")
+    v = verdicts(answer, embedder=True)
+    assert v[1] == "missing" and v[0] == "covered"
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Members must pay", "Members must not pay"),          # negator
+    ("Members must pay", "Members need not pay"),          # modal flip
+    ("Members must pay", "Members can pay"),               # obligation -> permission
+    ("Classes cannot be booked", "Classes can be booked"),  # "cannot" removed
+])
+def test_negated_steps(old: str, new: str) -> None:
+    v = verdicts(ORIGINAL.replace(old, new), embedder=True)
+    assert "negated" in v.values()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("at least 5 days", "at least 2 days"),          # number
+    ("the front desk", "the online portal"),         # single place swapped
+    ("per month", "per week"),                       # single-word policy swap
+    ("a fee of $10", "a deposit of $10"),            # single-word swap next to a value
+])
+def test_altered_steps_including_single_word_swaps(old: str, new: str) -> None:
+    v = verdicts(ORIGINAL.replace(old, new), embedder=True)
+    assert "altered" in v.values(), v
+
+
+def test_added_sentences_are_not_penalised() -> None:
+    v = verdicts(ORIGINAL + " Our gym also offers a sauna. Created: 2026-01-02.", embedder=True)
+    assert set(v.values()) == {"covered"}
+
+
+def test_entity_values_never_count_as_procedure() -> None:
+    assert mask("Freeze membership 77001122 before 2026-02-01 for $10.", ["77001122"]) == \
+        "Freeze membership <value> before <date> for <money>."
+    v = verdicts(ORIGINAL.replace("$10", "$12"), embedder=True)
+    assert set(v.values()) == {"covered"}  # an amount is a value, not a policy term
+
+
+def test_polarity_helpers() -> None:
+    assert polarity("You must not pay.") == 1
+    assert polarity("You can no longer pay.") == 1
+    assert polarity("You don't pay and never will.") == 0
+    assert polarity_flip("Do not throw away the receipt.", "Keep the receipt.") is None
+    assert polarity_flip("Parts are covered.", "Parts are excluded.") == "antonym"
+    assert polarity_flip("You must bring ID.", "You may bring ID.") == "modal"
+
+
+def test_word_families() -> None:
+    assert same_word("escalation", "escalate", 4)
+    assert same_word("pay", "copay", 4) and same_word("id", "identification", 4)
+    assert not same_word("light", "flight", 4)
+    assert not same_word("5", "50", 4)
+
+
+def test_empty_answer_misses_every_step() -> None:
+    out = StepVerifier().verify(GYM, "", [])
+    assert {s.status for s in out} == {"missing"}
+
+
+def test_thresholds_are_configuration() -> None:
+    strict = StepVerifier(None, ProcedureConfig(cover_threshold=0.99, min_term_presence=1.0))
+    partial = ORIGINAL.replace("at the front desk", "in person")
+    assert any(s.status == "missing" for s in strict.verify(GYM, partial, []))
