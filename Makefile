@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install run test lint typecheck unit bench samples clean
+.PHONY: install tools run test lint typecheck unit bench samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -22,8 +22,18 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/cargo-monitor run --keep-serving
 
+## System tools the tests use: prometheus + promtool from Debian's package.
+## (Installed only when missing; needs root or sudo. The service is not started.)
+tools:
+	@if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing Debian package prometheus (promtool, prometheus)"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $$SUDO apt-get install -y -qq --no-install-recommends prometheus; \
+	fi
+
 ## Lint, type-check and the whole test suite (integration tests included).
-test: $(STAMP) lint typecheck unit
+test: $(STAMP) tools lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

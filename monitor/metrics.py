@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
 
+from monitor.errors import JudgeError
 from monitor.models import DIMENSIONS, GoldenSet, Judgment
+from monitor.traces import INVALID_REASONS
 
 UNIT_BUCKETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 SIM_BUCKETS = (0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
@@ -74,12 +76,27 @@ class MonitorMetrics:
                                  buckets=LATENCY_BUCKETS, registry=r)
         self.last_judgment = Gauge("cargo_last_judgment_timestamp_seconds",
                                    "Unix time of the last judgment recorded.", registry=r)
+        self.judge_tokens = Counter("cargo_judge_tokens", "Tokens used by judge calls.",
+                                    ["judge", "kind"], registry=r)
+        self.judge_cost = Counter("cargo_judge_cost_usd", "Estimated judge cost in USD.",
+                                  ["judge"], registry=r)
         info = Info("cargo_golden_set", "The golden set in use.", registry=r)
         info.info({"version": golden.version, "content_hash": golden.content_hash(),
                    "items": str(len(golden.items))})
         # Pre-create the status series so that rates start at 0, not absent.
         for status in ("evaluated", "abstained", "judge_error", "invalid"):
             self.traces.labels(status=status)
+        # Bounded series that dashboards and alerts divide by or plot even when
+        # nothing has happened yet (0, not "no data").
+        for kind in sorted(JudgeError.KINDS):
+            self.judge_errors.labels(judge=judge_name, kind=kind)
+        for guard in ("language", "too_short", "too_long"):
+            self.guards.labels(guard=guard)
+        for reason in INVALID_REASONS:
+            self.invalid.labels(reason=reason)
+        for kind in ("prompt", "completion"):
+            self.judge_tokens.labels(judge=judge_name, kind=kind)
+        self.judge_cost.labels(judge=judge_name)
 
     def _intent(self, intent: str | None) -> str:
         if intent is None:

@@ -9,7 +9,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client import (
+    CollectorRegistry,
+    PlatformCollector,
+    ProcessCollector,
+    start_http_server,
+)
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
@@ -104,6 +109,9 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
                      gamma=settings.gamma, model_path=settings.gate_model)
     source = _source(input_path, follow)
     registry = CollectorRegistry()
+    # Worker health (resident memory, CPU, open fds) for the dashboard.
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
     metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
     if settings.metrics_port:
         try:
