@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install tools run test lint typecheck unit bench samples clean
+.PHONY: install tools kafka-jars run test lint typecheck unit bench bench-stream samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -32,8 +32,12 @@ tools:
 	  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $$SUDO apt-get install -y -qq --no-install-recommends prometheus; \
 	fi
 
+## The Kafka broker jars (Maven Central) for the stream tests; cached outside git.
+kafka-jars:
+	deploy/kafka/broker fetch
+
 ## Lint, type-check and the whole test suite (integration tests included).
-test: $(STAMP) tools lint typecheck unit
+test: $(STAMP) tools kafka-jars lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -46,6 +50,10 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pipelines.bench_throughput
+
+## Kafka throughput/latency benchmark on a local broker it starts and stops itself.
+bench-stream: $(STAMP) kafka-jars
+	$(BIN)/python -m pipelines.bench_stream
 
 samples: $(STAMP)
 	$(BIN)/cargo-monitor make-samples

@@ -78,6 +78,36 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--gamma", type=float, default=0.8, help="target P̂ threshold γ")
     fit.add_argument("--out", required=True, help="where to write the JSON gate model")
 
+    stream = sub.add_parser("stream", help="run a Faust worker on Kafka (live traffic)")
+    stream.add_argument("--bootstrap", default="127.0.0.1:9092", help="Kafka bootstrap servers")
+    stream.add_argument("--traces-topic", default="agent-traces")
+    stream.add_argument("--judgments-topic", default="cargo-judgments")
+    stream.add_argument("--dlq-topic", default="cargo-traces-dlq")
+    stream.add_argument("--group", default="cargo-monitor", help="consumer group / Faust app id")
+    stream.add_argument("--partitions", type=int, default=4,
+                        help="partitions for topics the worker creates (default 4)")
+    stream.add_argument("--replication", type=int, default=1)
+    stream.add_argument("--security-protocol", default="PLAINTEXT",
+                        choices=["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"])
+    stream.add_argument("--sasl-mechanism", default=None, help="PLAIN, SCRAM-SHA-256, ...")
+    stream.add_argument("--sasl-username", default=None)
+    stream.add_argument("--ssl-cafile", default=None)
+    stream.add_argument("--data-dir", default=None, help="Faust table state directory")
+    stream.add_argument("--loglevel", default="warning")
+    _add_eval_options(stream)
+
+    replay = sub.add_parser("replay", help="produce a JSONL file to a Kafka topic")
+    replay.add_argument("file", nargs="?", default=str(DEFAULT_SAMPLES))
+    replay.add_argument("--bootstrap", default="127.0.0.1:9092")
+    replay.add_argument("--topic", default="agent-traces")
+    replay.add_argument("--rate", type=float, default=0.0,
+                        help="messages/s (0 = as fast as possible)")
+    replay.add_argument("--loop", action="store_true", help="repeat the file until interrupted")
+    replay.add_argument("--limit", type=int, default=0, help="stop after N messages (0 = no limit)")
+    replay.add_argument("--partitions", type=int, default=4,
+                        help="create the topic with N partitions when missing")
+    replay.add_argument("--no-progress", action="store_true")
+
     from pipelines.bench import add_bench_parser
 
     add_bench_parser(sub)
@@ -115,6 +145,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{args.out}: {args.method} gate fitted on {model.fitted_rows} rows "
                   f"({model.fitted_positives} appropriate), gamma {model.gamma}")
             return 0
+        if args.command == "stream":
+            import os
+
+            from pipelines.stream import StreamConfig, run_worker
+
+            settings = settings_from(args)
+            cfg = StreamConfig(
+                bootstrap=args.bootstrap, traces_topic=args.traces_topic,
+                judgments_topic=args.judgments_topic, dlq_topic=args.dlq_topic,
+                group=args.group, partitions=args.partitions, replication=args.replication,
+                metrics_port=settings.metrics_port, batch_size=settings.batch_size,
+                batch_within_s=settings.batch_window_s,
+                security_protocol=args.security_protocol, sasl_mechanism=args.sasl_mechanism,
+                sasl_username=args.sasl_username,
+                sasl_password=os.environ.get("CARGO_KAFKA_SASL_PASSWORD"),
+                ssl_cafile=args.ssl_cafile, data_dir=args.data_dir)
+            return run_worker(cfg, settings, loglevel=args.loglevel)
+        if args.command == "replay":
+            from pipelines.replay import main_replay
+
+            return main_replay(args)
         if args.command == "bench":
             from pipelines.bench import main_bench
 

@@ -1,0 +1,262 @@
+"""``cargo-monitor stream``: the Faust worker on a real Kafka broker.
+
+One agent reads the traces topic in batches (``take_events``), evaluates them
+with the core :class:`~monitor.evaluator.Evaluator`, writes one judgment per
+trace to the judgments topic (key = trace id) and every undecodable or invalid
+message to the dead-letter topic (original bytes, reason, topic/partition/
+offset). Events are acknowledged only after their judgment or DLQ record has
+been delivered (the producer futures are awaited), so delivery is
+at-least-once.
+
+Idempotency: a Faust table (``<group>-processed``, changelog-backed) keeps, per
+input partition, the highest offset whose results were delivered. Its entries
+live in the changelog partition of the input partition, so whichever worker owns
+that partition after a rebalance or restart restores them first and skips any
+redelivered message at or below the mark: no duplicate judgment, no double count
+in metrics. The mark is written after the results are delivered; if a worker
+dies between the two, the batch is re-judged once (same key, same content
+except ``evaluated_at``) -- downstream consumers read the judgments topic as a
+table keyed by trace id (it is created log-compacted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import os
+import socket
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from monitor.diagnostics import GuardConfig
+from monitor.embeddings import make_embedder
+from monitor.errors import InvalidTraceError
+from monitor.evaluator import Evaluator
+from monitor.gate import make_gate
+from monitor.golden import load_golden
+from monitor.judges import JudgeDeps, make_judge
+from monitor.metrics import MonitorMetrics
+from monitor.models import Judgment, SourceLocation
+from monitor.retrieval import GoldenIndex
+from monitor.settings import CargoSettings
+from monitor.traces import RawTrace, parse_trace, trace_id_hint
+
+log = logging.getLogger("cargo.stream")
+
+TRANSIENT_KINDS = frozenset({"timeout", "rate_limit", "connection", "http"})
+
+
+@dataclass
+class StreamConfig:
+    bootstrap: str = "127.0.0.1:9092"
+    traces_topic: str = "agent-traces"
+    judgments_topic: str = "cargo-judgments"
+    dlq_topic: str = "cargo-traces-dlq"
+    group: str = "cargo-monitor"
+    partitions: int = 4
+    replication: int = 1
+    metrics_port: int = 9108
+    batch_size: int = 32
+    batch_within_s: float = 1.0
+    # A judge outage: retry the batch (the stream does not advance, which is the
+    # backpressure) with exponential backoff before recording judge errors.
+    outage_retries: int = 5
+    outage_backoff_s: float = 1.0
+    outage_backoff_max_s: float = 30.0
+    security_protocol: str = "PLAINTEXT"
+    sasl_mechanism: str | None = None
+    sasl_username: str | None = None
+    sasl_password: str | None = None
+    ssl_cafile: str | None = None
+    data_dir: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def dead_letter(raw: bytes, exc: InvalidTraceError, *, topic: str, partition: int,
+                offset: int, worker: str) -> dict[str, Any]:
+    """The DLQ record: everything needed to find, understand and replay the message."""
+    try:
+        text: str | None = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    return {
+        "reason": exc.reason, "field": exc.field, "detail": exc.detail,
+        "topic": topic, "partition": partition, "offset": offset,
+        "trace_id": trace_id_hint(raw),
+        "original_base64": base64.b64encode(raw).decode("ascii"),
+        "original_text": text, "worker": worker,
+        "dead_lettered_at": datetime.now(UTC).isoformat(),
+    }
+
+
+def _credentials(cfg: StreamConfig) -> Any:
+    import faust
+
+    if cfg.security_protocol.upper().startswith("SASL"):
+        ssl_context = None
+        if cfg.security_protocol.upper() == "SASL_SSL":
+            import ssl
+
+            ssl_context = ssl.create_default_context(cafile=cfg.ssl_cafile)
+        return faust.SASLCredentials(username=cfg.sasl_username, password=cfg.sasl_password,
+                                     mechanism=cfg.sasl_mechanism or "PLAIN",
+                                     ssl_context=ssl_context)
+    if cfg.security_protocol.upper() == "SSL":
+        import ssl
+
+        return faust.SSLCredentials(ssl.create_default_context(cafile=cfg.ssl_cafile))
+    return None
+
+
+def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
+    """The Faust app with its agent, topics and table. Nothing starts here."""
+    import faust
+    from faust.streams import _current_event  # the event a table write belongs to
+    from prometheus_client import (
+        CollectorRegistry,
+        Counter,
+        PlatformCollector,
+        ProcessCollector,
+        start_http_server,
+    )
+
+    worker_name = f"{socket.gethostname()}:{os.getpid()}"
+    app = faust.App(
+        cfg.group,
+        broker=[f"kafka://{b.strip()}" for b in cfg.bootstrap.split(",")],
+        broker_credentials=_credentials(cfg),
+        value_serializer="raw", key_serializer="raw",
+        topic_partitions=cfg.partitions, topic_replication_factor=cfg.replication,
+        consumer_auto_offset_reset="earliest",
+        web_enabled=False, datadir=cfg.data_dir or f"/tmp/cargo-faust-{cfg.group}-{os.getpid()}",
+        producer_acks=-1, broker_commit_every=cfg.batch_size, broker_commit_interval=1.0,
+        stream_wait_empty=False, table_standby_replicas=0,
+        **cfg.extra,
+    )
+    traces = app.topic(cfg.traces_topic, value_type=bytes, key_type=bytes,
+                       partitions=cfg.partitions)
+    judgments = app.topic(cfg.judgments_topic, value_type=bytes, key_type=bytes,
+                          partitions=cfg.partitions, compacting=True)
+    dlq = app.topic(cfg.dlq_topic, value_type=bytes, key_type=bytes, partitions=cfg.partitions)
+    # No default: a read must never write (a defaultdict-style write would land
+    # in whatever partition the stream happens to be on).
+    processed = app.Table(f"{cfg.group}-processed", partitions=cfg.partitions,
+                          key_type=str, value_type=int)
+
+    golden = load_golden(settings.golden)
+    registry = CollectorRegistry()
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
+    metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate,
+                             judge_name=settings.judge)
+    duplicates = Counter("cargo_duplicates_skipped", "Redelivered messages skipped "
+                         "(already judged before a rebalance or restart).", registry=registry)
+    retries = Counter("cargo_judge_outage_retries", "Batches retried because of a judge "
+                      "outage (backpressure).", registry=registry)
+    embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
+    index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
+    judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
+                                                 procedure=settings.procedure()))
+    evaluator = Evaluator(
+        index, make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
+                         gamma=settings.gamma, model_path=settings.gate_model),
+        judge, judge_timeout_s=settings.judge_timeout_s,
+        guards=GuardConfig(
+            languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
+            min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars))
+    @app.task  # type: ignore[untyped-decorator]
+    async def serve_metrics() -> None:
+        if cfg.metrics_port:
+            start_http_server(cfg.metrics_port, addr=settings.metrics_host, registry=registry)
+            log.info("metrics on http://%s:%s/metrics", settings.metrics_host,
+                     cfg.metrics_port)
+
+    async def judge_batch(raws: Sequence[RawTrace]) -> list[Judgment]:
+        delay = cfg.outage_backoff_s
+        for attempt in range(cfg.outage_retries + 1):
+            out = await evaluator.evaluate_batch(raws)
+            transient = [j for j in out if j.status == "judge_error" and j.error
+                         and j.error.kind in TRANSIENT_KINDS]
+            if not transient or attempt == cfg.outage_retries:
+                return out
+            retries.inc()
+            log.warning("judge outage (%d transient errors), retrying batch in %.1fs",
+                        len(transient), delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, cfg.outage_backoff_max_s)
+        return out  # pragma: no cover
+
+    @app.agent(traces)
+    async def evaluate(stream: Any) -> None:
+        async for events in stream.take_events(cfg.batch_size, within=cfg.batch_within_s):
+            fresh, sends = [], []
+            for ev in events:
+                msg = ev.message
+                mark_key = f"{msg.topic}:{msg.partition}"
+                if msg.offset <= processed.get(mark_key, -1):
+                    duplicates.inc()
+                    continue
+                raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
+                loc = SourceLocation(topic=msg.topic, partition=msg.partition, offset=msg.offset)
+                try:
+                    parse_trace(raw)
+                except InvalidTraceError as exc:
+                    record = dead_letter(raw, exc, topic=msg.topic, partition=msg.partition,
+                                         offset=msg.offset, worker=worker_name)
+                    sends.append(await dlq.send(
+                        key=f"{msg.topic}:{msg.partition}:{msg.offset}".encode(),
+                        value=json.dumps(record).encode(), force=True))
+                    metrics.traces.labels(status="invalid").inc()
+                    metrics.invalid.labels(reason=exc.reason).inc()
+                    continue
+                fresh.append(RawTrace(raw, loc))
+            if fresh:
+                for j in await judge_batch(fresh):
+                    # force=True: send now and await delivery below. Without it Faust
+                    # "attaches" the message to the current event and publishes it
+                    # only at commit time, which a SIGKILL can lose.
+                    sends.append(await judgments.send(
+                        key=(j.trace_id or "").encode(), value=j.model_dump_json().encode(),
+                        force=True))
+                    metrics.observe(j)
+            # At-least-once: nothing is acknowledged before its output is delivered.
+            if sends:
+                await asyncio.gather(*sends)
+            for ev in events:
+                msg = ev.message
+                mark_key = f"{msg.topic}:{msg.partition}"
+                if msg.offset > processed.get(mark_key, -1):
+                    # Written in this event's context: the mark lives in the changelog
+                    # partition of the input partition it describes.
+                    token = _current_event.set(weakref.ref(ev))
+                    try:
+                        processed[mark_key] = msg.offset
+                    finally:
+                        _current_event.reset(token)
+
+    return app
+
+
+def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warning") -> int:
+    from faust import Worker
+
+    from pipelines.replay import ensure_topics
+
+    if cfg.security_protocol == "PLAINTEXT":
+        # Missing topics are created up front with the configured partition count
+        # (the judgments topic log-compacted: one judgment per trace id).
+        created = ensure_topics(
+            cfg.bootstrap, {cfg.traces_topic: cfg.partitions,
+                            cfg.judgments_topic: cfg.partitions, cfg.dlq_topic: cfg.partitions},
+            compact={cfg.judgments_topic}, replication=cfg.replication)
+        if created:
+            log.warning("created topics: %s", ", ".join(created))
+    app = build_app(cfg, settings)
+    worker = Worker(app, loglevel=loglevel, quiet=True)
+    worker.execute_from_commandline()
+    return 0

@@ -1,0 +1,282 @@
+"""The Faust stream app on a real Apache Kafka broker (deploy/kafka/broker).
+
+Marker ``kafka``; run by the README test command, which fetches the broker jars
+and needs Java. Each test gets its own broker on a free port with its own data
+directory, and its own consumer group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BROKER = REPO / "deploy" / "kafka" / "broker"
+SAMPLES = REPO / "golden" / "samples" / "traffic.jsonl"
+
+pytestmark = [pytest.mark.kafka, pytest.mark.integration]
+
+
+def free_port(pairs: bool = False) -> int:
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if not pairs:
+            return port
+        with socket.socket() as s2:  # the controller listens on port + 1
+            try:
+                s2.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+
+
+class Broker:
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port(pairs=True)
+        self.env = {**os.environ, "CARGO_KAFKA_PORT": str(self.port),
+                    "CARGO_KAFKA_DATA": str(tmp / f"kafka-{self.port}")}
+        self.bootstrap = f"127.0.0.1:{self.port}"
+
+    def run(self, verb: str) -> str:
+        proc = subprocess.run([str(BROKER), verb], env=self.env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = Broker(tmp_path)
+    b.run("fetch")
+    assert b.run("start").strip().endswith(b.bootstrap)
+    try:
+        yield b
+    finally:
+        b.run("stop")
+
+
+class Worker:
+    def __init__(self, broker: Broker, tmp: Path, group: str, name: str) -> None:
+        self.metrics_port = free_port()
+        self.cmd = [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap",
+                    broker.bootstrap, "--group", group, "--metrics-port", str(self.metrics_port),
+                    "--data-dir", str(tmp / f"faust-{name}"), "--cache-dir", str(tmp / "cache"),
+                    "--partitions", "4", "--loglevel", "info"]
+        self.log = tmp / f"worker-{name}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Worker:
+        env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+        self.proc = subprocess.Popen(self.cmd, stdout=self.log.open("ab"),
+                                     stderr=subprocess.STDOUT, env=env)
+        return self
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def traces_total(self) -> float:
+        try:
+            text = urllib.request.urlopen(
+                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode()
+        except OSError:
+            return -1.0
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.startswith("cargo_traces_total{"))
+
+
+def unique_traces(n: int) -> list[bytes]:
+    """n messages from the sample traffic, each valid one with a fresh trace id."""
+    base = [x for x in SAMPLES.read_text().splitlines() if x.strip()]
+    out = []
+    for k in range(n):
+        line = base[k % len(base)]
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            out.append(line.encode())
+            continue
+        if isinstance(data, dict) and isinstance(data.get("trace_id"), str):
+            data["trace_id"] = f"{data['trace_id']}-{k}-{uuid.uuid4().hex[:6]}"
+            out.append(json.dumps(data).encode())
+        else:
+            out.append(line.encode())
+    return out
+
+
+def produce(bootstrap: str, lines: list[bytes], rate: float = 0.0,
+            topic: str = "agent-traces") -> None:
+    from kafka import KafkaProducer
+
+    from pipelines.replay import _key, ensure_topics
+
+    ensure_topics(bootstrap, {topic: 4})
+    p = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=20,
+                      retry_backoff_ms=500, delivery_timeout_ms=180_000,
+                      request_timeout_ms=30_000)
+    for k, line in enumerate(lines):
+        p.send(topic, key=_key(line), value=line)
+        if rate:
+            time.sleep(1.0 / rate)
+        if k % 50 == 0:
+            p.flush()
+    p.flush(timeout=180)
+    p.close()
+
+
+def collect(bootstrap: str, expect: int, timeout_s: float = 240
+            ) -> tuple[dict[str, list[dict[str, object]]], dict[str, dict[str, object]]]:
+    """Judgments by trace id (all copies) and DLQ records by source position."""
+    from kafka import KafkaConsumer
+
+    consumer = KafkaConsumer("cargo-judgments", "cargo-traces-dlq", bootstrap_servers=bootstrap,
+                             auto_offset_reset="earliest", enable_auto_commit=False,
+                             group_id=None, consumer_timeout_ms=2000)
+    judgments: dict[str, list[dict[str, object]]] = {}
+    dlq: dict[str, dict[str, object]] = {}
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and len(judgments) + len(dlq) < expect:
+        for msg in consumer:
+            rec = json.loads(msg.value)
+            if msg.topic == "cargo-judgments":
+                judgments.setdefault(msg.key.decode(), []).append(rec)
+            else:
+                dlq[msg.key.decode()] = rec
+    consumer.close()
+    return judgments, dlq
+
+
+def _n_valid(lines: list[bytes]) -> int:
+    from monitor.errors import InvalidTraceError
+    from monitor.traces import parse_trace
+
+    n = 0
+    for line in lines:
+        try:
+            parse_trace(line)
+            n += 1
+        except InvalidTraceError:
+            pass
+    return n
+
+
+def wait_for(pred, timeout_s: float = 120) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def test_broker_script_is_idempotent_and_stops_only_its_broker(broker: Broker) -> None:
+    assert "already running" in broker.run("start") or broker.bootstrap in broker.run("start")
+    assert "running" in broker.run("status")
+    broker.run("restart")
+    assert "running" in broker.run("status")
+
+
+def test_end_to_end_judgments_and_dead_letters(broker: Broker, tmp_path: Path) -> None:
+    lines = [x.encode() for x in SAMPLES.read_text().splitlines() if x.strip()]
+    worker = Worker(broker, tmp_path, "g-e2e", "w1").start()
+    try:
+        produce(broker.bootstrap, lines)
+        judgments, dlq = collect(broker.bootstrap, len(lines))
+        assert wait_for(lambda: worker.traces_total() >= len(lines))
+        total = worker.traces_total()
+    finally:
+        worker.stop()
+    valid = _n_valid(lines)
+    assert len(judgments) == valid and len(dlq) == len(lines) - valid
+    assert len(judgments) + len(dlq) == len(lines)
+    assert total == len(lines)  # metrics agree with the topics
+    reasons = {r["reason"] for r in dlq.values()}
+    assert {"invalid_json", "missing_field", "wrong_type", "not_an_object"} <= reasons
+    some = next(iter(dlq.values()))
+    assert some["topic"] == "agent-traces" and isinstance(some["offset"], int)
+    assert some["original_base64"]
+    statuses = {recs[0]["status"] for recs in judgments.values()}
+    assert statuses == {"evaluated", "abstained"}
+    first = next(iter(judgments.values()))[0]
+    assert first["source"]["topic"] == "agent-traces"
+
+
+def test_two_workers_share_partitions_and_judge_every_trace_once(broker: Broker,
+                                                                 tmp_path: Path) -> None:
+    lines = unique_traces(600)
+    w1 = Worker(broker, tmp_path, "g-two", "w1").start()
+    w2 = Worker(broker, tmp_path, "g-two", "w2").start()
+    try:
+        assert wait_for(lambda: w1.traces_total() >= 0 and w2.traces_total() >= 0, 120)
+        time.sleep(8)  # let the group settle on both members
+        produce(broker.bootstrap, lines, rate=150)
+        judgments, dlq = collect(broker.bootstrap, len(lines))
+        assert wait_for(lambda: w1.traces_total() + w2.traces_total() >= len(lines))
+        t1, t2 = w1.traces_total(), w2.traces_total()
+    finally:
+        w1.stop()
+        w2.stop()
+    assert len(judgments) == _n_valid(lines)
+    assert len(judgments) + len(dlq) == len(lines)
+    assert t1 > 0 and t2 > 0, (t1, t2)      # both did work
+    assert t1 + t2 == len(lines)            # ... and nothing twice
+    assert all(len(v) == 1 for v in judgments.values())
+
+
+def test_sigkill_and_restart_loses_nothing(broker: Broker, tmp_path: Path) -> None:
+    lines = unique_traces(500)
+    w1 = Worker(broker, tmp_path, "g-kill", "w1").start()
+    feeder = threading.Thread(target=produce, args=(broker.bootstrap, lines, 60.0))
+    try:
+        assert wait_for(lambda: w1.traces_total() >= 0, 120)
+        feeder.start()
+        assert wait_for(lambda: w1.traces_total() >= 100, 120)
+        w1.kill()                                   # mid-stream, no shutdown
+        time.sleep(2)
+        w1.start()
+        feeder.join(timeout=300)
+        judgments, dlq = collect(broker.bootstrap, len(lines), timeout_s=300)
+    finally:
+        w1.stop()
+    assert len(judgments) == _n_valid(lines)        # nothing lost
+    assert len(judgments) + len(dlq) == len(lines)
+
+
+def test_broker_restart_under_load_loses_nothing(broker: Broker, tmp_path: Path) -> None:
+    lines = unique_traces(400)
+    w1 = Worker(broker, tmp_path, "g-broker", "w1").start()
+    feeder = threading.Thread(target=produce, args=(broker.bootstrap, lines, 40.0))
+    try:
+        assert wait_for(lambda: w1.traces_total() >= 0, 120)
+        feeder.start()
+        assert wait_for(lambda: w1.traces_total() >= 80, 120)
+        broker.run("restart")
+        feeder.join(timeout=400)
+        judgments, dlq = collect(broker.bootstrap, len(lines), timeout_s=300)
+    finally:
+        w1.stop()
+    assert len(judgments) == _n_valid(lines)
+    assert len(judgments) + len(dlq) == len(lines)
