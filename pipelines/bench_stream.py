@@ -1,0 +1,250 @@
+"""Benchmark: throughput and latency through Kafka vs the embedded evaluator.
+
+In one run, on a local broker this script starts on a free port (and stops):
+
+1. embedded: the evaluator's pipelined path on the sample traces (traces/s);
+2. Kafka maximum: N traces produced up front, one worker started, time from its
+   first judgment to its N-th (traces/s through Kafka, end to end);
+3. Kafka latency: traces offered at half the measured maximum rate; latency is
+   judgment arrival minus the trace's produce timestamp (p50/p99);
+4. the worker's resident memory (from its /metrics).
+
+Run: ``make bench-stream`` or ``python -m pipelines.bench_stream``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+from monitor.embeddings import make_embedder
+from monitor.evaluator import Evaluator
+from monitor.gate import FixedGate
+from monitor.golden import load_golden
+from monitor.judges import StructuralJudge
+from monitor.retrieval import GoldenIndex
+from monitor.settings import DEFAULT_GOLDEN, DEFAULT_SAMPLES, REPO_ROOT
+from monitor.traces import RawTrace
+
+BROKER = REPO_ROOT / "deploy" / "kafka" / "broker"
+
+
+def _free_port() -> int:
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        with socket.socket() as s2:
+            try:
+                s2.bind(("127.0.0.1", port + 1))
+                return port
+            except OSError:
+                continue
+
+
+def _traces(n: int) -> list[bytes]:
+    from monitor.errors import InvalidTraceError
+    from monitor.traces import parse_trace
+
+    base = []
+    for x in DEFAULT_SAMPLES.read_text().splitlines():
+        try:
+            base.append(parse_trace(x).model_dump(mode="json"))
+        except InvalidTraceError:
+            continue
+    out = []
+    for k in range(n):
+        d = dict(base[k % len(base)])
+        d["trace_id"] = f"bench-{k}-{uuid.uuid4().hex[:8]}"
+        out.append(json.dumps(d).encode())
+    return out
+
+
+def embedded_rate(lines: Sequence[bytes], batch: int) -> float:
+    golden = load_golden(DEFAULT_GOLDEN)
+    emb = make_embedder("minilm", batch_size=batch)
+    ev = Evaluator(GoldenIndex(golden, emb), FixedGate(), StructuralJudge(emb))
+
+    async def batches() -> AsyncIterator[list[RawTrace]]:
+        for k in range(0, len(lines), batch):
+            yield [RawTrace(x) for x in lines[k:k + batch]]
+
+    async def run() -> float:
+        t0 = time.perf_counter()
+        async for js in ev.evaluate_stream(batches()):
+            for j in js:
+                j.model_dump_json()
+        return len(lines) / (time.perf_counter() - t0)
+
+    asyncio.run(run())  # warm-up
+    return statistics.median(asyncio.run(run()) for _ in range(3))
+
+
+def _consume_judgments(bootstrap: str, topic: str, n: int, timeout_s: float
+                       ) -> list[tuple[float, int]]:
+    """Arrival wall times of the first n judgments (with the judgment's offset)."""
+    from kafka import KafkaConsumer
+
+    c = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
+                      group_id=None, enable_auto_commit=False, consumer_timeout_ms=1000)
+    out: list[tuple[float, int]] = []
+    deadline = time.monotonic() + timeout_s
+    while len(out) < n and time.monotonic() < deadline:
+        for msg in c:
+            out.append((time.time(), msg.offset))
+            if len(out) >= n:
+                break
+    c.close()
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--traces", type=int, default=2000)
+    ap.add_argument("--latency-seconds", type=float, default=20.0)
+    ap.add_argument("--batch-size", type=int, default=32)
+    args = ap.parse_args(argv)
+
+    from kafka import KafkaProducer
+
+    from pipelines.replay import ensure_topics
+
+    lines = _traces(args.traces)
+    emb_rate = embedded_rate(lines[:1000], args.batch_size)
+
+    tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
+    port = _free_port()
+    env = {**os.environ, "CARGO_KAFKA_PORT": str(port), "CARGO_KAFKA_DATA": str(tmp / "kafka")}
+    subprocess.run([str(BROKER), "fetch"], env=env, check=True, capture_output=True)
+    subprocess.run([str(BROKER), "start"], env=env, check=True, capture_output=True)
+    bootstrap = f"127.0.0.1:{port}"
+    worker: subprocess.Popen[bytes] | None = None
+    try:
+        def start_worker(group: str, traces_topic: str, judgments_topic: str) -> tuple[
+                subprocess.Popen[bytes], int]:
+            mport = _free_port()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap", bootstrap,
+                 "--group", group, "--traces-topic", traces_topic, "--judgments-topic",
+                 judgments_topic, "--dlq-topic", f"{traces_topic}-dlq", "--metrics-port",
+                 str(mport), "--data-dir", str(tmp / group), "--batch-size",
+                 str(args.batch_size)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env={**os.environ, "HF_HUB_OFFLINE": "1"})
+            return proc, mport
+
+        # --- maximum throughput: a backlog of N traces, one worker.
+        ensure_topics(bootstrap, {"bench-max": 4, "bench-max-judgments": 4})
+        producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
+        for line in lines:
+            producer.send("bench-max", value=line)
+        producer.flush()
+        worker, mport = start_worker("bench-max", "bench-max", "bench-max-judgments")
+        arrivals = _consume_judgments(bootstrap, "bench-max-judgments", len(lines), 600)
+        first, last = arrivals[0][0], arrivals[-1][0]
+        kafka_rate = (len(arrivals) - 1) / max(last - first, 1e-9)
+        rss = _rss(mport)
+        worker.terminate()
+        worker.wait(timeout=60)
+
+        # --- latency at half the maximum rate.
+        rate = kafka_rate / 2
+        ensure_topics(bootstrap, {"bench-lat": 4, "bench-lat-judgments": 4})
+        worker, mport = start_worker("bench-lat", "bench-lat", "bench-lat-judgments")
+        time.sleep(5)
+        n = int(rate * args.latency_seconds)
+        sent: dict[str, float] = {}
+
+        def offer() -> None:
+            p = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+            t0 = time.perf_counter()
+            for k in range(n):
+                d = json.loads(lines[k % len(lines)])
+                d["trace_id"] = f"lat-{k}"
+                sent[d["trace_id"]] = time.time()
+                p.send("bench-lat", key=d["trace_id"].encode(), value=json.dumps(d).encode())
+                delay = t0 + (k + 1) / rate - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+            p.flush()
+
+        # Wait for the worker to join its group before offering traffic.
+        _wait_ready(mport)
+        feeder = threading.Thread(target=offer)
+        feeder.start()
+        lat = _latencies(bootstrap, "bench-lat-judgments", sent, n, 600)
+        feeder.join()
+        rss = max(rss, _rss(mport))
+    finally:
+        if worker is not None and worker.poll() is None:
+            worker.terminate()
+            worker.wait(timeout=60)
+        subprocess.run([str(BROKER), "stop"], env=env, check=False, capture_output=True)
+
+    lat.sort()
+    p50 = lat[len(lat) // 2]
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
+          f"{args.batch_size}, structural judge, MiniLM")
+    print(f"embedded evaluator  median {emb_rate:8.1f} traces/s")
+    print(f"through Kafka       {kafka_rate:8.1f} traces/s (one worker, 4 partitions, backlog)")
+    print(f"ratio kafka/embedded {kafka_rate / emb_rate:.3f}  (target >= 0.80: "
+          f"{'met' if kafka_rate / emb_rate >= 0.8 else 'NOT met'})")
+    print(f"latency at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms over "
+          f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
+    print(f"worker RSS          {rss / 2**20:.0f} MiB")
+    return 0
+
+
+def _rss(port: int) -> float:
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
+    except OSError:
+        return 0.0
+    for line in text.decode().splitlines():
+        if line.startswith("process_resident_memory_bytes "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def _wait_ready(port: int, timeout_s: float = 180) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and _rss(port) == 0.0:
+        time.sleep(0.5)
+    time.sleep(3)
+
+
+def _latencies(bootstrap: str, topic: str, sent: dict[str, float], n: int,
+               timeout_s: float) -> list[float]:
+    from kafka import KafkaConsumer
+
+    c = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
+                      group_id=None, consumer_timeout_ms=1000)
+    out: list[float] = []
+    deadline = time.monotonic() + timeout_s
+    while len(out) < n and time.monotonic() < deadline:
+        for msg in c:
+            tid = msg.key.decode()
+            if tid in sent:
+                out.append(time.time() - sent[tid])
+            if len(out) >= n:
+                break
+    c.close()
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
