@@ -224,9 +224,12 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                         key=(j.trace_id or "").encode(), value=j.model_dump_json().encode(),
                         force=True))
                     metrics.observe(j)
-            # At-least-once: nothing is acknowledged before its output is delivered.
+            # At-least-once: nothing is acknowledged, and no watermark written,
+            # before its output is delivered: await the sends, then flush the
+            # producer (Faust may resolve a send future when it is queued).
             if sends:
                 await asyncio.gather(*sends)
+                await app.producer.flush()
             for ev in events:
                 msg = ev.message
                 mark_key = f"{msg.topic}:{msg.partition}"
