@@ -230,17 +230,20 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             if sends:
                 await asyncio.gather(*sends)
                 await app.producer.flush()
+            # One watermark per input partition and batch: its highest offset.
+            last: dict[str, Any] = {}
             for ev in events:
-                msg = ev.message
-                mark_key = f"{msg.topic}:{msg.partition}"
-                if msg.offset > processed.get(mark_key, -1):
-                    # Written in this event's context: the mark lives in the changelog
-                    # partition of the input partition it describes.
-                    token = _current_event.set(weakref.ref(ev))
-                    try:
-                        processed[mark_key] = msg.offset
-                    finally:
-                        _current_event.reset(token)
+                mark_key = f"{ev.message.topic}:{ev.message.partition}"
+                if ev.message.offset > processed.get(mark_key, -1):
+                    last[mark_key] = ev
+            for mark_key, ev in last.items():
+                # Written in this event's context: the mark lives in the changelog
+                # partition of the input partition it describes.
+                token = _current_event.set(weakref.ref(ev))
+                try:
+                    processed[mark_key] = ev.message.offset
+                finally:
+                    _current_event.reset(token)
 
     return app
 
