@@ -19,18 +19,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 
-from monitor.diagnostics import GuardConfig
-from monitor.embeddings import make_embedder
 from monitor.errors import ConfigError
-from monitor.evaluator import Evaluator
-from monitor.gate import make_gate
 from monitor.golden import load_golden
 from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched
-from monitor.judges import JudgeDeps, make_judge
 from monitor.metrics import MonitorMetrics
 from monitor.models import Judgment
-from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings
+from pipelines.components import build_components
 
 
 @dataclass
@@ -105,8 +100,6 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
                       follow: bool, keep_serving: bool, progress: bool,
                       console: Console) -> Summary:
     golden = load_golden(settings.golden)
-    gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
-                     gamma=settings.gamma, model_path=settings.gate_model)
     source = _source(input_path, follow)
     registry = CollectorRegistry()
     # Worker health (resident memory, CPU, open fds) for the dashboard.
@@ -123,20 +116,12 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
                               "another port, 0 to disable)") from exc
         console.print(f"metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics")
     with console.status("loading the embedding model and golden index..."):
-        embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
-        index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
-    judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
-                                                 procedure=settings.procedure()))
+        parts = build_components(settings, golden)
     console.print(f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
-                  f"items, embedder {embedder.model_id} "
-                  f"({'cached' if index.cache_hit else 'built'} index), gate {settings.gate}, "
-                  f"judge {judge.info.name}")
-    evaluator = Evaluator(
-        index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
-        guards=GuardConfig(
-            languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
-            min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars),
-    )
+                  f"items, embedder {parts.embedder.model_id} "
+                  f"({'cached' if parts.index.cache_hit else 'built'} index), "
+                  f"gate {settings.gate}, judge {parts.judge.info.name}")
+    evaluator = parts.evaluator
     sink = JsonlSink(output)
     summary = Summary()
     total = _count_lines(input_path) if (input_path != "-" and not follow) else None

@@ -33,18 +33,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from monitor.diagnostics import GuardConfig
-from monitor.embeddings import make_embedder
 from monitor.errors import InvalidTraceError
-from monitor.evaluator import Evaluator
-from monitor.gate import make_gate
 from monitor.golden import load_golden
-from monitor.judges import JudgeDeps, make_judge
 from monitor.metrics import MonitorMetrics
 from monitor.models import Judgment, SourceLocation
-from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings
 from monitor.traces import RawTrace, parse_trace, trace_id_hint
+from pipelines.components import build_components
 
 log = logging.getLogger("cargo.stream")
 
@@ -158,17 +153,8 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                          "(already judged before a rebalance or restart).", registry=registry)
     retries = Counter("cargo_judge_outage_retries", "Batches retried because of a judge "
                       "outage (backpressure).", registry=registry)
-    embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
-    index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
-    judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
-                                                 procedure=settings.procedure()))
-    evaluator = Evaluator(
-        index, make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
-                         gamma=settings.gamma, model_path=settings.gate_model),
-        judge, judge_timeout_s=settings.judge_timeout_s,
-        guards=GuardConfig(
-            languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
-            min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars))
+    evaluator = build_components(settings, golden).evaluator
+
     @app.task  # type: ignore[untyped-decorator]
     async def serve_metrics() -> None:
         if cfg.metrics_port:

@@ -1,0 +1,38 @@
+"""Building the evaluation components from settings: one place for `run` and `stream`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from monitor.diagnostics import GuardConfig
+from monitor.embeddings import Embedder, make_embedder
+from monitor.evaluator import Evaluator
+from monitor.gate import make_gate
+from monitor.judges import Judge, JudgeDeps, make_judge
+from monitor.models import GoldenSet
+from monitor.retrieval import GoldenIndex
+from monitor.settings import CargoSettings
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    embedder: Embedder
+    index: GoldenIndex
+    judge: Judge
+    evaluator: Evaluator
+
+
+def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
+    """Embedder, golden index, judge and evaluator, as the settings say."""
+    gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
+                     gamma=settings.gamma, model_path=settings.gate_model)
+    embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
+    index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
+    judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
+                                                 procedure=settings.procedure()))
+    guards = GuardConfig(
+        languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
+        min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars)
+    evaluator = Evaluator(index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
+                          guards=guards)
+    return Components(embedder, index, judge, evaluator)
