@@ -9,6 +9,7 @@ its line number.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -148,9 +149,5 @@ async def batched(source: TraceSource, size: int, within_s: float
             yield batch
     finally:
         task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await task
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            raise

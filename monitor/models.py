@@ -310,9 +310,3 @@ class Judgment(_Frozen):
         if self.status == "judge_error" and self.error is None:
             raise ValueError("a judge_error judgment needs its error")
         return self
-
-    def claim_counts(self) -> dict[str, int]:
-        counts = {"supported": 0, "contradicted": 0, "unverifiable": 0}
-        for c in self.claims:
-            counts[c.status] += 1
-        return counts

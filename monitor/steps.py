@@ -483,15 +483,14 @@ class StepVerifier:
             units = [u for u in _CLAUSE_SPLIT.split(full) if u and content(tokens(u))]
         if len(units) < 2:
             return full
-        p0 = self.config.stem_prefix
+        p = self.config.stem_prefix
         need = content(sw)
         # Clauses that share no content word with the step belong to another step
         # ("..., but not on domestic flights"): leave them out.
         related = [u for u in units
-                   if any(same_word(w, x, p0) for w in need for x in content(tokens(u)))]
+                   if any(same_word(w, x, p) for w in need for x in content(tokens(u)))]
         if kind != "window" and related and len(related) < len(units):
             units = [" ".join(related), *related]
-        p = self.config.stem_prefix
         scored = [(_recall(sw, tokens(u), p), -len(u), u) for u in units]
         best = max(scored)
         # A step spread over several clauses is read whole.
