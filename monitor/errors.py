@@ -12,13 +12,18 @@ into one of these at a single point with ``raise ... from exc``::
     ├── TraceError                  one trace could not be turned into a Trace
     │   └── InvalidTraceError       missing/mistyped field or undecodable line
     ├── EmbeddingError              the embedder failed on a batch
-    └── JudgeError                  an evaluation failed (timeout, bad output, ...)
+    └── JudgeError                  an evaluation failed (timeout, unparseable output, ...)
 
 A :class:`JudgeError` never becomes a score: the evaluator records it as a
 ``judge_error`` judgment with its ``kind`` and ``reason``.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from monitor.models import LLMCall
 
 
 class CargoError(Exception):
@@ -69,14 +74,29 @@ class EmbeddingError(CargoError):
 
 
 class JudgeError(CargoError):
-    """An evaluation failed. ``kind`` is a bounded label (timeout, bad_output, ...)."""
+    """An evaluation failed. ``kind`` is a bounded label (a metric label value):
+
+    ``unparseable``  no JSON object could be read from the judge's output
+    ``empty``        the judge returned no content
+    ``schema``       JSON that violates the output contract (missing field, out of range)
+    ``refusal``      the model refused (structured-output refusal)
+    ``timeout``      no answer within the request timeout or the evaluation deadline
+    ``rate_limit``   HTTP 429 after every retry
+    ``http``         another HTTP error status (5xx after every retry, 4xx at once)
+    ``connection``   the endpoint could not be reached after every retry
+    ``internal``     a bug in a judge (caught so that the stream goes on)
+
+    ``call`` carries what the failed call cost (tokens, attempts, latency) when known,
+    so that failures are accounted for like successes.
+    """
 
     KINDS = frozenset(
-        {"timeout", "bad_output", "empty_output", "schema", "http", "rate_limit",
+        {"timeout", "unparseable", "empty", "schema", "refusal", "http", "rate_limit",
          "connection", "internal"}
     )
 
-    def __init__(self, kind: str, reason: str) -> None:
+    def __init__(self, kind: str, reason: str, *, call: LLMCall | None = None) -> None:
         self.kind = kind if kind in self.KINDS else "internal"
         self.reason = reason
+        self.call = call
         super().__init__(f"{self.kind}: {reason}")

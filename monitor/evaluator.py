@@ -29,7 +29,7 @@ from monitor.models import (
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.traces import RawTrace, parse_trace, trace_id_hint
 
-DEFAULT_JUDGE_TIMEOUT_S = 60.0
+DEFAULT_JUDGE_TIMEOUT_S = 300.0
 
 
 @dataclass
@@ -146,8 +146,8 @@ class Evaluator:
             trace_id=trace.trace_id, status="evaluated", reason="accepted",
             penalized=is_penalized(result.scores), scores=result.scores, claims=result.claims,
             steps=result.steps, gate=decision, judge=self.judge.info, diagnostics=diagnostics,
-            rationale=result.rationale, source=loc, evaluated_at=self._clock(),
-            duration_ms=round(elapsed * 1000, 3),
+            rationale=result.rationale, source=loc, llm=result.call,
+            evaluated_at=self._clock(), duration_ms=round(elapsed * 1000, 3),
         )
 
     def _error(self, trace: Trace, loc: SourceLocation | None, decision: GateDecision | None,
@@ -156,9 +156,8 @@ class Evaluator:
         return Judgment(
             trace_id=trace.trace_id, status="judge_error", reason=exc.kind,
             error=JudgeErrorInfo(kind=exc.kind, reason=exc.reason), gate=decision,
-            judge=self.judge.info,
-            diagnostics=diagnostics,
-            source=loc, evaluated_at=self._clock(),
+            judge=self.judge.info, diagnostics=diagnostics, source=loc, llm=exc.call,
+            evaluated_at=self._clock(),
             duration_ms=None if started is None
             else round((time.perf_counter() - started) * 1000, 3),
         )

@@ -76,10 +76,16 @@ class MonitorMetrics:
                                  buckets=LATENCY_BUCKETS, registry=r)
         self.last_judgment = Gauge("cargo_last_judgment_timestamp_seconds",
                                    "Unix time of the last judgment recorded.", registry=r)
-        self.judge_tokens = Counter("cargo_judge_tokens", "Tokens used by judge calls.",
-                                    ["judge", "kind"], registry=r)
-        self.judge_cost = Counter("cargo_judge_cost_usd", "Estimated judge cost in USD.",
-                                  ["judge"], registry=r)
+        self.judge_tokens = Counter("cargo_judge_tokens", "Tokens used by LLM judge calls "
+                                    "(failed calls included).", ["judge", "direction"],
+                                    registry=r)
+        self.judge_cost = Counter("cargo_judge_cost_usd", "Estimated LLM judge cost in USD "
+                                  "(failed calls included).", ["judge"], registry=r)
+        self.llm_calls = Counter("cargo_judge_llm_calls", "LLM tier decisions per accepted "
+                                 "trace: sampled (called) or skipped (outside the sample).",
+                                 ["judge", "decision"], registry=r)
+        self.llm_attempts = Counter("cargo_judge_llm_attempts", "HTTP attempts made by the "
+                                    "LLM judge (retries included).", ["judge"], registry=r)
         info = Info("cargo_golden_set", "The golden set in use.", registry=r)
         info.info({"version": golden.version, "content_hash": golden.content_hash(),
                    "items": str(len(golden.items))})
@@ -94,9 +100,12 @@ class MonitorMetrics:
             self.guards.labels(guard=guard)
         for reason in INVALID_REASONS:
             self.invalid.labels(reason=reason)
-        for kind in ("prompt", "completion"):
-            self.judge_tokens.labels(judge=judge_name, kind=kind)
+        for direction in ("input", "output"):
+            self.judge_tokens.labels(judge=judge_name, direction=direction)
         self.judge_cost.labels(judge=judge_name)
+        for decision in ("sampled", "skipped"):
+            self.llm_calls.labels(judge=judge_name, decision=decision)
+        self.llm_attempts.labels(judge=judge_name)
 
     def _intent(self, intent: str | None) -> str:
         if intent is None:
@@ -107,6 +116,20 @@ class MonitorMetrics:
         if agent is None:
             return NONE
         return agent if agent in self._agents else OTHER
+
+    def _observe_llm(self, judge: str, j: Judgment) -> None:
+        call = j.llm
+        assert call is not None
+        self.llm_calls.labels(judge=judge, decision="sampled" if call.sampled else "skipped"
+                              ).inc()
+        if not call.sampled:
+            return
+        self.llm_attempts.labels(judge=judge).inc(call.attempts)
+        self.judge_tokens.labels(judge=judge, direction="input").inc(call.usage.input_tokens)
+        self.judge_tokens.labels(judge=judge, direction="output").inc(call.usage.output_tokens)
+        self.judge_cost.labels(judge=judge).inc(call.cost_usd)
+        if call.error is not None:  # an LLM-tier failure that the judgment survived
+            self.judge_errors.labels(judge=judge, kind=call.error.kind).inc()
 
     def observe(self, j: Judgment) -> None:
         self.traces.labels(status=j.status).inc()
@@ -141,6 +164,8 @@ class MonitorMetrics:
             self.judge_duration.labels(judge=judge).observe(j.duration_ms / 1000.0)
         if j.status == "judge_error" and j.error is not None:
             self.judge_errors.labels(judge=judge, kind=j.error.kind).inc()
+        if j.llm is not None:
+            self._observe_llm(judge, j)
         if j.status != "evaluated":
             return
         self.judgments.labels(judge=judge, intent=intent,

@@ -199,7 +199,7 @@ class ClaimEvidence(_Frozen):
     context_field: str | None = None
     context_value: str | None = None
     cue: str = Field(description="how the value was tied to its field: context_value, "
-                     "label, template, vocabulary, shape")
+                     "label, template, vocabulary, shape; 'llm' when an LLM judge said so")
     reference_value: str | None = Field(
         default=None, description="the exemplar's own value (informational, never a target)"
     )
@@ -211,7 +211,9 @@ class ClaimVerdict(_Frozen):
     type: ParamType
     status: ClaimStatus
     sentence: str
-    span: tuple[int, int]
+    span: tuple[int, int] | None = Field(
+        default=None, description="character span in the answer; null when a judge's claim "
+        "text cannot be located verbatim")
     evidence: ClaimEvidence
 
 
@@ -278,6 +280,40 @@ class JudgeErrorInfo(_Frozen):
     reason: str
 
 
+class TokenUsage(_Frozen):
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+
+
+class LLMCall(_Frozen):
+    """Accounting for one LLM judge evaluation (also on failures and skipped samples).
+
+    ``sampled`` is false when a cost-tiered judge decided not to call the LLM for this
+    trace; then only ``sample_rate`` is set.
+    """
+
+    sampled: bool = True
+    sample_rate: float | None = Field(default=None, ge=0, le=1)
+    model: str | None = None
+    base_url_host: str | None = Field(default=None, description="endpoint host, no path/key")
+    condition: str | None = None
+    prompt_version: str | None = None
+    prompt_hash: str | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    structured_output: bool | None = None
+    attempts: int = Field(default=0, ge=0)
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float = Field(default=0.0, ge=0)
+    latency_ms: float | None = Field(default=None, ge=0)
+    rationales: dict[str, str] = Field(default_factory=dict)
+    claims: tuple[ClaimVerdict, ...] = Field(
+        default=(), description="the LLM's own claim list when another tier owns 'claims'")
+    error: JudgeErrorInfo | None = Field(
+        default=None, description="an LLM-tier failure that a hybrid judgment survived")
+
+
 class Judgment(_Frozen):
     """One judgment per trace: evaluated, abstained, judge_error or invalid."""
 
@@ -296,6 +332,7 @@ class Judgment(_Frozen):
     error: JudgeErrorInfo | None = None
     invalid_field: str | None = None
     source: SourceLocation | None = None
+    llm: LLMCall | None = None
     evaluated_at: datetime
     duration_ms: float | None = Field(default=None, description="judge wall time")
 

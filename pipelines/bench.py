@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -25,11 +26,17 @@ from monitor.bench.seeds import load_seeds
 from monitor.embeddings import make_embedder
 from monitor.errors import ConfigError
 from monitor.gate import CalibratedGate, load_gate_model
-from monitor.judges import JUDGES, Judge, JudgeDeps, make_judge
+from monitor.judges import JUDGES, Judge, JudgeDeps, TraceSampler, aclose_judge, make_judge
 from monitor.retrieval import GoldenIndex
-from monitor.settings import CargoSettings, default_cache_dir
+from monitor.settings import default_cache_dir
+from pipelines.options import add_llm_options, settings_from
 
 REPORT_FORMAT = "cargo-bench-report/1"
+LLM_JUDGES = ("llm", "hybrid")
+# The paper's layout: Table 1 headline conditions, Table 2 component ablations,
+# Table 3 the rubric swap (prompt x rubric).
+TABLE1 = ("noref", "direct", "direct_ctx", "cargo", "cargo_auth")
+TABLE2 = ("cargo_noctx", "cargo_noex", "cargo_unv")
 
 
 def add_bench_parser(sub: Any) -> None:
@@ -54,7 +61,15 @@ def add_bench_parser(sub: Any) -> None:
     run.add_argument("--judge", action="append", dest="judges",
                      help="judge name; repeat for several (default: structural). Sanity "
                           "judges: always-penalize, never-penalize")
-    run.add_argument("--repeats", type=int, default=1, help="judge calls per item")
+    run.add_argument("--repeats", type=int, default=1,
+                     help="judge calls per item (an LLM judge uses seeds seed, seed+1, ...; "
+                          "the penalty rule applies to the per-item mean)")
+    run.add_argument("--condition", action="append", dest="conditions",
+                     help="LLM judge prompt condition; repeat for several (noref, direct, "
+                          "direct_ctx, cargo, cargo_unv, cargo_noex, cargo_noctx, cargo_auth)")
+    run.add_argument("--rubric", action="append", dest="rubrics",
+                     help="dimension rubric; repeat for a rubric swap (context_grounded, "
+                          "reference_grounded). Default: each condition's own")
     run.add_argument("--json", help="write the report as JSON")
     run.add_argument("--markdown", help="write the report as Markdown")
     run.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
@@ -65,6 +80,7 @@ def add_bench_parser(sub: Any) -> None:
     run.add_argument("--bootstrap", type=int, default=BOOTSTRAP_RESAMPLES,
                      help="bootstrap resamples (default 10000)")
     run.add_argument("--cache-dir", default=None)
+    add_llm_options(run)
 
 
 def _make_bench_judge(name: str, deps: JudgeDeps) -> Judge:
@@ -118,10 +134,26 @@ def main_bench(args: argparse.Namespace) -> int:
 
 async def run_report(header: BenchHeader, instances: list[BenchInstance],
                      args: argparse.Namespace, source: str) -> dict[str, Any]:
-    names = args.judges or ["structural"]
     embedder = make_embedder(args.embedder)
-    deps = JudgeDeps(embedder=embedder, procedure=CargoSettings().procedure())
-    judges = {n: _make_bench_judge(n, deps) for n in names}
+    settings = settings_from(args)
+    deps = JudgeDeps(embedder=embedder, procedure=settings.procedure(), llm=settings.llm(),
+                     sampler=TraceSampler(1.0))
+    judges: dict[str, Judge] = {}
+    labels: dict[str, dict[str, str | None]] = {}
+    for n in args.judges or ["structural"]:
+        if n not in LLM_JUDGES:
+            judges[n] = _make_bench_judge(n, deps)
+            continue
+        if deps.llm is None:
+            raise ConfigError(f"--judge {n} needs an endpoint and a model: --judge-base-url "
+                              "and --judge-model (or CARGO_JUDGE_BASE_URL/CARGO_JUDGE_MODEL)")
+        for cond in args.conditions or [settings.judge_condition]:
+            for rubric in args.rubrics or [settings.judge_rubric]:
+                cfg = dataclasses.replace(deps.llm, condition=cond, rubric=rubric)
+                label = f"{n}:{cond}" + (f"/{rubric}" if rubric else "")
+                judges[label] = make_judge(n, dataclasses.replace(deps, llm=cfg))
+                labels[label] = {"condition": cond, "rubric": rubric}
+    names = list(judges)
     cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
     index = GoldenIndex(header.golden, embedder, cache_dir=cache)
     from monitor.bench.runner import gate_report
@@ -131,11 +163,18 @@ async def run_report(header: BenchHeader, instances: list[BenchInstance],
                        gamma=args.gamma, calibrated=calibrated)
     outcomes = {}
     report_judges: dict[str, Any] = {}
-    for name, judge in judges.items():
-        res = await judge_items(judge, instances, header.golden, repeats=args.repeats)
-        outcomes[name] = {o.instance.id: o for o in res}
-        report_judges[name] = {**summarize(res, resamples=args.bootstrap), "gate": gate,
-                               "judge": judge.info.model_dump()}
+    try:
+        for name, judge in judges.items():
+            res = await judge_items(judge, instances, header.golden, repeats=args.repeats,
+                                    concurrency=max(8, settings.judge_max_concurrency),
+                                    timeout_s=settings.judge_timeout_s)
+            outcomes[name] = {o.instance.id: o for o in res}
+            report_judges[name] = {**summarize(res, resamples=args.bootstrap), "gate": gate,
+                                   "judge": judge.info.model_dump(),
+                                   **({"llm": labels[name]} if name in labels else {})}
+    finally:
+        for judge in judges.values():
+            await aclose_judge(judge)
     paired = []
     for k, a in enumerate(names):
         for b in names[k + 1:]:
@@ -215,6 +254,16 @@ def render_markdown(report: dict[str, Any]) -> str:
     for kind, g in report["gate"].items():
         lines.append(f"| {kind} | {_pct(g['p1_accept'])} | {_pct(g['p5_reject'])} | "
                      f"{g.get('model', '')} |")
+    lines += _paper_layout(report)
+    if any(r["usage"]["input_tokens"] or r["errors"] for r in report["judges"].values()):
+        lines += ["", "Judge usage (all repeats, failed calls included):", "",
+                  "| judge | input tokens | output tokens | est. cost (USD) | errors by kind |",
+                  "|---|---|---|---|---|"]
+        for name, r in report["judges"].items():
+            u = r["usage"]
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(r["error_kinds"].items())) or "—"
+            lines.append(f"| {name} | {u['input_tokens']} | {u['output_tokens']} | "
+                         f"{u['cost_usd']:.4f} | {kinds} |")
     if report["paired"]:
         lines += ["", "Paired ΔDI (b − a, paired bootstrap):", "", "| a | b | n | ΔDI [95% CI] |",
                   "|---|---|---|---|"]
@@ -224,3 +273,35 @@ def render_markdown(report: dict[str, Any]) -> str:
                 f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
             lines.append(f"| {p['a']} | {p['b']} | {p['n']} | {d} |")
     return "\n".join(lines) + "\n"
+
+
+def _paper_layout(report: dict[str, Any]) -> list[str]:
+    """Tables 1-3 of the paper for the LLM rows of a report (empty when there are none)."""
+    llm = {n: r for n, r in report["judges"].items() if "llm" in r}
+    if not llm:
+        return []
+
+    def row(name: str, r: dict[str, Any], lead: list[str]) -> str:
+        f, ci = r["families"], r["di_ci"]
+        di = "—" if r["di"] is None else f"{r['di']:+.2f}" + (
+            f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+        return "| " + " | ".join([*lead, *(_pct(f[x]["rate"]) for x in ("P1", "P3", "P2", "P4")),
+                                  di]) + " |"
+
+    out: list[str] = []
+    default_rubric = [(n, r) for n, r in llm.items() if r["llm"]["rubric"] is None]
+    for title, conds in (("Table 1 — headline conditions", TABLE1),
+                         ("Table 2 — component ablations", TABLE2)):
+        rows = [row(n, r, [n]) for c in conds for n, r in default_rubric
+                if r["llm"]["condition"] == c]
+        if rows:
+            out += ["", f"{title} (penalty rate; lower is better for P1/P3, higher for "
+                    "P2/P4):", "", "| judge | P1 | P3 | P2 | P4 | DI [95% CI] |",
+                    "|---|---|---|---|---|---|", *rows]
+    swapped = [(n, r) for n, r in llm.items() if r["llm"]["rubric"] is not None]
+    if swapped:
+        out += ["", "Table 3 — rubric swap (prompt x rubric):", "",
+                "| prompt | rubric | P1 | P3 | P2 | P4 | DI [95% CI] |",
+                "|---|---|---|---|---|---|---|"]
+        out += [row(n, r, [r["llm"]["condition"], r["llm"]["rubric"]]) for n, r in swapped]
+    return out

@@ -5,50 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import ValidationError
 
 from monitor.errors import CargoError
-from monitor.settings import DEFAULT_SAMPLES, CargoSettings
-
-
-def _add_eval_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--golden", help="golden set YAML (default: golden/techsupport.yaml)")
-    p.add_argument("--judge", help="judge name (default: structural)")
-    p.add_argument("--gate", choices=["fixed", "margin", "calibrated"],
-                   help="gate kind (default: fixed)")
-    p.add_argument("--tau", type=float, help="similarity threshold τ (default 0.80)")
-    p.add_argument("--delta", type=float, help="margin gate: minimum top-2 margin δ")
-    p.add_argument("--gamma", type=float, help="calibrated gate: minimum P̂ γ")
-    p.add_argument("--gate-model", help="calibrated gate model JSON")
-    p.add_argument("--embedder", choices=["minilm", "hashing"],
-                   help="embedding model (default: minilm, offline)")
-    p.add_argument("--batch-size", type=int, help="questions embedded per batch (default 32)")
-    p.add_argument("--cache-dir", help="golden embedding cache directory")
-    p.add_argument("--metrics-port", type=int,
-                   help="serve /metrics on 127.0.0.1:PORT (default 9108; 0 disables)")
-    p.add_argument("--languages", help="allowed answer languages, comma separated (default en)")
-    p.add_argument("--min-answer-chars", type=int, help="length guard lower bound")
-    p.add_argument("--max-answer-chars", type=int, help="length guard upper bound")
-
-
-_FLAG_TO_SETTING = {
-    "golden": "golden", "judge": "judge", "gate": "gate", "tau": "tau", "delta": "delta",
-    "gamma": "gamma", "gate_model": "gate_model", "embedder": "embedder",
-    "batch_size": "batch_size", "cache_dir": "cache_dir", "metrics_port": "metrics_port",
-    "languages": "languages", "min_answer_chars": "min_answer_chars",
-    "max_answer_chars": "max_answer_chars",
-}
-
-
-def settings_from(args: argparse.Namespace) -> CargoSettings:
-    """Environment (CARGO_*) first, flags override."""
-    overrides: dict[str, Any] = {
-        setting: getattr(args, flag) for flag, setting in _FLAG_TO_SETTING.items()
-        if getattr(args, flag, None) is not None
-    }
-    return CargoSettings(**overrides)
+from monitor.settings import DEFAULT_SAMPLES
+from pipelines.options import add_eval_options, settings_from
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--keep-serving", action="store_true",
                      help="after the input ends, keep serving /metrics until Ctrl-C")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
-    _add_eval_options(run)
+    add_eval_options(run)
 
     golden = sub.add_parser("validate-golden", help="validate a golden set and report problems")
     golden.add_argument("path")
@@ -94,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_argument("--ssl-cafile", default=None)
     stream.add_argument("--data-dir", default=None, help="Faust table state directory")
     stream.add_argument("--loglevel", default="warning")
-    _add_eval_options(stream)
+    add_eval_options(stream)
 
     replay = sub.add_parser("replay", help="produce a JSONL file to a Kafka topic")
     replay.add_argument("file", nargs="?", default=str(DEFAULT_SAMPLES))

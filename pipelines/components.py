@@ -29,10 +29,14 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
     embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
     index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
     judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
-                                                 procedure=settings.procedure()))
+                                                 procedure=settings.procedure(),
+                                                 llm=settings.llm(),
+                                                 sampler=settings.sampler()))
     guards = GuardConfig(
         languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
         min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars)
+    # The evaluator's own bound only needs to let the judge's bound act; an LLM judge
+    # limits its in-flight calls itself.
     evaluator = Evaluator(index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
-                          guards=guards)
+                          guards=guards, max_concurrency=max(8, settings.judge_max_concurrency))
     return Components(embedder, index, judge, evaluator)

@@ -22,6 +22,7 @@ from rich.table import Table
 from monitor.errors import ConfigError
 from monitor.golden import load_golden
 from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched
+from monitor.judges import aclose_judge
 from monitor.metrics import MonitorMetrics
 from monitor.models import Judgment
 from monitor.settings import CargoSettings
@@ -37,9 +38,22 @@ class Summary:
     contradictions: Counter[str] = field(default_factory=Counter)
     judge_errors: Counter[str] = field(default_factory=Counter)
     invalid: list[tuple[int | None, str]] = field(default_factory=list)
+    llm: Counter[str] = field(default_factory=Counter)
+    llm_cost_usd: float = 0.0
 
     def add(self, j: Judgment) -> None:
         self.traces += 1
+        if j.llm is not None:
+            if not j.llm.sampled:
+                self.llm["skipped (not sampled)"] += 1
+            else:
+                self.llm["calls"] += 1
+                self.llm["attempts"] += j.llm.attempts
+                self.llm["input tokens"] += j.llm.usage.input_tokens
+                self.llm["output tokens"] += j.llm.usage.output_tokens
+                self.llm_cost_usd += j.llm.cost_usd
+                if j.llm.error is not None:
+                    self.llm[f"LLM tier failed, structural kept: {j.llm.error.kind}"] += 1
         self.status[j.status] += 1
         if j.status == "abstained":
             self.abstentions[j.reason] += 1
@@ -79,6 +93,14 @@ class Summary:
         t.add_row("judge errors", str(self.status["judge_error"]))
         for kind, n in sorted(self.judge_errors.items()):
             t.add_row(f"  judge error: {kind}", str(n))
+        if self.llm:
+            for key in ("calls", "skipped (not sampled)", "attempts", "input tokens",
+                        "output tokens"):
+                t.add_row(f"LLM {key}", str(self.llm[key]))
+            t.add_row("LLM estimated cost (USD)", f"{self.llm_cost_usd:.4f}")
+            for key, n in sorted(self.llm.items()):
+                if key.startswith("LLM tier failed"):
+                    t.add_row(f"  {key}", str(n))
         t.add_row("invalid lines", str(self.status["invalid"]))
         for line, reason in self.invalid[:10]:
             t.add_row(f"  line {line}", reason)
@@ -141,6 +163,7 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
                            status=f"cov {summary.coverage:.0%} pen {summary.penalized}")
     finally:
         sink.close()
+        await aclose_judge(parts.judge)
     console.print(summary.table())
     if output != "-":
         console.print(f"judgments: {output}")

@@ -164,17 +164,22 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
 
     async def judge_batch(raws: Sequence[RawTrace]) -> list[Judgment]:
         delay = cfg.outage_backoff_s
+        out = await evaluator.evaluate_batch(raws)
         for attempt in range(cfg.outage_retries + 1):
-            out = await evaluator.evaluate_batch(raws)
-            transient = [j for j in out if j.status == "judge_error" and j.error
-                         and j.error.kind in TRANSIENT_KINDS]
+            # Only the traces that failed transiently are judged again: the others
+            # already have their judgment (and an LLM call is not free).
+            transient = [k for k, j in enumerate(out) if j.status == "judge_error"
+                         and j.error and j.error.kind in TRANSIENT_KINDS]
             if not transient or attempt == cfg.outage_retries:
                 return out
             retries.inc()
-            log.warning("judge outage (%d transient errors), retrying batch in %.1fs",
+            log.warning("judge outage (%d transient errors), retrying them in %.1fs",
                         len(transient), delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, cfg.outage_backoff_max_s)
+            again = await evaluator.evaluate_batch([raws[k] for k in transient])
+            for k, j in zip(transient, again, strict=True):
+                out[k] = j
         return out  # pragma: no cover
 
     @app.agent(traces)

@@ -37,7 +37,7 @@ from monitor.gate import (
     fit_gate_model,
 )
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
-from monitor.models import GateDecision, GoldenSet, JudgeInfo, Scores, Trace
+from monitor.models import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 from monitor.retrieval import GoldenIndex, Retrieval
 
 JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6")
@@ -82,6 +82,9 @@ class ItemOutcome:
     fidelity: float | None
     errors: int
     error_kinds: tuple[str, ...]
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -101,24 +104,36 @@ async def judge_items(judge: Judge, instances: Sequence[BenchInstance], golden: 
                       context=dict(inst.context), agent=ref.agent)
         gate = GateDecision(kind="fixed", status="accepted", reason="accepted",
                             reference_id=ref.id, intent=ref.intent, expected_agent=ref.agent)
-        request = JudgeRequest(trace=trace, reference=ref, gate=gate)
         results: list[Scores] = []
         kinds: list[str] = []
-        for _ in range(repeats):
+        calls: list[LLMCall] = []
+        for k in range(repeats):
+            # ``repeat`` lets an LLM judge use seed, seed+1, ... (the paper's seeds 0,1,2).
+            request = JudgeRequest(trace=trace, reference=ref, gate=gate, repeat=k)
             try:
                 async with sem:
                     r = await asyncio.wait_for(judge.judge(request), timeout=timeout_s)
                 results.append(r.scores)
+                if r.call is not None:
+                    calls.append(r.call)
             except TimeoutError:
                 kinds.append("timeout")
             except JudgeError as exc:
                 kinds.append(exc.kind)
+                if exc.call is not None:
+                    calls.append(exc.call)
+        tokens_in = sum(c.usage.input_tokens for c in calls)
+        tokens_out = sum(c.usage.output_tokens for c in calls)
+        cost = sum(c.cost_usd for c in calls)
         if not results:
-            return ItemOutcome(inst, None, None, None, len(kinds), tuple(kinds))
+            return ItemOutcome(inst, None, None, None, len(kinds), tuple(kinds), tokens_in,
+                               tokens_out, cost)
+        # The paper's rule on the per-item mean over repeats.
         corr = _mean([s.correctness for s in results])
         fid = _mean([s.hallucination_fidelity for s in results])
         pen = any(v is not None and v < PENALTY_LINE for v in (corr, fid))
-        return ItemOutcome(inst, pen, corr, fid, len(kinds), tuple(kinds))
+        return ItemOutcome(inst, pen, corr, fid, len(kinds), tuple(kinds), tokens_in, tokens_out,
+                           cost)
 
     judged = [i for i in instances if i.family in JUDGED_FAMILIES]
     return list(await asyncio.gather(*(one(i) for i in judged)))
@@ -198,6 +213,9 @@ def summarize(outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RES
         "di_ci": list(ci) if (ci := bootstrap_di(pos, neg, resamples=resamples)) else None,
         "p4_by_type": p4, "p3_by_split": p3, "errors": errors, "error_kinds": kinds,
         "items_failed": sum(o.penalized is None for o in outcomes), "items": len(outcomes),
+        "usage": {"input_tokens": sum(o.input_tokens for o in outcomes),
+                  "output_tokens": sum(o.output_tokens for o in outcomes),
+                  "cost_usd": round(sum(o.cost_usd for o in outcomes), 6)},
     }
 
 

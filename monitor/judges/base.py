@@ -10,6 +10,7 @@ from monitor.models import (
     GateDecision,
     GoldenItem,
     JudgeInfo,
+    LLMCall,
     Scores,
     StepVerdict,
     Trace,
@@ -25,6 +26,8 @@ class JudgeRequest:
     trace: Trace
     reference: GoldenItem
     gate: GateDecision
+    repeat: int = 0
+    """Which repetition this is (bench repeats); an LLM judge offsets its seed by it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,7 @@ class JudgeResult:
     claims: tuple[ClaimVerdict, ...]
     steps: tuple[StepVerdict, ...]
     rationale: str
+    call: LLMCall | None = None
 
 
 class Judge(Protocol):

@@ -29,8 +29,8 @@ class FailingJudge:
     async def judge(self, request: JudgeRequest) -> JudgeResult:
         if self.mode == "slow":
             await asyncio.sleep(5)
-        if self.mode == "bad_output":
-            raise JudgeError("bad_output", "no JSON object in the response")
+        if self.mode == "unparseable":
+            raise JudgeError("unparseable", "no JSON object in the response")
         raise RuntimeError("boom")
 
 
@@ -69,7 +69,7 @@ async def test_batch_yields_one_judgment_per_input_in_order(golden: GoldenSet) -
     assert con.penalized is True
 
 
-@pytest.mark.parametrize(("mode", "kind"), [("bad_output", "bad_output"), ("boom", "internal"),
+@pytest.mark.parametrize(("mode", "kind"), [("unparseable", "unparseable"), ("boom", "internal"),
                                             ("slow", "timeout")])
 async def test_judge_failures_are_errors_never_scores(golden: GoldenSet, mode: str,
                                                       kind: str) -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+
+import pytest
 
 CLI = [sys.executable, "-m", "pipelines.cli", "bench"]
 
@@ -118,3 +121,48 @@ def test_run_straight_from_seeds_and_clear_errors(tmp_path: Path) -> None:
                            str(tmp_path / "x.jsonl")], capture_output=True, text=True,
                           timeout=120, check=False)
     assert none.returncode == 2 and "no *.yaml seed files" in none.stderr
+
+
+def test_llm_conditions_give_the_papers_table_layout(tmp_path: Path) -> None:
+    from tests.chat_server import Reply, scripted_server, verdict_json
+
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    report, md = tmp_path / "r.json", tmp_path / "r.md"
+    # A harsh scripted judge: it penalises everything, so DI must come out as exactly 0.
+    with scripted_server(Reply(content=verdict_json(0.2), usage=(200, 40))) as server:
+        run = subprocess.run(
+            [*CLI, "run", "--seeds", str(seeds), "--draws", "1", "--embedder", "hashing",
+             "--bootstrap", "200", "--judge", "llm", "--condition", "cargo", "--condition",
+             "direct", "--condition", "cargo_unv", "--repeats", "3", "--judge-base-url",
+             server.url, "--judge-model", "scripted", "--judge-price-input", "1.0",
+             "--json", str(report), "--markdown", str(md),
+             "--cache-dir", str(tmp_path / "cache")],
+            capture_output=True, text=True, timeout=300, check=False)
+        assert run.returncode == 0, run.stderr + run.stdout
+        data = json.loads(report.read_text())
+        assert set(data["judges"]) == {"llm:cargo", "llm:direct", "llm:cargo_unv"}
+        items = data["judges"]["llm:cargo"]["items"]
+        assert len(server.requests) == 3 * 3 * items
+        seeds_sent = Counter(s.body["seed"] for s in server.requests)
+        assert set(seeds_sent) == {0, 1, 2} and len(set(seeds_sent.values())) == 1
+    for r in data["judges"].values():
+        assert r["di"] == 0.0 and r["families"]["P1"]["rate"] == 1.0
+        assert r["usage"]["input_tokens"] == 200 * 3 * items
+        assert r["usage"]["cost_usd"] == pytest.approx(0.2 * 3 * items)
+    text = md.read_text()
+    assert "Table 1 — headline conditions" in text and "Table 2 — component ablations" in text
+    assert "| llm:cargo_unv |" in text.split("Table 2")[1]
+
+    swap = subprocess.run(
+        [*CLI, "run", "--seeds", str(seeds), "--draws", "1", "--embedder", "hashing",
+         "--bootstrap", "200", "--judge", "llm", "--condition", "direct", "--rubric",
+         "reference_grounded", "--rubric", "context_grounded", "--judge-base-url",
+         "http://127.0.0.1:9/v1", "--judge-model", "x", "--judge-max-retries", "0",
+         "--markdown", str(md), "--cache-dir", str(tmp_path / "cache")],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert swap.returncode == 0, swap.stderr + swap.stdout
+    text = md.read_text()
+    assert "Table 3 — rubric swap" in text
+    assert "| direct | context_grounded |" in text
+    assert "connection" in text  # every call failed: counted by kind, no invented rates

@@ -64,7 +64,7 @@ class FlakyJudge:
     async def judge(self, request: JudgeRequest) -> JudgeResult:
         self.calls += 1
         if "-P2-" in request.trace.trace_id:
-            raise JudgeError("bad_output", "unparseable")
+            raise JudgeError("unparseable", "unparseable")
         return await StructuralJudge().judge(request)
 
 
@@ -75,7 +75,7 @@ async def test_judge_errors_are_counted_apart_and_excluded() -> None:
     assert s["families"]["P2"]["n"] == 0 and s["families"]["P2"]["rate"] is None
     n_p2 = sum(i.family == "P2" for i in insts)
     assert s["errors"] == 2 * n_p2 and s["items_failed"] == n_p2
-    assert s["error_kinds"] == {"bad_output": 2 * n_p2}
+    assert s["error_kinds"] == {"unparseable": 2 * n_p2}
     assert s["families"]["P1"]["n"] == sum(i.family == "P1" for i in insts)
 
 
