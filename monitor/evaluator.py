@@ -14,11 +14,13 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from monitor.citations import CitationChecker
 from monitor.diagnostics import GuardConfig, compute_diagnostics
 from monitor.errors import EmbeddingError, InvalidTraceError, JudgeError
 from monitor.gate import Gate
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
 from monitor.models import (
+    CitationReport,
     Diagnostics,
     GateDecision,
     JudgeErrorInfo,
@@ -46,6 +48,7 @@ class Evaluator:
                  guards: GuardConfig | None = None,
                  judge_timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
                  max_concurrency: int = 8,
+                 citations: CitationChecker | None = None,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.index = index
         self.gate = gate
@@ -54,6 +57,9 @@ class Evaluator:
         self.judge_timeout_s = judge_timeout_s
         self._sem = asyncio.Semaphore(max_concurrency)
         self._clock = clock
+        # The citation contract runs on every valid trace that carries one, whatever
+        # the gate decides: reference integrity does not depend on a golden reference.
+        self.citations = citations if citations is not None else CitationChecker()
 
     async def evaluate(self, item: RawTrace | Trace) -> Judgment:
         """Evaluate one trace (a convenience over :meth:`evaluate_batch`)."""
@@ -114,10 +120,11 @@ class Evaluator:
                             retrieval: Retrieval | None) -> Judgment:
         decision = self.gate.decide(retrieval)
         diagnostics = compute_diagnostics(trace, decision, self.guards)
+        cites = self.citations.check(trace) if trace.citations is not None else None
         if not decision.accepted or retrieval is None:
             return Judgment(trace_id=trace.trace_id, status="abstained", reason=decision.reason,
                             gate=decision, judge=self.judge.info, diagnostics=diagnostics,
-                            source=loc, evaluated_at=self._clock())
+                            citations=cites, source=loc, evaluated_at=self._clock())
         request = JudgeRequest(trace=trace, reference=retrieval.item, gate=decision)
         started = time.perf_counter()
         elapsed = 0.0
@@ -136,28 +143,29 @@ class Evaluator:
                 result = await asyncio.wait_for(timed(), timeout=self.judge_timeout_s)
         except TimeoutError:
             err = JudgeError("timeout", f"judge did not answer within {self.judge_timeout_s}s")
-            return self._error(trace, loc, decision, err, diagnostics, started)
+            return self._error(trace, loc, decision, err, diagnostics, started, cites)
         except JudgeError as exc:
-            return self._error(trace, loc, decision, exc, diagnostics, started)
+            return self._error(trace, loc, decision, exc, diagnostics, started, cites)
         except Exception as exc:  # a judge bug must not stop the stream
             err = JudgeError("internal", f"{type(exc).__name__}: {exc}")
-            return self._error(trace, loc, decision, err, diagnostics, started)
+            return self._error(trace, loc, decision, err, diagnostics, started, cites)
         return Judgment(
             trace_id=trace.trace_id, status="evaluated", reason="accepted",
             penalized=is_penalized(result.scores), scores=result.scores, claims=result.claims,
             steps=result.steps, gate=decision, judge=self.judge.info, diagnostics=diagnostics,
-            rationale=result.rationale, source=loc, llm=result.call,
+            rationale=result.rationale, source=loc, llm=result.call, citations=cites,
             evaluated_at=self._clock(), duration_ms=round(elapsed * 1000, 3),
         )
 
     def _error(self, trace: Trace, loc: SourceLocation | None, decision: GateDecision | None,
                exc: JudgeError, diagnostics: Diagnostics | None,
-               started: float | None = None) -> Judgment:
+               started: float | None = None,
+               citations: CitationReport | None = None) -> Judgment:
         return Judgment(
             trace_id=trace.trace_id, status="judge_error", reason=exc.kind,
             error=JudgeErrorInfo(kind=exc.kind, reason=exc.reason), gate=decision,
             judge=self.judge.info, diagnostics=diagnostics, source=loc, llm=exc.call,
-            evaluated_at=self._clock(),
+            citations=citations, evaluated_at=self._clock(),
             duration_ms=None if started is None
             else round((time.perf_counter() - started) * 1000, 3),
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
 
+from monitor.citations import FINDING_CATEGORIES, SUPPORT_STATUSES
 from monitor.errors import JudgeError
 from monitor.models import DIMENSIONS, GoldenSet, Judgment
 from monitor.traces import INVALID_REASONS
@@ -86,6 +87,18 @@ class MonitorMetrics:
                                  ["judge", "decision"], registry=r)
         self.llm_attempts = Counter("cargo_judge_llm_attempts", "HTTP attempts made by the "
                                     "LLM judge (retries included).", ["judge"], registry=r)
+        self.citation_findings = Counter(
+            "cargo_citation_findings", "Deterministic citation-contract findings, by category.",
+            ["category"], registry=r)
+        self.citation_support = Counter(
+            "cargo_citation_support", "Per-citation support checks, by status (not_run = "
+            "integrity failed first).", ["status"], registry=r)
+        self.citation_claims = Counter(
+            "cargo_citation_claims", "Citation-requiring claims, by whether at least one "
+            "cited passage supports them (coverage = covered / all).", ["covered"], registry=r)
+        self.citation_traces = Counter(
+            "cargo_citation_traces", "Traces carrying a citation contract, by integrity and "
+            "quote result.", ["integrity", "quotes"], registry=r)
         info = Info("cargo_golden_set", "The golden set in use.", registry=r)
         info.info({"version": golden.version, "content_hash": golden.content_hash(),
                    "items": str(len(golden.items))})
@@ -106,6 +119,12 @@ class MonitorMetrics:
         for decision in ("sampled", "skipped"):
             self.llm_calls.labels(judge=judge_name, decision=decision)
         self.llm_attempts.labels(judge=judge_name)
+        for category in FINDING_CATEGORIES:
+            self.citation_findings.labels(category=category)
+        for status in SUPPORT_STATUSES:
+            self.citation_support.labels(status=status)
+        for covered in ("true", "false"):
+            self.citation_claims.labels(covered=covered)
 
     def _intent(self, intent: str | None) -> str:
         if intent is None:
@@ -131,8 +150,22 @@ class MonitorMetrics:
         if call.error is not None:  # an LLM-tier failure that the judgment survived
             self.judge_errors.labels(judge=judge, kind=call.error.kind).inc()
 
+    def _observe_citations(self, j: Judgment) -> None:
+        c = j.citations
+        assert c is not None
+        self.citation_traces.labels(integrity=c.integrity, quotes=c.quotes).inc()
+        for f in c.findings:
+            self.citation_findings.labels(category=f.category).inc()
+        for claim in c.claims:
+            for s in claim.support:
+                self.citation_support.labels(status=s.status).inc()
+            if claim.requires_citation:
+                self.citation_claims.labels(covered="true" if claim.supported else "false").inc()
+
     def observe(self, j: Judgment) -> None:
         self.traces.labels(status=j.status).inc()
+        if j.citations is not None:
+            self._observe_citations(j)
         self.last_judgment.set(j.evaluated_at.timestamp())
         if j.status == "invalid":
             self.invalid.labels(reason=j.reason).inc()

@@ -48,7 +48,8 @@ def parse_trace(payload: str | bytes | dict[str, Any] | Trace) -> Trace:
         return Trace.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"]) or None
+        # pydantic marks a bad dict key with a "[key]" step: the key itself is the field.
+        loc = ".".join(str(p) for p in err["loc"] if p != "[key]") or None
         etype = err["type"]
         if etype == "missing":
             reason = "missing_field"

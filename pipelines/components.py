@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from monitor.citations import CitationChecker
 from monitor.diagnostics import GuardConfig
 from monitor.embeddings import Embedder, make_embedder
 from monitor.evaluator import Evaluator
@@ -12,6 +13,7 @@ from monitor.judges import Judge, JudgeDeps, make_judge
 from monitor.models import GoldenSet
 from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings
+from monitor.steps import StepVerifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,8 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars)
     # The evaluator's own bound only needs to let the judge's bound act; an LLM judge
     # limits its in-flight calls itself.
+    citations = CitationChecker(StepVerifier(embedder, settings.procedure()))
     evaluator = Evaluator(index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
-                          guards=guards, max_concurrency=max(8, settings.judge_max_concurrency))
+                          guards=guards, max_concurrency=max(8, settings.judge_max_concurrency),
+                          citations=citations)
     return Components(embedder, index, judge, evaluator)
