@@ -40,9 +40,23 @@ class Summary:
     invalid: list[tuple[int | None, str]] = field(default_factory=list)
     llm: Counter[str] = field(default_factory=Counter)
     llm_cost_usd: float = 0.0
+    cited: int = 0
+    citation_findings: Counter[str] = field(default_factory=Counter)
+    cite_requiring: int = 0
+    cite_covered: int = 0
+    cite_checked: int = 0
+    cite_supported: int = 0
 
     def add(self, j: Judgment) -> None:
         self.traces += 1
+        if j.citations is not None:
+            c = j.citations
+            self.cited += 1
+            self.citation_findings.update(f.category for f in c.findings)
+            self.cite_requiring += c.requiring
+            self.cite_covered += c.covered
+            self.cite_checked += c.citations_checked
+            self.cite_supported += c.citations_supported
         if j.llm is not None:
             if not j.llm.sampled:
                 self.llm["skipped (not sampled)"] += 1
@@ -101,6 +115,16 @@ class Summary:
             for key, n in sorted(self.llm.items()):
                 if key.startswith("LLM tier failed"):
                     t.add_row(f"  {key}", str(n))
+        if self.cited:
+            t.add_row("traces with citations", str(self.cited))
+            cov = (f"{self.cite_covered / self.cite_requiring:.1%} of {self.cite_requiring}"
+                   if self.cite_requiring else "n/a")
+            prec = (f"{self.cite_supported / self.cite_checked:.1%} of {self.cite_checked}"
+                    if self.cite_checked else "n/a")
+            t.add_row("  citation coverage (claims)", cov)
+            t.add_row("  citation precision (checked)", prec)
+            for cat, n in sorted(self.citation_findings.items()):
+                t.add_row(f"  citation finding: {cat}", str(n))
         t.add_row("invalid lines", str(self.status["invalid"]))
         for line, reason in self.invalid[:10]:
             t.add_row(f"  line {line}", reason)

@@ -3,7 +3,9 @@
 The mix exercises every outcome of the monitor: correct answers on new
 entities, injected contradictions with an observed fact, extra unverifiable
 fields, policy answers (some mis-routed or replanned), off-topic questions that
-must abstain, clarification and guardrail responses, and malformed lines.
+must abstain, clarification and guardrail responses, answers citing a
+knowledge-base snapshot (clean, and one of each citation-contract defect), and
+malformed lines.
 Every generated trace carries its construction label under
 ``metadata.sample_kind`` so that tests and demos can check outcomes.
 """
@@ -142,6 +144,82 @@ def _id_field(item: GoldenItem) -> str:
     return next(iter(item.parameters))
 
 
+CITED_KINDS = ("cited_ok", "cited_prose_ok", "cited_unknown_source", "cited_duplicate_source",
+               "cited_uncited_claim", "cited_render_mismatch", "cited_unresolved_footnote",
+               "cited_wrong_chunk", "cited_hash_mismatch", "cited_quote_mismatch",
+               "cited_quote_ok")
+
+
+def cited_case(kind: str, item: GoldenItem, other: GoldenItem
+               ) -> tuple[str, dict[str, Any]]:
+    """An answer citing a knowledge-base snapshot, with one citation-contract defect
+    (or none) of the given kind. The snapshot holds the answer's own sentences as
+    chunks plus one chunk of another article (the "wrong source")."""
+    from monitor.citations import content_hash
+    from monitor.claims import split_sentences
+
+    sents = [x.text for x in split_sentences(item.answer)]
+    doc = f"kb-{item.id.removeprefix('g_')}"
+    sources: list[dict[str, Any]] = [
+        {"source_id": f"{doc}#{k}", "document_version": "2026-10-01", "chunk_id": str(k),
+         "rank": k, "text": t, "content_hash": f"sha256:{content_hash(t)}"}
+        for k, t in enumerate(sents)]
+    wrong_text = split_sentences(other.answer)[0].text
+    wrong = f"kb-{other.id.removeprefix('g_')}#0"
+    sources.append({"source_id": wrong, "document_version": "2026-10-01", "chunk_id": "0",
+                    "rank": len(sents), "text": wrong_text})
+    claims: list[dict[str, Any]] = [
+        {"claim_id": f"c{k + 1}", "text": t, "citation_ids": [f"{doc}#{k}"]}
+        for k, t in enumerate(sents)]
+    out: dict[str, Any] = {"sources": sources, "claims": claims}
+    answer = item.answer
+    first = claims[0]
+    if kind == "cited_prose_ok":
+        del out["claims"]
+        answer = " ".join(f"{t} [{doc}#{k}]" for k, t in enumerate(sents))
+    elif kind == "cited_unknown_source":
+        first["citation_ids"] = [f"{doc}-2019#0"]
+        claims.append({"claim_id": "cx", "text": "This rule also applies to refurbished "
+                       "products.", "citation_ids": []})
+        answer += " This rule also applies to refurbished products."
+    elif kind == "cited_duplicate_source":
+        sources.append({**sources[0], "chunk_id": "0-old", "text": wrong_text,
+                        "content_hash": f"sha256:{content_hash(wrong_text)}"})
+    elif kind == "cited_uncited_claim":
+        first["citation_ids"] = []
+        claims.append({"claim_id": "cz", "text": "Let me know if there is anything else.",
+                       "citation_ids": [], "requires_citation": False})
+        answer += " Let me know if there is anything else."
+    elif kind in ("cited_render_mismatch", "cited_unresolved_footnote"):
+        out["footnotes"] = {str(k + 1): f"{doc}#{k}" for k in range(len(sents))}
+        for k, c in enumerate(claims):
+            c["citation_ids"] = [str(k + 1)]
+        if kind == "cited_render_mismatch":
+            # The UI sorted its source cards after generation: [1] now opens another chunk.
+            out["footnotes"][str(len(sents) + 1)] = wrong
+            out["rendered_footnotes"] = {"1": wrong, str(len(sents) + 1): f"{doc}#0",
+                                         **{str(k + 1): f"{doc}#{k}"
+                                            for k in range(1, len(sents))}}
+        else:
+            first["citation_ids"] = [str(len(sents) + 7)]
+    elif kind == "cited_wrong_chunk":
+        first["citation_ids"] = [wrong]
+    elif kind == "cited_hash_mismatch":
+        # The evaluator was handed a stale copy of the first chunk.
+        h = content_hash(sents[0])
+        out["stage_hashes"] = {"retrieval": {f"{doc}#0": h}, "generation": {f"{doc}#0": h},
+                               "evaluation": {f"{doc}#0": content_hash(sents[0] + " (2024)")}}
+    elif kind == "cited_quote_mismatch":
+        quote = " ".join(wrong_text.rstrip(".").split()[:6])
+        first["text"] = f'{sents[0]} The article says "{quote}".'
+        answer = f'{answer} The article says "{quote}".'
+    elif kind == "cited_quote_ok":
+        quote = " ".join(sents[0].rstrip(".").split()[:6])
+        first["text"] = f'{sents[0]} As the article puts it, "{quote}".'
+        answer = f'{answer} As the article puts it, "{quote}".'
+    return answer, out
+
+
 def generate(golden_path: Path, seed: int) -> list[str]:
     gs = load_golden(golden_path)
     g = Gen(seed)
@@ -203,6 +281,12 @@ def generate(golden_path: Path, seed: int) -> list[str]:
         values = {name: g.value(spec) for name, spec in item.parameters.items()}
         emit(g.base(n, render(item.question, item, values), GUARD_ANSWERS[k % 2], item.agent,
                     {_id_field(item): values[_id_field(item)]}, "guardrail"))
+    for k, kind in enumerate(CITED_KINDS * 2):
+        n += 1
+        item = policy[(3 * k) % len(policy)]
+        other = policy[(3 * k + 1) % len(policy)]
+        answer, citations = cited_case(kind, item, other)
+        emit(g.base(n, item.question, answer, item.agent, {}, kind, citations=citations))
     # Malformed lines: each must become an `invalid` judgment naming the problem.
     malformed = [
         '{"trace_id": "bad-json-1", "question": "What is the status of case 1',

@@ -89,6 +89,13 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
                 contradicted[j["gate"]["intent"]] += 1
     for intent, n in contradicted.items():
         assert total(samples, "cargo_contradictions_total", intent=intent) == n
+    findings = Counter(f["category"] for j in judgments if j.get("citations")
+                       for f in j["citations"]["findings"])
+    assert len(findings) == 7  # the sample traffic has every citation-contract defect
+    for category, n in findings.items():
+        assert total(samples, "cargo_citation_findings_total", category=category) == n
+    assert "citation coverage" in stdout
+    assert outcome_free_of_citation_penalties(judgments)
     reasons = Counter(j["reason"] for j in judgments if j["status"] == "abstained")
     for reason, n in reasons.items():
         assert total(samples, "cargo_gate_decisions_total", decision="abstained",
@@ -116,6 +123,11 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
     assert outcome[("policy", "evaluated", True)] == 0
     assert sum(n for (k, s, _), n in outcome.items() if k == "off_topic" and s != "abstained") \
         == 0
+
+
+def outcome_free_of_citation_penalties(judgments: list[dict[str, object]]) -> bool:
+    """The citation contract is reported beside the Cargo verdict; it does not penalise."""
+    return not any(j["penalized"] for j in judgments if j.get("citations"))
 
 
 def test_stdin_to_stdout_one_judgment_per_line() -> None:

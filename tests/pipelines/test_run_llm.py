@@ -34,7 +34,7 @@ def run_cli(tmp_path: Path, url: str, *extra: str) -> tuple[subprocess.Completed
          "--no-progress", "--embedder", "hashing", "--tau", "0.3",
          "--cache-dir", str(tmp_path / "cache"), "--judge-base-url", url,
          "--judge-model", "scripted", "--judge-price-input", "1.0", *extra],
-        capture_output=True, text=True, env=env, timeout=240)
+        capture_output=True, text=True, env=env, timeout=240, check=False)
     rows = [json.loads(x) for x in out.read_text().splitlines()] if out.exists() else []
     return proc, rows
 
@@ -82,6 +82,6 @@ def test_llm_judge_without_endpoint_is_a_clear_error(tmp_path: Path, judge: str)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARGO_JUDGE")}
     proc = subprocess.run([*CLI, "run", "--judge", judge, "--embedder", "hashing",
                            "--metrics-port", "0", "--output", str(tmp_path / "o.jsonl")],
-                          capture_output=True, text=True, env=env, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
     assert proc.returncode == 2
     assert "CARGO_JUDGE_BASE_URL" in proc.stderr
