@@ -168,11 +168,15 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
         records = [r["record"] for g in rec["groups"] for r in g["rules"]]
         empty = [r for r in records if not _query(pport, r)]
         assert not empty, f"recording rules without data: {empty}"
-        # The sample traffic's composition: 95.6% coverage, 2.2% dead letters.
+        # The sample traffic's composition: 95.9% coverage, 2% dead letters, and
+        # cited answers with every citation-contract defect.
         coverage = float(_query(pport, "cargo:coverage:ratio5m")[0]["value"][1])
         assert 0.85 <= coverage <= 1.0, coverage
         dlq = float(_query(pport, "cargo:dead_letter_rate:ratio5m")[0]["value"][1])
         assert 0.0 < dlq < 0.1, dlq
+        categories = {r["metric"]["category"]
+                      for r in _query(pport, "cargo:citation_findings:rate5m > 0")}
+        assert len(categories) == 7, categories
 
         missing = []
         for p in _dashboard()["panels"]:
