@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from monitor.errors import GateModelError
-from monitor.models import GateDecision, GateKind
+from monitor.models import GateDecision, GateKind, RetrievalCandidate
 from monitor.retrieval import Retrieval
 
 DEFAULT_TAU = 0.80
@@ -45,6 +45,8 @@ def _base(kind: GateKind, r: Retrieval) -> dict[str, object]:
         else round(r.second_similarity, 6),
         "margin": None if r.margin is None else round(r.margin, 6),
         "reference_id": r.item.id, "intent": r.item.intent, "expected_agent": r.item.agent,
+        "candidates": tuple(RetrievalCandidate(reference_id=i, similarity=s)
+                            for i, s in r.candidates),
     }
 
 

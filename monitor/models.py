@@ -234,6 +234,11 @@ def infer_param_type(text: str) -> ParamType:
 # --------------------------------------------------------------------------- judgments
 
 
+class RetrievalCandidate(_Frozen):
+    reference_id: str
+    similarity: float
+
+
 class GateDecision(_Frozen):
     kind: GateKind
     status: Literal["accepted", "abstained"]
@@ -247,6 +252,8 @@ class GateDecision(_Frozen):
     reference_id: str | None = None
     intent: str | None = None
     expected_agent: str | None = None
+    candidates: tuple[RetrievalCandidate, ...] = Field(
+        default=(), description="top-K golden references, best first (retrieval quality)")
 
     @property
     def accepted(self) -> bool:

@@ -1,4 +1,4 @@
-"""Top-2 cosine retrieval against a cached golden matrix."""
+"""Top-K cosine retrieval against a cached golden matrix (s*, s2 and the top-K ids)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from monitor.embeddings import Embedder, Matrix
 from monitor.models import GoldenItem, GoldenSet
 from monitor.values import mask_entities
 
+TOP_K = 5
+
 
 @dataclass(frozen=True, slots=True)
 class Retrieval:
@@ -21,6 +23,8 @@ class Retrieval:
     item: GoldenItem
     similarity: float
     second_similarity: float | None
+    candidates: tuple[tuple[str, float], ...] = ()
+    """The top-K golden ids with their similarities, best first (K = TOP_K)."""
 
     @property
     def margin(self) -> float | None:
@@ -92,11 +96,12 @@ class GoldenIndex:
         # Unit vectors in float32: clip the rounding error that can push cosine past 1.
         sims = np.clip(vectors @ self.matrix.T, -1.0, 1.0)
         out: list[Retrieval | None] = []
+        k = min(TOP_K, n)
+        items = self.golden.items
         for row in sims:
-            if n == 1:
-                out.append(Retrieval(self.golden.items[0], float(row[0]), None))
-                continue
-            top2 = np.argpartition(-row, 1)[:2]
-            a, b = (top2 if row[top2[0]] >= row[top2[1]] else top2[::-1])
-            out.append(Retrieval(self.golden.items[int(a)], float(row[a]), float(row[b])))
+            top = np.argpartition(-row, k - 1)[:k] if k < n else np.arange(n)
+            top = top[np.argsort(-row[top], kind="stable")]
+            cands = tuple((items[int(i)].id, round(float(row[i]), 6)) for i in top)
+            second = float(row[top[1]]) if n > 1 else None
+            out.append(Retrieval(items[int(top[0])], float(row[top[0]]), second, cands))
         return out

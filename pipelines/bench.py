@@ -52,6 +52,21 @@ def add_bench_parser(sub: Any) -> None:
                      help="drop (and count) instances failing consistency checks "
                           "instead of failing the run")
 
+    gate = bsub.add_parser("gate", help="calibrated vs fixed vs margin gates: fit on P1/P5 "
+                           "pairs of one generation seed, evaluate on another")
+    gate.add_argument("--seeds", required=True, help="seed YAML file or directory")
+    gate.add_argument("--draws", type=int, default=5)
+    gate.add_argument("--fit-gen-seed", type=int, default=2027)
+    gate.add_argument("--eval-gen-seed", type=int, default=3141)
+    gate.add_argument("--p1-coverage", type=float, default=0.95,
+                      help="operating point: thresholds chosen on the fit pairs so that at "
+                           "least this share of P1 is accepted (default 0.95)")
+    gate.add_argument("--method", choices=["isotonic", "logistic"],
+                      help="calibration method (default: lower out-of-fold log-loss)")
+    gate.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    gate.add_argument("--cache-dir", default=None)
+    gate.add_argument("--out", default="out/gate-demo", help="report directory")
+
     run = bsub.add_parser("run", help="judge instances and report DI")
     src = run.add_mutually_exclusive_group(required=True)
     src.add_argument("--instances", help="instances JSONL from 'bench generate'")
@@ -110,6 +125,11 @@ def main_bench(args: argparse.Namespace) -> int:
         for p in out.problems[:20]:
             console.print(f"  dropped: {p}")
         return 0
+
+    if args.bench_command == "gate":
+        from pipelines.gate_demo import main_gate_demo
+
+        return main_gate_demo(args, console)
 
     if args.instances:
         path = Path(args.instances)

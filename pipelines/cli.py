@@ -71,8 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--no-progress", action="store_true")
 
     from pipelines.bench import add_bench_parser
+    from pipelines.calibrate import add_calibrate_parser
+    from pipelines.report import add_report_parser
 
     add_bench_parser(sub)
+    add_calibrate_parser(sub)
+    add_report_parser(sub)
 
     samples = sub.add_parser("make-samples", help="regenerate the bundled sample traffic")
     samples.add_argument("--golden", default=None)
@@ -132,6 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pipelines.bench import main_bench
 
             return main_bench(args)
+        if args.command == "calibrate":
+            from pipelines.calibrate import main_calibrate
+
+            return main_calibrate(args)
+        if args.command == "report":
+            from pipelines.report import main_report
+
+            return main_report(args)
         if args.command == "make-samples":
             from pipelines.samples import main_samples
 

@@ -30,8 +30,9 @@ class Reply:
     usage: tuple[int, int] | None = (120, 30)
     error: str = "scripted error"
     reject_structured: bool = False
-    """Answer 400 'response_format not supported' to requests that carry one, without
-    consuming this reply (the judge's fallback request gets it)."""
+    """Answer ``reject_status`` 'response_format not supported' to requests that carry
+    one, without consuming this reply (the judge's fallback request gets it)."""
+    reject_status: int = 400
 
 
 @dataclass
@@ -73,7 +74,7 @@ class ScriptedChatServer:
                     if reply.delay_s:
                         time.sleep(reply.delay_s)
                     if reply.reject_structured and "response_format" in body:
-                        self._send(400, {"error": {
+                        self._send(reply.reject_status, {"error": {
                             "message": "response_format json_schema is not supported",
                             "type": "invalid_request_error"}}, {})
                     elif reply.status != 200:

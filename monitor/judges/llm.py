@@ -305,15 +305,6 @@ class LLMJudge:
                 async with self._sem:
                     resp = await self._client.chat.completions.create(
                         **self._kwargs(prompt, seed))
-            except openai.BadRequestError as exc:
-                if self._structured and self.config.structured_output == "auto" \
-                        and _mentions_response_format(exc):
-                    log.warning("judge endpoint rejected response_format; falling back to "
-                                "lenient JSON parsing for this worker")
-                    self._structured = False
-                    continue
-                raise JudgeError("http", f"HTTP 400 from the judge endpoint: "
-                                 f"{_short(exc)}") from exc
             except openai.APITimeoutError as exc:
                 raise JudgeError("timeout", f"no answer within {self.config.request_timeout_s}s "
                                  f"(attempt {attempts.count})") from exc
@@ -325,6 +316,15 @@ class LLMJudge:
                 kind, wait = "rate_limit", _retry_after(exc.response.headers)
                 reason, error = f"HTTP 429 from the judge endpoint: {_short(exc)}", exc
             except openai.APIStatusError as exc:
+                # Endpoints that do not speak json_schema say so with a 400 (vLLM, OpenAI),
+                # a 422, or even a 500 (llama-cpp-python's server): whatever the status,
+                # an error about response_format switches to lenient parsing.
+                if self._structured and self.config.structured_output == "auto" \
+                        and _mentions_response_format(exc):
+                    log.warning("judge endpoint rejected response_format (HTTP %s); falling "
+                                "back to lenient JSON parsing for this worker", exc.status_code)
+                    self._structured = False
+                    continue
                 if exc.status_code < 500:
                     raise JudgeError("http", f"HTTP {exc.status_code} from the judge endpoint: "
                                      f"{_short(exc)}") from exc

@@ -49,7 +49,7 @@ def test_promtool_check_config_and_rules() -> None:
     assert "SUCCESS" in out
     rules = sorted(str(f) for f in (PROM / "rules").glob("*.yml"))
     out = _run(_tool("promtool"), "check", "rules", *rules)
-    assert "SUCCESS: 15 rules found" in out and "SUCCESS: 7 rules found" in out
+    assert "SUCCESS: 16 rules found" in out and "SUCCESS: 7 rules found" in out
 
 
 def test_promtool_unit_tests_cover_every_alert() -> None:
@@ -166,7 +166,10 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
 
         rec = yaml.safe_load((PROM / "rules" / "recording.yml").read_text())
         records = [r["record"] for g in rec["groups"] for r in g["rules"]]
-        empty = [r for r in records if not _query(pport, r)]
+        # The worker runs the fixed gate: the calibrated gate's online estimate has no
+        # input here (promtool unit-tests it in alerts_test.yml).
+        calibrated_only = {"cargo:expected_reference_validity:ratio5m"}
+        empty = [r for r in records if r not in calibrated_only and not _query(pport, r)]
         assert not empty, f"recording rules without data: {empty}"
         # The sample traffic's composition: 95.9% coverage, 2% dead letters, and
         # cited answers with every citation-contract defect.

@@ -212,9 +212,11 @@ async def test_unreachable_endpoint_is_a_connection_error() -> None:
     assert info.value.kind == "connection" and info.value.call.attempts == 3
 
 
-async def test_structured_output_rejected_falls_back_to_lenient_parsing() -> None:
+@pytest.mark.parametrize("status", [400, 422, 500])
+async def test_structured_output_rejected_falls_back_to_lenient_parsing(status: int) -> None:
+    # llama-cpp-python's server answers 500 to a json_schema response_format.
     with scripted_server(Reply(content="```json\n" + verdict_json(0.6) + "\n```",
-                               reject_structured=True)) as server:
+                               reject_structured=True, reject_status=status)) as server:
         judge = LLMJudge(config(server.url))
         r1 = await judge.judge(REQUEST)
         r2 = await judge.judge(REQUEST)
