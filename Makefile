@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install tools kafka-jars run test lint typecheck unit bench bench-stream samples clean
+.PHONY: install tools kafka-jars llm-model run test lint typecheck unit bench bench-stream samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -36,8 +36,13 @@ tools:
 kafka-jars:
 	deploy/kafka/broker fetch
 
+## A real small model behind llama-cpp-python's OpenAI-compatible server, in its own
+## venv (.venv-llm), for the `llm` tests. Builds llama.cpp from source once (minutes).
+llm-model:
+	PYTHON=$(PYTHON) deploy/llm/smollm2 install
+
 ## Lint, type-check and the whole test suite (integration tests included).
-test: $(STAMP) tools kafka-jars lint typecheck unit
+test: $(STAMP) tools kafka-jars llm-model lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -59,4 +64,4 @@ samples: $(STAMP)
 	$(BIN)/cargo-monitor make-samples
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-llm out .pytest_cache .mypy_cache .ruff_cache
