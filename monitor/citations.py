@@ -38,15 +38,20 @@ Marker grammar for prose answers (used when a trace has no structured claims):
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from monitor.claims import split_sentences
+from monitor.errors import JudgeError
+from monitor.judges.llm import LLMJudge, SupportOut
 from monitor.models import (
     CitationBundle,
     CitationFinding,
+    CitationLLMUsage,
     CitationReport,
     CitationSource,
     CitationSupport,
@@ -54,9 +59,11 @@ from monitor.models import (
     ClaimCitations,
     FindingCategory,
     GoldenItem,
+    LLMCall,
     QuoteCheck,
     QuoteStatus,
     SupportStatus,
+    TokenUsage,
     Trace,
 )
 from monitor.steps import StepVerifier
@@ -175,6 +182,34 @@ def quotes_in(text: str) -> list[str]:
 # --------------------------------------------------------------------------- the checker
 
 
+def _supported(support: Sequence[CitationSupport]) -> bool | None:
+    """At least one cited passage supports the claim; None when no check ran."""
+    if not any(s.status != "not_run" for s in support):
+        return None
+    return any(s.status == "supported" for s in support)
+
+
+def _finish(mode: Literal["structured", "markers"], findings: list[CitationFinding],
+            results: list[ClaimCitations], llm: CitationLLMUsage | None) -> CitationReport:
+    requiring = [r for r in results if r.requires_citation]
+    covered = sum(bool(r.supported) for r in requiring)
+    ran = [s for r in results for s in r.support if s.status != "not_run"]
+    ok = sum(s.status == "supported" for s in ran)
+    statuses = {r.quotes_status for r in results}
+    quotes: Literal["pass", "fail", "not_applicable"] = (
+        "fail" if "fail" in statuses else "pass" if "pass" in statuses else "not_applicable")
+    integrity_categories = set(FINDING_CATEGORIES) - {"uncited_claim", "quote_mismatch"}
+    return CitationReport(
+        mode=mode,
+        integrity="fail" if any(f.category in integrity_categories for f in findings)
+        else "pass",
+        findings=tuple(findings), claims=tuple(results), quotes=quotes,
+        requiring=len(requiring), covered=covered,
+        coverage=round(covered / len(requiring), 6) if requiring else None,
+        citations_checked=len(ran), citations_supported=ok,
+        precision=round(ok / len(ran), 6) if ran else None, llm=llm)
+
+
 @dataclass
 class _State:
     findings: list[CitationFinding] = field(default_factory=list)
@@ -186,10 +221,61 @@ class _State:
 
 
 class CitationChecker:
-    """Runs the contract on a trace's ``citations`` bundle."""
+    """Runs the contract on a trace's ``citations`` bundle.
 
-    def __init__(self, verifier: StepVerifier | None = None) -> None:
+    With a ``support_judge`` (an LLM judge), :meth:`check_async` re-checks every
+    citation whose structural support check ran with the LLM (claim against the
+    cited passage only); an LLM failure keeps the structural verdict and is counted.
+    """
+
+    def __init__(self, verifier: StepVerifier | None = None,
+                 support_judge: LLMJudge | None = None) -> None:
         self.verifier = verifier or StepVerifier()
+        self.support_judge = support_judge
+
+    async def check_async(self, trace: Trace) -> CitationReport | None:
+        report = self.check(trace)
+        if report is None or self.support_judge is None or trace.citations is None:
+            return report
+        judge = self.support_judge
+        texts = {s.source_id: s.text for s in trace.citations.sources if s.text is not None}
+        jobs = [(k, j, c.text, texts.get(sup.source_id, ""))
+                for k, c in enumerate(report.claims) for j, sup in enumerate(c.support)
+                if sup.status != "not_run"]
+
+        async def one(claim: str, passage: str) -> tuple[SupportOut | None, LLMCall | None,
+                                                         JudgeError | None]:
+            try:
+                out, call = await judge.check_support(claim, passage)
+                return out, call, None
+            except JudgeError as exc:
+                return None, exc.call, exc
+
+        answers = await asyncio.gather(*(one(c, p) for _, _, c, p in jobs))
+        claims = [list(c.support) for c in report.claims]
+        failed: dict[str, int] = {}
+        calls: list[LLMCall] = []
+        for (k, j, _, _), (out, call, err) in zip(jobs, answers, strict=True):
+            if call is not None:
+                calls.append(call)
+            old = claims[k][j]
+            if out is not None:
+                claims[k][j] = old.model_copy(update={
+                    "status": out.status, "checked_by": "llm",
+                    "reason": f"LLM: {out.rationale[:300]} (structural: {old.status})"})
+            elif err is not None:
+                failed[err.kind] = failed.get(err.kind, 0) + 1
+                claims[k][j] = old.model_copy(update={
+                    "reason": f"{old.reason} [LLM check failed ({err.kind}); structural "
+                              "verdict kept]"})
+        results = [c.model_copy(update={"support": tuple(s), "supported": _supported(s)})
+                   for c, s in zip(report.claims, claims, strict=True)]
+        usage = TokenUsage(input_tokens=sum(c.usage.input_tokens for c in calls),
+                           output_tokens=sum(c.usage.output_tokens for c in calls))
+        llm = CitationLLMUsage(prompt_version=judge.renderer.render_support("", "")
+                               .prompt_version, calls=len(jobs), failed=failed, usage=usage,
+                               cost_usd=round(sum(c.cost_usd for c in calls), 8))
+        return _finish(report.mode, list(report.findings), results, llm)
 
     def check(self, trace: Trace) -> CitationReport | None:
         bundle = trace.citations
@@ -198,6 +284,7 @@ class CitationChecker:
         st = _State()
         by_id, ambiguous = self._manifest(bundle, st)
         transport = self._hashes(bundle, by_id, st)
+        mode: Literal["structured", "markers"]
         if bundle.claims is not None:
             claims: list[ParsedClaim | CitedClaim] = list(bundle.claims)
             mode = "structured"
@@ -205,23 +292,7 @@ class CitationChecker:
             claims = list(parse_markers(trace.answer))
             mode = "markers"
         results = [self._claim(c, bundle, by_id, ambiguous, transport, st) for c in claims]
-        requiring = [r for r in results if r.requires_citation]
-        covered = sum(bool(r.supported) for r in requiring)
-        ran = [s for r in results for s in r.support if s.status != "not_run"]
-        ok = sum(s.status == "supported" for s in ran)
-        statuses = {r.quotes_status for r in results}
-        quotes = ("fail" if "fail" in statuses else "pass" if "pass" in statuses
-                  else "not_applicable")
-        integrity_categories = set(FINDING_CATEGORIES) - {"uncited_claim", "quote_mismatch"}
-        return CitationReport(
-            mode=mode,
-            integrity="fail" if any(f.category in integrity_categories for f in st.findings)
-            else "pass",
-            findings=tuple(st.findings), claims=tuple(results), quotes=quotes,
-            requiring=len(requiring), covered=covered,
-            coverage=round(covered / len(requiring), 6) if requiring else None,
-            citations_checked=len(ran), citations_supported=ok,
-            precision=round(ok / len(ran), 6) if ran else None)
+        return _finish(mode, st.findings, results, None)
 
     # ------------------------------------------------------------------ integrity
 
@@ -294,8 +365,7 @@ class CitationChecker:
         support = [CitationSupport(source_id=sid, status="not_run", reason=blocked[sid])
                    for sid in _dedup(resolved) if sid in blocked]
         support += [self._support(claim.text, sid, by_id[sid].text or "") for sid in usable]
-        supported: bool | None = any(s.status == "supported" for s in support) \
-            if any(s.status != "not_run" for s in support) else None
+        supported = _supported(support)
         elsewhere: tuple[str, ...] = ()
         if claim.requires_citation and not supported:
             elsewhere = tuple(

@@ -120,7 +120,7 @@ class Evaluator:
                             retrieval: Retrieval | None) -> Judgment:
         decision = self.gate.decide(retrieval)
         diagnostics = compute_diagnostics(trace, decision, self.guards)
-        cites = self.citations.check(trace) if trace.citations is not None else None
+        cites = await self.citations.check_async(trace) if trace.citations is not None else None
         if not decision.accepted or retrieval is None:
             return Judgment(trace_id=trace.trace_id, status="abstained", reason=decision.reason,
                             gate=decision, judge=self.judge.info, diagnostics=diagnostics,

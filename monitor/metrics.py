@@ -23,6 +23,7 @@ MARGIN_BUCKETS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 LATENCY_BUCKETS = (0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120)
 JUDGE_BUCKETS = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60)
 NONE = "none"
+CITATIONS = "citations"  # the judge label of per-citation LLM support checks
 OTHER = "other"
 
 
@@ -154,6 +155,14 @@ class MonitorMetrics:
         c = j.citations
         assert c is not None
         self.citation_traces.labels(integrity=c.integrity, quotes=c.quotes).inc()
+        if c.llm is not None:  # LLM support checks: accounted like judge calls
+            self.judge_tokens.labels(judge=CITATIONS, direction="input").inc(
+                c.llm.usage.input_tokens)
+            self.judge_tokens.labels(judge=CITATIONS, direction="output").inc(
+                c.llm.usage.output_tokens)
+            self.judge_cost.labels(judge=CITATIONS).inc(c.llm.cost_usd)
+            for kind, n in c.llm.failed.items():
+                self.judge_errors.labels(judge=CITATIONS, kind=kind).inc(n)
         for f in c.findings:
             self.citation_findings.labels(category=f.category).inc()
         for claim in c.claims:

@@ -343,6 +343,11 @@ class SourceLocation(_Frozen):
     offset: int | None = None
 
 
+class TokenUsage(_Frozen):
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+
+
 FindingCategory = Literal["unknown_source", "duplicate_source", "uncited_claim",
                           "unresolved_footnote", "hash_mismatch", "render_mismatch",
                           "quote_mismatch"]
@@ -370,6 +375,7 @@ class CitationSupport(_Frozen):
     status: SupportStatus
     reason: str
     matched: str | None = Field(default=None, description="the passage text it rests on")
+    checked_by: Literal["structural", "llm"] = "structural"
 
 
 class ClaimCitations(_Frozen):
@@ -387,6 +393,15 @@ class ClaimCitations(_Frozen):
         default=(), description="uncited manifest sources that would support it (wrong source)")
 
 
+class CitationLLMUsage(_Frozen):
+    prompt_version: str
+    calls: int
+    failed: dict[str, int] = Field(default_factory=dict, description="failures by error kind "
+                                   "(the structural verdict is kept for those)")
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float = 0.0
+
+
 class CitationReport(_Frozen):
     mode: Literal["structured", "markers"]
     integrity: Literal["pass", "fail"]
@@ -399,16 +414,13 @@ class CitationReport(_Frozen):
     citations_checked: int = Field(description="citations whose support check ran")
     citations_supported: int
     precision: float | None = Field(description="supported / checked; null when none ran")
+    llm: CitationLLMUsage | None = Field(
+        default=None, description="the LLM support checks, when --citation-support llm")
 
 
 class JudgeErrorInfo(_Frozen):
     kind: str
     reason: str
-
-
-class TokenUsage(_Frozen):
-    input_tokens: int = Field(default=0, ge=0)
-    output_tokens: int = Field(default=0, ge=0)
 
 
 class LLMCall(_Frozen):

@@ -72,6 +72,8 @@ class CargoSettings(BaseSettings):
     step_lexical_sure: float = Field(default=0.8, ge=0, le=1)
     step_stem_prefix: int = Field(default=4, ge=2, le=20)
 
+    citation_support: Literal["structural", "llm"] = "structural"
+
     def llm(self) -> LLMConfig | None:
         """The LLM judge's configuration, or None when no endpoint is configured."""
         if not self.judge_base_url and not self.judge_model:

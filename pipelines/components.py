@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from monitor.citations import CitationChecker
 from monitor.diagnostics import GuardConfig
 from monitor.embeddings import Embedder, make_embedder
+from monitor.errors import ConfigError
 from monitor.evaluator import Evaluator
 from monitor.gate import make_gate
-from monitor.judges import Judge, JudgeDeps, make_judge
+from monitor.judges import Judge, JudgeDeps, LLMJudge, make_judge
 from monitor.models import GoldenSet
 from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings
@@ -39,7 +40,14 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars)
     # The evaluator's own bound only needs to let the judge's bound act; an LLM judge
     # limits its in-flight calls itself.
-    citations = CitationChecker(StepVerifier(embedder, settings.procedure()))
+    support_judge = None
+    if settings.citation_support == "llm":
+        llm = settings.llm()
+        if llm is None:
+            raise ConfigError("--citation-support llm needs the LLM judge endpoint: set "
+                              "CARGO_JUDGE_BASE_URL and CARGO_JUDGE_MODEL (or the flags)")
+        support_judge = LLMJudge(llm)
+    citations = CitationChecker(StepVerifier(embedder, settings.procedure()), support_judge)
     evaluator = Evaluator(index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
                           guards=guards, max_concurrency=max(8, settings.judge_max_concurrency),
                           citations=citations)

@@ -59,6 +59,9 @@ def add_llm_options(p: argparse.ArgumentParser) -> None:
                    help="hybrid: share of accepted traces sent to the LLM (default 1.0)")
     g.add_argument("--judge-sample-rate-intent", action="append", metavar="INTENT=RATE",
                    help="hybrid: per-intent sample rate; repeatable")
+    g.add_argument("--citation-support", choices=["structural", "llm"],
+                   help="who checks that a cited passage supports its claim (default "
+                        "structural; llm uses the judge endpoint, structural on failure)")
 
 
 _FLAG_TO_SETTING = {
@@ -76,7 +79,7 @@ _FLAG_TO_SETTING = {
     "judge_structured_output": "judge_structured_output",
     "judge_price_input": "judge_price_input_per_1k",
     "judge_price_output": "judge_price_output_per_1k",
-    "judge_sample_rate": "judge_sample_rate",
+    "judge_sample_rate": "judge_sample_rate", "citation_support": "citation_support",
 }
 
 

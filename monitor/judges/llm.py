@@ -122,6 +122,21 @@ class VerdictOut(BaseModel):
     claims: list[ClaimOut]
 
 
+class SupportOut(BaseModel):
+    """What the per-citation support check must return."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    status: Literal["supported", "contradicted", "unsupported"]
+    rationale: str
+
+
+def support_schema() -> dict[str, Any]:
+    schema = SupportOut.model_json_schema()
+    _strictify(schema)
+    return schema
+
+
 @lru_cache(maxsize=8)
 def _schema_text(statuses: tuple[str, ...]) -> str:
     schema = VerdictOut.model_json_schema()
@@ -262,6 +277,27 @@ class LLMJudge:
         return JudgeResult(scores=scores, claims=claims, steps=(), rationale=rationale,
                            call=call)
 
+    async def check_support(self, claim: str, passage: str) -> tuple[SupportOut, LLMCall]:
+        """Does this passage support this claim? ``JudgeError`` when no valid answer."""
+        prompt = self.renderer.render_support(claim, passage)
+        started = time.perf_counter()
+        attempts = _Attempts()
+        try:
+            content, refusal = await self._complete(prompt, self.config.seed, attempts)
+            if refusal:
+                raise JudgeError("refusal", f"the model refused: {refusal[:200]}")
+            data = extract_json(content or "")
+            try:
+                out = SupportOut.model_validate(data)
+            except ValidationError as exc:
+                e = exc.errors()[0]
+                raise JudgeError("schema", f"support check output violates its schema: "
+                                 f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}") from exc
+        except JudgeError as exc:
+            exc.call = self._call(prompt, self.config.seed, attempts, started)
+            raise
+        return out, self._call(prompt, self.config.seed, attempts, started)
+
     def _call(self, prompt: RenderedPrompt, seed: int | None, attempts: _Attempts,
               started: float) -> LLMCall:
         u = attempts.usage
@@ -289,9 +325,12 @@ class LLMJudge:
         if self.config.max_tokens is not None:
             kw["max_tokens"] = self.config.max_tokens
         if self._structured:
+            if prompt.task == "citation_support":
+                name, schema = "cargo_citation_support", support_schema()
+            else:
+                name, schema = "cargo_verdict", verdict_schema(prompt.statuses)
             kw["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": "cargo_verdict", "strict": True,
-                "schema": verdict_schema(prompt.statuses)}}
+                "name": name, "strict": True, "schema": schema}}
         return kw
 
     async def _complete(self, prompt: RenderedPrompt, seed: int | None,

@@ -38,6 +38,7 @@ RUBRICS_FILE = PROMPTS_DIR / "rubrics.yaml"
 
 THREE_WAY = ("supported", "contradicted", "unverifiable")
 BINARY = ("supported", "unsupported")
+SUPPORT = ("supported", "contradicted", "unsupported")
 
 
 class _Frozen(BaseModel):
@@ -87,10 +88,17 @@ class CommonRules(_Frozen):
     output_rule: str
 
 
+class SupportTask(_Frozen):
+    version: str = Field(min_length=1)
+    instructions: str
+    output_rule: str
+
+
 class PromptLibrary(_Frozen):
     common: CommonRules
     conditions: dict[str, Condition]
     rubrics: dict[str, Rubric]
+    citation_support: SupportTask | None = None
 
 
 class RenderedPrompt(_Frozen):
@@ -100,6 +108,7 @@ class RenderedPrompt(_Frozen):
     prompt_version: str
     prompt_hash: str
     statuses: tuple[str, ...]
+    task: Literal["verdict", "citation_support"] = "verdict"
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
@@ -124,6 +133,8 @@ def load_library(conditions_file: Path = CONDITIONS_FILE,
         conditions = {name: Condition(name=name, **body)
                       for name, body in (cdata.get("conditions") or {}).items()}
         common = CommonRules(**(cdata.get("common") or {}))
+        support = (SupportTask(**cdata["citation_support"])
+                   if cdata.get("citation_support") else None)
     except (ValidationError, TypeError, ValueError) as exc:
         raise ConfigError(f"{conditions_file} / {rubrics_file}: invalid prompt data: {exc}"
                           ) from exc
@@ -131,7 +142,8 @@ def load_library(conditions_file: Path = CONDITIONS_FILE,
         if c.rubric not in rubrics:
             raise ConfigError(f"{conditions_file}: condition {c.name!r} names unknown rubric "
                               f"{c.rubric!r}")
-    return PromptLibrary(common=common, conditions=conditions, rubrics=rubrics)
+    return PromptLibrary(common=common, conditions=conditions, rubrics=rubrics,
+                         citation_support=support)
 
 
 @lru_cache(maxsize=1)
@@ -155,6 +167,7 @@ class PromptRenderer:
                               f"{', '.join(sorted(lib.rubrics))}")
         self.rubric = lib.rubrics[rubric_name]
         self.common = lib.common
+        self.support = lib.citation_support
         self.system = self._system()
         self.prompt_version = (f"{self.condition.name}@{self.condition.version}"
                                f"+{self.rubric.name}@{self.rubric.version}")
@@ -189,13 +202,32 @@ class PromptRenderer:
                                                       indent=1, sort_keys=True)))
         if self.condition.reference is not None:
             blocks.append((self.condition.reference.label, request.reference.answer))
-        clean = [(name, _defang(text)) for name, text in blocks]
-        tag = hashlib.sha256(json.dumps(clean, ensure_ascii=False).encode()).hexdigest()[:12]
-        user = "\n\n".join(f"<<<BEGIN {name} {tag}>>>\n{text}\n<<<END {name} {tag}>>>"
-                           for name, text in clean)
+        user = _blocks(blocks)
         return RenderedPrompt(system=self.system, user=user, condition=self.condition.name,
                               prompt_version=self.prompt_version, prompt_hash=self.prompt_hash,
                               statuses=self.statuses)
+
+    def render_support(self, claim: str, passage: str) -> RenderedPrompt:
+        """The per-citation support check: one claim against the one passage it cites."""
+        task = self.support
+        if task is None:
+            raise ConfigError("the prompt library has no 'citation_support' task")
+        system = "\n\n".join(p.strip() for p in (task.instructions, self.common.data_rule,
+                                                  task.output_rule))
+        user = _blocks([("CLAIM", claim), ("CITED PASSAGE", passage)])
+        return RenderedPrompt(
+            system=system, user=user, condition="citation_support",
+            prompt_version=f"citation_support@{task.version}",
+            prompt_hash=hashlib.sha256(system.encode("utf-8")).hexdigest()[:16],
+            statuses=SUPPORT, task="citation_support")
+
+
+def _blocks(blocks: list[tuple[str, str]]) -> str:
+    """Delimited data blocks; the tag is a hash of their (defanged) content."""
+    clean = [(name, _defang(text)) for name, text in blocks]
+    tag = hashlib.sha256(json.dumps(clean, ensure_ascii=False).encode()).hexdigest()[:12]
+    return "\n\n".join(f"<<<BEGIN {name} {tag}>>>\n{text}\n<<<END {name} {tag}>>>"
+                       for name, text in clean)
 
 
 _DELIMITER = re.compile(r"<{3,}|>{3,}")

@@ -271,3 +271,60 @@ async def test_every_valid_trace_gets_its_citation_report(golden: GoldenSet) -> 
     assert get("cargo_citation_claims_total", {"covered": "false"}) == 4
     assert get("cargo_citation_traces_total", {"integrity": "fail",
                                                "quotes": "not_applicable"}) == 2
+
+
+# --------------------------------------------------------------------------- LLM support checks
+
+
+def _support_checker(url: str, **kw: Any) -> CitationChecker:
+    from pydantic import SecretStr
+
+    from monitor.judges.llm import LLMConfig, LLMJudge
+
+    cfg = LLMConfig(base_url=url, model="m", api_key=SecretStr("k"), max_retries=0,
+                    backoff_base_s=0.01, price_input_per_1k=1.0, **kw)
+    return CitationChecker(support_judge=LLMJudge(cfg))
+
+
+async def test_llm_support_checks_only_citations_that_passed_integrity() -> None:
+    from tests.chat_server import Reply, scripted_server
+
+    bundle = {"sources": SOURCES, "claims": [
+        # A paraphrase the lexical verifier cannot see ...
+        claim("c1", "Goods bought normally can come back for a month.", "refund-2025"),
+        # ... and a citation that never reaches the LLM (integrity failed first).
+        claim("c2", DAMAGED, "damaged-2024")]}
+    trace = Trace(trace_id="t", question="q", answer="a", citations=bundle)
+    assert CHECKER.check(trace).claims[0].supported is False  # type: ignore[union-attr]
+    reply = json.dumps({"status": "supported", "rationale": "30 days is a month"})
+    with scripted_server(Reply(content=reply, usage=(100, 10))) as server:
+        checker = _support_checker(server.url)
+        report = await checker.check_async(trace)
+        await checker.support_judge.aclose()  # type: ignore[union-attr]
+    assert report is not None and len(server.requests) == 1
+    sent = server.requests[0].body["messages"]
+    assert "CITED PASSAGE" in sent[1]["content"] and REFUND in sent[1]["content"]
+    assert DAMAGED not in sent[1]["content"]  # only the cited passage, never the whole set
+    s = report.claims[0].support[0]
+    assert (s.status, s.checked_by) == ("supported", "llm")
+    assert "structural: unsupported" in s.reason
+    assert report.coverage == 0.5 and report.precision == 1.0
+    assert report.llm is not None and report.llm.calls == 1 and report.llm.usage.input_tokens == 100
+    assert report.llm.cost_usd == pytest.approx(0.1)
+
+
+async def test_llm_support_failure_keeps_the_structural_verdict() -> None:
+    from tests.chat_server import Reply, scripted_server
+
+    bundle = {"sources": SOURCES, "claims": [
+        claim("c1", "Standard purchases may be returned within 30 days.", "refund-2025")]}
+    trace = Trace(trace_id="t", question="q", answer="a", citations=bundle)
+    with scripted_server(Reply(content="I think so.")) as server:
+        checker = _support_checker(server.url)
+        report = await checker.check_async(trace)
+        await checker.support_judge.aclose()  # type: ignore[union-attr]
+    assert report is not None
+    s = report.claims[0].support[0]
+    assert (s.status, s.checked_by) == ("supported", "structural")
+    assert "LLM check failed (unparseable)" in s.reason
+    assert report.llm is not None and report.llm.failed == {"unparseable": 1}
