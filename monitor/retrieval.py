@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,12 +44,20 @@ class GoldenIndex:
     """
 
     def __init__(self, golden: GoldenSet, embedder: Embedder, *,
-                 cache_dir: Path | None = None, mask: bool = True) -> None:
+                 cache_dir: Path | None = None, mask: bool = True,
+                 query_cache_size: int = 0) -> None:
         self.golden = golden
         self.embedder = embedder
         self.mask = mask
         self.cache_hit = False
         self.matrix: Matrix = self._load_or_build(cache_dir)
+        # Live questions repeat once entity values are masked ("status of case <id>"):
+        # an LRU of masked question -> vector saves the model call for repeats.
+        self.query_cache_size = query_cache_size
+        self.query_hits = 0
+        self.query_misses = 0
+        self._qcache: OrderedDict[str, Matrix] = OrderedDict()
+        self._qlock = threading.Lock()
 
     def cache_path(self, cache_dir: Path) -> Path:
         slug = re.sub(r"[^A-Za-z0-9]+", "_", self.embedder.model_id).strip("_")
@@ -59,7 +69,29 @@ class GoldenIndex:
         return [mask_entities(q) for q in questions] if self.mask else list(questions)
 
     def embed_questions(self, questions: list[str]) -> Matrix:
-        return self.embedder.embed(self.prepare(questions))
+        texts = self.prepare(questions)
+        if self.query_cache_size <= 0 or not texts:
+            return self.embedder.embed(texts)
+        with self._qlock:
+            todo = list(dict.fromkeys(t for t in texts if t not in self._qcache))
+        fresh = self.embedder.embed(todo) if todo else None
+        with self._qlock:
+            if fresh is not None:
+                for t, v in zip(todo, fresh, strict=True):
+                    self._qcache[t] = v
+            rows = []
+            for t in texts:
+                v = self._qcache.get(t)
+                if v is None:  # evicted by a concurrent caller: recompute below
+                    v = self.embedder.embed([t])[0]
+                self._qcache[t] = v
+                self._qcache.move_to_end(t)
+                rows.append(v)
+            self.query_misses += len(todo)
+            self.query_hits += len(texts) - len(todo)
+            while len(self._qcache) > self.query_cache_size:
+                self._qcache.popitem(last=False)
+        return np.stack(rows)
 
     def _load_or_build(self, cache_dir: Path | None) -> Matrix:
         questions = self.prepare([i.question for i in self.golden.items])

@@ -32,6 +32,8 @@ class CargoSettings(BaseSettings):
     embedder: Literal["minilm", "hashing"] = "minilm"
     batch_size: int = Field(default=32, ge=1, le=4096)
     batch_window_s: float = Field(default=1.0, gt=0)
+    query_cache_size: int = Field(default=10_000, ge=0,
+                                  description="LRU of masked question -> embedding (0 = off)")
     cache_dir: Path = Field(default_factory=default_cache_dir)
     gate: Literal["fixed", "margin", "calibrated"] = "fixed"
     tau: float = Field(default=0.80, ge=-1, le=1)

@@ -73,10 +73,11 @@ def _traces(n: int) -> list[bytes]:
     return out
 
 
-def embedded_rate(lines: Sequence[bytes], batch: int) -> float:
+def embedded_rate(lines: Sequence[bytes], batch: int, query_cache: int = 0) -> float:
     golden = load_golden(DEFAULT_GOLDEN)
     emb = make_embedder("minilm", batch_size=batch)
-    ev = Evaluator(GoldenIndex(golden, emb), FixedGate(), StructuralJudge(emb))
+    ev = Evaluator(GoldenIndex(golden, emb, query_cache_size=query_cache), FixedGate(),
+                   StructuralJudge(emb))
 
     async def batches() -> AsyncIterator[list[RawTrace]]:
         for k in range(0, len(lines), batch):
@@ -116,14 +117,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--traces", type=int, default=2000)
     ap.add_argument("--latency-seconds", type=float, default=20.0)
     ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--query-cache", type=int, default=0,
+                    help="masked-question embedding cache size for both paths (default 0: "
+                         "off, so that every trace pays for its embedding)")
+    ap.add_argument("--depths", default="1,2",
+                    help="worker pipeline depths to measure the Kafka maximum with; the last "
+                         "one is used for the latency run (default 1,2)")
     args = ap.parse_args(argv)
+    depths = [max(1, int(x)) for x in args.depths.split(",") if x.strip()]
 
     from kafka import KafkaProducer
 
     from pipelines.replay import ensure_topics
 
     lines = _traces(args.traces)
-    emb_rate = embedded_rate(lines[:1000], args.batch_size)
+    emb_rate = embedded_rate(lines[:1000], args.batch_size, args.query_cache)
 
     tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
     port = _free_port()
@@ -133,37 +141,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     bootstrap = f"127.0.0.1:{port}"
     worker: subprocess.Popen[bytes] | None = None
     try:
-        def start_worker(group: str, traces_topic: str, judgments_topic: str) -> tuple[
-                subprocess.Popen[bytes], int]:
+        def start_worker(group: str, traces_topic: str, judgments_topic: str,
+                         depth: int) -> tuple[subprocess.Popen[bytes], int]:
             mport = _free_port()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap", bootstrap,
                  "--group", group, "--traces-topic", traces_topic, "--judgments-topic",
                  judgments_topic, "--dlq-topic", f"{traces_topic}-dlq", "--metrics-port",
                  str(mport), "--data-dir", str(tmp / group), "--batch-size",
-                 str(args.batch_size)],
+                 str(args.batch_size), "--pipeline-depth", str(depth)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env={**os.environ, "HF_HUB_OFFLINE": "1"})
+                env={**os.environ, "HF_HUB_OFFLINE": "1",
+                     "CARGO_QUERY_CACHE_SIZE": str(args.query_cache)})
             return proc, mport
 
-        # --- maximum throughput: a backlog of N traces, one worker.
-        ensure_topics(bootstrap, {"bench-max": 4, "bench-max-judgments": 4})
-        producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
-        for line in lines:
-            producer.send("bench-max", value=line)
-        producer.flush()
-        worker, mport = start_worker("bench-max", "bench-max", "bench-max-judgments")
-        arrivals = _consume_judgments(bootstrap, "bench-max-judgments", len(lines), 600)
-        first, last = arrivals[0][0], arrivals[-1][0]
-        kafka_rate = (len(arrivals) - 1) / max(last - first, 1e-9)
-        rss = _rss(mport)
-        worker.terminate()
-        worker.wait(timeout=60)
+        # --- maximum throughput: a backlog of N traces, one worker, per depth.
+        rates: dict[int, float] = {}
+        rss = 0.0
+        for depth in depths:
+            topic = f"bench-max-d{depth}"
+            ensure_topics(bootstrap, {topic: 4, f"{topic}-judgments": 4})
+            producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
+            for line in lines:
+                producer.send(topic, value=line)
+            producer.flush()
+            worker, mport = start_worker(topic, topic, f"{topic}-judgments", depth)
+            arrivals = _consume_judgments(bootstrap, f"{topic}-judgments", len(lines), 600)
+            first, last = arrivals[0][0], arrivals[-1][0]
+            rates[depth] = (len(arrivals) - 1) / max(last - first, 1e-9)
+            rss = max(rss, _rss(mport))
+            worker.terminate()
+            worker.wait(timeout=60)
+        kafka_rate = rates[depths[-1]]
 
         # --- latency at half the maximum rate.
         rate = kafka_rate / 2
         ensure_topics(bootstrap, {"bench-lat": 4, "bench-lat-judgments": 4})
-        worker, mport = start_worker("bench-lat", "bench-lat", "bench-lat-judgments")
+        worker, mport = start_worker("bench-lat", "bench-lat", "bench-lat-judgments",
+                                     depths[-1])
         time.sleep(5)
         n = int(rate * args.latency_seconds)
         sent: dict[str, float] = {}
@@ -198,12 +213,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p50 = lat[len(lat) // 2]
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
-          f"{args.batch_size}, structural judge, MiniLM")
+          f"{args.batch_size}, structural judge, MiniLM, query cache {args.query_cache}")
     print(f"embedded evaluator  median {emb_rate:8.1f} traces/s")
-    print(f"through Kafka       {kafka_rate:8.1f} traces/s (one worker, 4 partitions, backlog)")
-    print(f"ratio kafka/embedded {kafka_rate / emb_rate:.3f}  (target >= 0.80: "
+    for depth, r in rates.items():
+        print(f"through Kafka       {r:8.1f} traces/s (one worker, 4 partitions, backlog, "
+              f"pipeline depth {depth}; ratio {r / emb_rate:.3f})")
+    print(f"ratio kafka/embedded {kafka_rate / emb_rate:.3f} at depth {depths[-1]}  "
+          f"(target >= 0.80: "
           f"{'met' if kafka_rate / emb_rate >= 0.8 else 'NOT met'})")
-    print(f"latency at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms over "
+    print(f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
+          f"p99 {p99 * 1000:.0f} ms over "
           f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
     print(f"worker RSS          {rss / 2**20:.0f} MiB")
     return 0

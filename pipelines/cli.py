@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_argument("--sasl-username", default=None)
     stream.add_argument("--ssl-cafile", default=None)
     stream.add_argument("--data-dir", default=None, help="Faust table state directory")
+    stream.add_argument("--pipeline-depth", type=int, default=2,
+                        help="batches in flight per worker (default 2: judge the next batch "
+                             "while the last one is delivered; 1 = one at a time)")
     stream.add_argument("--loglevel", default="warning")
     add_eval_options(stream)
 
@@ -126,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 security_protocol=args.security_protocol, sasl_mechanism=args.sasl_mechanism,
                 sasl_username=args.sasl_username,
                 sasl_password=os.environ.get("CARGO_KAFKA_SASL_PASSWORD"),
-                ssl_cafile=args.ssl_cafile, data_dir=args.data_dir)
+                ssl_cafile=args.ssl_cafile, data_dir=args.data_dir,
+                pipeline_depth=max(1, args.pipeline_depth))
             return run_worker(cfg, settings, loglevel=args.loglevel)
         if args.command == "replay":
             from pipelines.replay import main_replay

@@ -30,7 +30,8 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
     gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
                      gamma=settings.gamma, model_path=settings.gate_model)
     embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
-    index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir)
+    index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir,
+                        query_cache_size=settings.query_cache_size)
     judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
                                                  procedure=settings.procedure(),
                                                  llm=settings.llm(),

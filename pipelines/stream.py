@@ -28,6 +28,7 @@ import logging
 import os
 import socket
 import weakref
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -58,6 +59,9 @@ class StreamConfig:
     metrics_port: int = 9108
     batch_size: int = 32
     batch_within_s: float = 1.0
+    # Batches in flight in one worker: >= 2 overlaps judging batch k+1 with
+    # delivering batch k; 1 processes one batch at a time.
+    pipeline_depth: int = 2
     # A judge outage: retry the batch (the stream does not advance, which is the
     # backpressure) with exponential backoff before recording judge errors.
     outage_retries: int = 5
@@ -184,57 +188,86 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
 
     @app.agent(traces)
     async def evaluate(stream: Any) -> None:
-        async for events in stream.take_events(cfg.batch_size, within=cfg.batch_within_s):
-            fresh, sends = [], []
-            for ev in events:
-                msg = ev.message
-                mark_key = f"{msg.topic}:{msg.partition}"
-                if msg.offset <= processed.get(mark_key, -1):
-                    duplicates.inc()
-                    continue
-                raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
-                loc = SourceLocation(topic=msg.topic, partition=msg.partition, offset=msg.offset)
-                try:
-                    parse_trace(raw)
-                except InvalidTraceError as exc:
-                    record = dead_letter(raw, exc, topic=msg.topic, partition=msg.partition,
-                                         offset=msg.offset, worker=worker_name)
-                    sends.append(await dlq.send(
-                        key=f"{msg.topic}:{msg.partition}:{msg.offset}".encode(),
-                        value=json.dumps(record).encode(), force=True))
-                    metrics.traces.labels(status="invalid").inc()
-                    metrics.invalid.labels(reason=exc.reason).inc()
-                    continue
-                fresh.append(RawTrace(raw, loc))
-            if fresh:
-                for j in await judge_batch(fresh):
-                    # force=True: send now and await delivery below. Without it Faust
-                    # "attaches" the message to the current event and publishes it
-                    # only at commit time, which a SIGKILL can lose.
-                    sends.append(await judgments.send(
-                        key=(j.trace_id or "").encode(), value=j.model_dump_json().encode(),
-                        force=True))
-                    metrics.observe(j)
-            # At-least-once: nothing is acknowledged, and no watermark written,
-            # before its output is delivered: await the sends, then flush the
-            # producer (Faust may resolve a send future when it is queued).
-            if sends:
-                await asyncio.gather(*sends)
-                await app.producer.flush()
-            # One watermark per input partition and batch: its highest offset.
-            last: dict[str, Any] = {}
-            for ev in events:
-                mark_key = f"{ev.message.topic}:{ev.message.partition}"
-                if ev.message.offset > processed.get(mark_key, -1):
-                    last[mark_key] = ev
-            for mark_key, ev in last.items():
-                # Written in this event's context: the mark lives in the changelog
-                # partition of the input partition it describes.
-                token = _current_event.set(weakref.ref(ev))
-                try:
-                    processed[mark_key] = ev.message.offset
-                finally:
-                    _current_event.reset(token)
+        # Batches are pipelined: batch k+1 is embedded and judged while batch k's
+        # judgments are delivered. Finalisation (deliver, watermark, ack) stays in
+        # input order, and an event is acknowledged only after its output is
+        # delivered: take_events acks a batch as soon as the loop asks for the next
+        # one, so every message gets an extra reference first (incref) that only
+        # finalise() releases.
+        pending: deque[asyncio.Task[None]] = deque()
+        prev: asyncio.Task[None] | None = None
+        try:
+            async for events in stream.take_events(cfg.batch_size,
+                                                   within=cfg.batch_within_s):
+                for ev in events:
+                    ev.message.incref()
+                prev = asyncio.create_task(handle(stream, list(events), prev))
+                pending.append(prev)
+                while len(pending) >= cfg.pipeline_depth:
+                    await pending.popleft()
+                while pending and pending[0].done():
+                    await pending.popleft()
+            while pending:
+                await pending.popleft()
+        finally:
+            for task in pending:
+                task.cancel()
+
+    async def handle(stream: Any, events: list[Any], prev: asyncio.Task[None] | None) -> None:
+        fresh, sends = [], []
+        for ev in events:
+            msg = ev.message
+            mark_key = f"{msg.topic}:{msg.partition}"
+            if msg.offset <= processed.get(mark_key, -1):
+                duplicates.inc()
+                continue
+            raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
+            loc = SourceLocation(topic=msg.topic, partition=msg.partition, offset=msg.offset)
+            try:
+                parse_trace(raw)
+            except InvalidTraceError as exc:
+                record = dead_letter(raw, exc, topic=msg.topic, partition=msg.partition,
+                                     offset=msg.offset, worker=worker_name)
+                sends.append(await dlq.send(
+                    key=f"{msg.topic}:{msg.partition}:{msg.offset}".encode(),
+                    value=json.dumps(record).encode(), force=True))
+                metrics.traces.labels(status="invalid").inc()
+                metrics.invalid.labels(reason=exc.reason).inc()
+                continue
+            fresh.append(RawTrace(raw, loc))
+        out = await judge_batch(fresh) if fresh else []
+        if prev is not None:
+            await prev  # finalise in input order (watermarks must not overtake)
+        for j in out:
+            # force=True: send now and await delivery below. Without it Faust
+            # "attaches" the message to the current event and publishes it
+            # only at commit time, which a SIGKILL can lose.
+            sends.append(await judgments.send(
+                key=(j.trace_id or "").encode(), value=j.model_dump_json().encode(),
+                force=True))
+            metrics.observe(j)
+        # At-least-once: nothing is acknowledged, and no watermark written,
+        # before its output is delivered: await the sends, then flush the
+        # producer (Faust may resolve a send future when it is queued).
+        if sends:
+            await asyncio.gather(*sends)
+            await app.producer.flush()
+        # One watermark per input partition and batch: its highest offset.
+        last: dict[str, Any] = {}
+        for ev in events:
+            mark_key = f"{ev.message.topic}:{ev.message.partition}"
+            if ev.message.offset > processed.get(mark_key, -1):
+                last[mark_key] = ev
+        for mark_key, ev in last.items():
+            # Written in this event's context: the mark lives in the changelog
+            # partition of the input partition it describes.
+            token = _current_event.set(weakref.ref(ev))
+            try:
+                processed[mark_key] = ev.message.offset
+            finally:
+                _current_event.reset(token)
+        for ev in events:
+            await stream.ack(ev)  # releases the reference taken before the next batch
 
     return app
 

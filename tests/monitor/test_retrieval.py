@@ -88,3 +88,20 @@ def test_real_minilm_offline_retrieval(golden: GoldenSet, tmp_path: Path,
     near, far = index.retrieve(vecs)
     assert near is not None and near.item.id == "g_asset_warranty" and near.similarity > 0.9
     assert far is not None and far.similarity < 0.5
+
+
+def test_query_cache_returns_the_same_vectors_and_evicts_lru(golden: GoldenSet) -> None:
+    plain = GoldenIndex(golden, HashingEmbedder(), cache_dir=None)
+    cached = GoldenIndex(golden, HashingEmbedder(), cache_dir=None, query_cache_size=2)
+    qs = ["What is the status of case 123456789?", "What is the status of case 987654321?",
+          "Is service tag 4H7TQ2M under warranty?"]
+    first = cached.embed_questions(qs)
+    np.testing.assert_allclose(first, plain.embed_questions(qs))
+    # The two case questions mask to the same text: one model call for both.
+    assert (cached.query_misses, cached.query_hits) == (2, 1)
+    again = cached.embed_questions(qs[:1])
+    np.testing.assert_allclose(again, first[:1])
+    assert cached.query_hits == 2
+    cached.embed_questions(["How do I reset my password?"])  # evicts the LRU entry
+    assert len(cached._qcache) == 2
+    assert "Is service tag" not in " ".join(cached._qcache)
