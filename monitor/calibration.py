@@ -18,17 +18,17 @@ rows the model has not seen.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from monitor.errors import ConfigError, GateModelError
 from monitor.gate import CalibratedGateModel, CalibrationRow, fit_gate_model
+from monitor.io import read_jsonl_models
 from monitor.retrieval import GoldenIndex
 from monitor.selective import (
     ReliabilityBin,
@@ -66,27 +66,9 @@ class LabelRow(BaseModel):
 
 def read_label_rows(path: str | Path) -> list[tuple[int, LabelRow]]:
     """Rows with their line numbers; every problem names the file and line."""
-    p = Path(path)
-    if not p.exists():
-        raise ConfigError(f"labels file not found: {p}")
-    rows: list[tuple[int, LabelRow]] = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{p}:{n}: not JSON: {exc.msg} (column {exc.colno})") from exc
-        if not isinstance(data, dict):
-            raise ConfigError(f"{p}:{n}: expected a JSON object")
-        try:
-            rows.append((n, LabelRow.model_validate(data)))
-        except ValidationError as exc:
-            e = exc.errors()[0]
-            where = ".".join(str(x) for x in e["loc"]) or "row"
-            raise ConfigError(f"{p}:{n}: {where}: {e['msg']}") from exc
+    rows = read_jsonl_models(path, LabelRow, what="labels")
     if not rows:
-        raise ConfigError(f"{p}: no labelled rows")
+        raise ConfigError(f"{path}: no labelled rows")
     return rows
 
 

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Protocol, TypeVar
 
+from pydantic import BaseModel, ValidationError
+
+from monitor.errors import ConfigError
 from monitor.models import Judgment, SourceLocation
 from monitor.traces import RawTrace
 
@@ -151,3 +155,35 @@ async def batched(source: TraceSource, size: int, within_s: float
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def read_jsonl_models(path: str | Path, model: type[ModelT], *, what: str,
+                      prefix: str = "") -> list[tuple[int, ModelT]]:
+    """Every non-empty line of a JSONL file validated as ``model``, with its line number.
+
+    Each problem is a :class:`ConfigError` that names the file, the line and the
+    field: ``labels.jsonl:3: appropriate: Field required``.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise ConfigError(f"{what} file not found: {p}")
+    rows: list[tuple[int, ModelT]] = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{p}:{n}: not JSON: {exc.msg} (column {exc.colno})") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"{p}:{n}: expected a JSON object")
+        try:
+            rows.append((n, model.model_validate(data)))
+        except ValidationError as exc:
+            e = exc.errors()[0]
+            where = ".".join(str(x) for x in e["loc"]) or "row"
+            raise ConfigError(f"{p}:{n}: {prefix}{where}: {e['msg']}") from exc
+    return rows

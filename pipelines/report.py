@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from monitor.errors import ConfigError
 from monitor.gate import load_gate_model
+from monitor.io import read_jsonl_models
 from monitor.models import Judgment
 from monitor.selective import (
     CurvePoint,
@@ -71,41 +72,15 @@ class LossLabel(BaseModel):
 
 
 def read_judgments(path: Path) -> list[Judgment]:
-    if not path.exists():
-        raise ConfigError(f"judgments file not found: {path}")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(Judgment.model_validate_json(line))
-        except ValidationError as exc:
-            e = exc.errors()[0]
-            where = ".".join(str(x) for x in e["loc"]) or "line"
-            raise ConfigError(f"{path}:{n}: not a judgment: {where}: {e['msg']}") from exc
+    out = [j for _, j in read_jsonl_models(path, Judgment, what="judgments",
+                                           prefix="not a judgment: ")]
     if not out:
         raise ConfigError(f"{path}: no judgments")
     return out
 
 
 def read_labels(path: Path) -> list[LossLabel]:
-    if not path.exists():
-        raise ConfigError(f"labels file not found: {path}")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}:{n}: not JSON: {exc.msg} (column {exc.colno})") from exc
-        try:
-            out.append(LossLabel.model_validate(data))
-        except ValidationError as exc:
-            e = exc.errors()[0]
-            where = ".".join(str(x) for x in e["loc"]) or "row"
-            raise ConfigError(f"{path}:{n}: {where}: {e['msg']}") from exc
-    return out
+    return [row for _, row in read_jsonl_models(path, LossLabel, what="labels")]
 
 
 # --------------------------------------------------------------------------- analysis
@@ -380,6 +355,19 @@ def plots(rep: dict[str, Any], out: Path) -> list[str]:
 
     sel = rep.get("selective") or {}
     made: list[str] = []
+
+    def save(fig: Any, ax: Any, name: str, labels: tuple[str, str, str],
+             legend: bool = False) -> None:
+        ax.set_xlabel(labels[0])
+        ax.set_ylabel(labels[1])
+        ax.set_title(labels[2])
+        if legend:
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(out / name, dpi=110)
+        plt.close(fig)
+        made.append(name)
+
     if sel.get("gates"):
         fig, ax = plt.subplots(figsize=(6, 4))
         for name, g in sel["gates"].items():
@@ -389,49 +377,27 @@ def plots(rep: dict[str, Any], out: Path) -> list[str]:
         covs = np.linspace(0.05, 1.0, 20)
         ax.plot(covs, random_curve(rep["_losses"], list(covs)), ":",
                 label=f"random (risk {_f(sel['random']['risk'])})")
-        ax.set_xlabel("coverage")
-        ax.set_ylabel("selective risk")
-        ax.set_title("Risk–coverage")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "risk_coverage.png", dpi=110)
-        plt.close(fig)
-        made.append("risk_coverage.png")
+        save(fig, ax, "risk_coverage.png", ("coverage", "selective risk", "Risk–coverage"),
+             legend=True)
         fig, ax = plt.subplots(figsize=(6, 4))
         cc = sel["cost_curve"]
         ax.plot([c for _, c, _ in cc], [x for _, _, x in cc], marker=".")
-        ax.set_xlabel("coverage Cov(τ)")
-        ax.set_ylabel("C(τ) = M·Ce + M·Cov·Cj")
-        ax.set_title("Judge cost")
-        fig.tight_layout()
-        fig.savefig(out / "cost.png", dpi=110)
-        plt.close(fig)
-        made.append("cost.png")
+        save(fig, ax, "cost.png", ("coverage Cov(τ)", "C(τ) = M·Ce + M·Cov·Cj", "Judge cost"))
     if sel.get("failure_recall"):
         fig, ax = plt.subplots(figsize=(6, 4))
         for name, fr in sel["failure_recall"].items():
             ax.step([c for c, _ in fr["curve"]], [r for _, r in fr["curve"]], where="post",
                     label=name)
-        ax.set_xlabel("coverage")
-        ax.set_ylabel("stream-level failure recall")
-        ax.set_title("Failure recall–coverage")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / "failure_recall.png", dpi=110)
-        plt.close(fig)
-        made.append("failure_recall.png")
+        save(fig, ax, "failure_recall.png",
+             ("coverage", "stream-level failure recall", "Failure recall–coverage"),
+             legend=True)
     if sel.get("reliability"):
         fig, ax = plt.subplots(figsize=(4.5, 4.5))
         bins = [b for b in sel["reliability"]["bins"] if b["n"]]
         ax.plot([0, 1], [0, 1], ":", color="grey")
         ax.plot([b["mean_p"] for b in bins], [b["observed"] for b in bins], marker="o")
-        ax.set_xlabel("mean P̂")
-        ax.set_ylabel("observed appropriate")
-        ax.set_title(f"Reliability (ECE {_f(sel['reliability']['ece'])})")
-        fig.tight_layout()
-        fig.savefig(out / "reliability.png", dpi=110)
-        plt.close(fig)
-        made.append("reliability.png")
+        save(fig, ax, "reliability.png", ("mean P̂", "observed appropriate",
+                                          f"Reliability (ECE {_f(sel['reliability']['ece'])})"))
     return made
 
 
