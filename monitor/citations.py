@@ -272,8 +272,8 @@ class CitationChecker:
                    for c, s in zip(report.claims, claims, strict=True)]
         usage = TokenUsage(input_tokens=sum(c.usage.input_tokens for c in calls),
                            output_tokens=sum(c.usage.output_tokens for c in calls))
-        llm = CitationLLMUsage(prompt_version=judge.renderer.render_support("", "")
-                               .prompt_version, calls=len(jobs), failed=failed, usage=usage,
+        llm = CitationLLMUsage(prompt_version=judge.renderer.support_version,
+                               calls=len(jobs), failed=failed, usage=usage,
                                cost_usd=round(sum(c.cost_usd for c in calls), 8))
         return _finish(report.mode, list(report.findings), results, llm)
 

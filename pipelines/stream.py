@@ -66,8 +66,9 @@ class StreamConfig:
     # Batches in flight in one worker: >= 2 overlaps judging batch k+1 with
     # delivering batch k; 1 processes one batch at a time.
     pipeline_depth: int = 2
-    # A judge outage: retry the batch (the stream does not advance, which is the
-    # backpressure) with exponential backoff before recording judge errors.
+    # A judge outage: judge the transiently failed traces of a batch again (the batch
+    # is not acknowledged meanwhile, which is the backpressure) with exponential
+    # backoff before recording judge errors.
     outage_retries: int = 5
     outage_backoff_s: float = 1.0
     outage_backoff_max_s: float = 30.0
@@ -228,7 +229,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
             loc = SourceLocation(topic=msg.topic, partition=msg.partition, offset=msg.offset)
             try:
-                parse_trace(raw)
+                trace = parse_trace(raw)
             except InvalidTraceError as exc:
                 record = dead_letter(raw, exc, topic=msg.topic, partition=msg.partition,
                                      offset=msg.offset, worker=worker_name)
@@ -238,7 +239,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                 metrics.traces.labels(status="invalid").inc()
                 metrics.invalid.labels(reason=exc.reason).inc()
                 continue
-            fresh.append(RawTrace(raw, loc))
+            fresh.append(RawTrace(trace, loc))  # parsed once: the evaluator takes it as is
         out = await judge_batch(fresh) if fresh else []
         if prev is not None:
             await prev  # finalise in input order (watermarks must not overtake)

@@ -207,6 +207,12 @@ class PromptRenderer:
                               prompt_version=self.prompt_version, prompt_hash=self.prompt_hash,
                               statuses=self.statuses)
 
+    @property
+    def support_version(self) -> str:
+        if self.support is None:
+            raise ConfigError("the prompt library has no 'citation_support' task")
+        return f"citation_support@{self.support.version}"
+
     def render_support(self, claim: str, passage: str) -> RenderedPrompt:
         """The per-citation support check: one claim against the one passage it cites."""
         task = self.support
@@ -217,7 +223,7 @@ class PromptRenderer:
         user = _blocks([("CLAIM", claim), ("CITED PASSAGE", passage)])
         return RenderedPrompt(
             system=system, user=user, condition="citation_support",
-            prompt_version=f"citation_support@{task.version}",
+            prompt_version=self.support_version,
             prompt_hash=hashlib.sha256(system.encode("utf-8")).hexdigest()[:16],
             statuses=SUPPORT, task="citation_support")
 
