@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_argument("--pipeline-depth", type=int, default=2,
                         help="batches in flight per worker (default 2: judge the next batch "
                              "while the last one is delivered; 1 = one at a time)")
+    stream.add_argument("--progress-interval", type=float, default=10.0,
+                        help="seconds between progress checks: per-partition lag gauge, an "
+                             "info line per lagging partition (default 10)")
+    stream.add_argument("--stall-after", type=float, default=120.0,
+                        help="warn (with the consumer's view of the partition) when a lagging "
+                             "partition has not advanced for this many seconds (default 120)")
     stream.add_argument("--loglevel", default="warning")
     add_eval_options(stream)
 
@@ -130,7 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sasl_username=args.sasl_username,
                 sasl_password=os.environ.get("CARGO_KAFKA_SASL_PASSWORD"),
                 ssl_cafile=args.ssl_cafile, data_dir=args.data_dir,
-                pipeline_depth=max(1, args.pipeline_depth))
+                pipeline_depth=max(1, args.pipeline_depth),
+                progress_interval_s=max(0.5, args.progress_interval),
+                stall_after_s=max(1.0, args.stall_after))
             return run_worker(cfg, settings, loglevel=args.loglevel)
         if args.command == "replay":
             from pipelines.replay import main_replay

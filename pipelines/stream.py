@@ -72,6 +72,12 @@ class StreamConfig:
     outage_retries: int = 5
     outage_backoff_s: float = 1.0
     outage_backoff_max_s: float = 30.0
+    # Progress watch: every interval, per assigned input partition, the lag
+    # (end offset minus the next offset to judge) goes to a gauge; a partition
+    # with lag that has not advanced for stall_after_s is logged with the
+    # consumer's view of it (position, committed, paused/active) and counted.
+    progress_interval_s: float = 10.0
+    stall_after_s: float = 120.0
     security_protocol: str = "PLAINTEXT"
     sasl_mechanism: str | None = None
     sasl_username: str | None = None
@@ -124,6 +130,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
     from prometheus_client import (
         CollectorRegistry,
         Counter,
+        Gauge,
         PlatformCollector,
         ProcessCollector,
         start_http_server,
@@ -162,7 +169,18 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                          "(already judged before a rebalance or restart).", registry=registry)
     retries = Counter("cargo_judge_outage_retries", "Batches retried because of a judge "
                       "outage (backpressure).", registry=registry)
+    lag_gauge = Gauge("cargo_stream_partition_lag", "Input messages of an assigned traces "
+                      "partition not yet judged by this worker (end offset minus the next "
+                      "offset to judge).", ["partition"], registry=registry)
+    gaps = Counter("cargo_stream_gaps", "Times the Kafka consumer skipped input offsets "
+                   "(a message above the next expected offset); the skipped records are "
+                   "read back and judged.", registry=registry)
+    repaired = Counter("cargo_stream_gap_records", "Input records read back and judged "
+                       "because the consumer had skipped them.", registry=registry)
+    stalls = Counter("cargo_stream_stalls", "Times an assigned traces partition with lag "
+                     "made no progress for the stall window.", registry=registry)
     evaluator = build_components(settings, golden).evaluator
+    progress = _Progress()
 
     @app.task  # type: ignore[untyped-decorator]
     async def serve_metrics() -> None:
@@ -170,6 +188,10 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             start_http_server(cfg.metrics_port, addr=settings.metrics_host, registry=registry)
             log.info("metrics on http://%s:%s/metrics", settings.metrics_host,
                      cfg.metrics_port)
+
+    @app.timer(interval=cfg.progress_interval_s)  # type: ignore[untyped-decorator]
+    async def watch_progress() -> None:
+        await _watch_progress(app, cfg, progress, lag_gauge, stalls)
 
     async def judge_batch(raws: Sequence[RawTrace]) -> list[Judgment]:
         delay = cfg.outage_backoff_s
@@ -191,6 +213,43 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                 out[k] = j
         return out  # pragma: no cover
 
+    # Next input offset this worker expects per traces partition (in memory; from
+    # the watermark table when the partition is new to it). A message above it
+    # means the consumer skipped records; one below it was already taken.
+    expected: dict[tuple[str, int], int] = {}
+    reader = RangeReader(cfg)
+
+    @app.on_partitions_revoked.connect  # type: ignore[arg-type]
+    async def forget_revoked(_app: Any, revoked: Any, **_kw: Any) -> None:
+        for tp in revoked:
+            expected.pop((tp.topic, tp.partition), None)
+
+    async def admit(events: list[Any]) -> list[InputRecord]:
+        """The records to judge for a batch of events, in order: redelivered ones
+        dropped, and any offsets the consumer skipped read back from Kafka first."""
+        out: list[InputRecord] = []
+        for ev in events:
+            msg = ev.message
+            key = (msg.topic, msg.partition)
+            nxt = expected.get(key)
+            if nxt is None:
+                mark = processed.get(f"{msg.topic}:{msg.partition}")
+                nxt = None if mark is None else mark + 1
+            if nxt is not None and msg.offset < nxt:
+                duplicates.inc()
+                continue
+            if nxt is not None and msg.offset > nxt:
+                missing = await reader.read(msg.topic, msg.partition, nxt, msg.offset)
+                gaps.inc()
+                repaired.inc(len(missing))
+                log.warning("partition %s:%d: the consumer skipped offsets %d..%d; read "
+                            "back %d record(s) to judge them", msg.topic, msg.partition,
+                            nxt, msg.offset - 1, len(missing))
+                out.extend(missing)
+            out.append(InputRecord.of(msg))
+            expected[key] = msg.offset + 1
+        return out
+
     @app.agent(traces)
     async def evaluate(stream: Any) -> None:
         # Batches are pipelined: batch k+1 is embedded and judged while batch k's
@@ -206,7 +265,10 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                                                    within=cfg.batch_within_s):
                 for ev in events:
                     ev.message.incref()
-                prev = asyncio.create_task(handle(stream, list(events), prev))
+                records = await admit(list(events))
+                prev = asyncio.create_task(handle(stream, records, list(events), prev))
+                progress.inflight += 1
+                prev.add_done_callback(progress.batch_done)
                 pending.append(prev)
                 while len(pending) >= cfg.pipeline_depth:
                     await pending.popleft()
@@ -217,24 +279,20 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         finally:
             for task in pending:
                 task.cancel()
+            await reader.close()
 
-    async def handle(stream: Any, events: list[Any], prev: asyncio.Task[None] | None) -> None:
+    async def handle(stream: Any, records: list[InputRecord], events: list[Any],
+                     prev: asyncio.Task[None] | None) -> None:
         fresh, sends = [], []
-        for ev in events:
-            msg = ev.message
-            mark_key = f"{msg.topic}:{msg.partition}"
-            if msg.offset <= processed.get(mark_key, -1):
-                duplicates.inc()
-                continue
-            raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
-            loc = SourceLocation(topic=msg.topic, partition=msg.partition, offset=msg.offset)
+        for rec in records:
+            loc = SourceLocation(topic=rec.topic, partition=rec.partition, offset=rec.offset)
             try:
-                trace = parse_trace(raw)
+                trace = parse_trace(rec.value)
             except InvalidTraceError as exc:
-                record = dead_letter(raw, exc, topic=msg.topic, partition=msg.partition,
-                                     offset=msg.offset, worker=worker_name)
+                record = dead_letter(rec.value, exc, topic=rec.topic, partition=rec.partition,
+                                     offset=rec.offset, worker=worker_name)
                 sends.append(await dlq.send(
-                    key=f"{msg.topic}:{msg.partition}:{msg.offset}".encode(),
+                    key=f"{rec.topic}:{rec.partition}:{rec.offset}".encode(),
                     value=json.dumps(record).encode(), force=True))
                 metrics.traces.labels(status="invalid").inc()
                 metrics.invalid.labels(reason=exc.reason).inc()
@@ -257,24 +315,170 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         if sends:
             await asyncio.gather(*sends)
             await app.producer.flush()
-        # One watermark per input partition and batch: its highest offset.
-        last: dict[str, Any] = {}
-        for ev in events:
-            mark_key = f"{ev.message.topic}:{ev.message.partition}"
-            if ev.message.offset > processed.get(mark_key, -1):
-                last[mark_key] = ev
-        for mark_key, ev in last.items():
-            # Written in this event's context: the mark lives in the changelog
-            # partition of the input partition it describes.
-            token = _current_event.set(weakref.ref(ev))
-            try:
-                processed[mark_key] = ev.message.offset
-            finally:
-                _current_event.reset(token)
+        # One watermark per input partition and batch: its highest offset, written
+        # in the context of an event of that partition, so that the mark lives in
+        # the changelog partition of the input partition it describes.
+        top: dict[str, int] = {}
+        for rec in records:
+            mark_key = f"{rec.topic}:{rec.partition}"
+            top[mark_key] = max(rec.offset, top.get(mark_key, -1))
+        anchor = {f"{ev.message.topic}:{ev.message.partition}": ev for ev in events}
+        for mark_key, offset in top.items():
+            if offset > processed.get(mark_key, -1):
+                token = _current_event.set(weakref.ref(anchor[mark_key]))
+                try:
+                    processed[mark_key] = offset
+                finally:
+                    _current_event.reset(token)
+        now = asyncio.get_running_loop().time()
+        for rec in records:
+            if rec.topic == cfg.traces_topic and rec.offset > progress.done.get(rec.partition, -1):
+                progress.done[rec.partition] = rec.offset
+                progress.moved[rec.partition] = now
         for ev in events:
             await stream.ack(ev)  # releases the reference taken before the next batch
 
     return app
+
+
+@dataclass(frozen=True)
+class InputRecord:
+    """One input message: where it is and its bytes."""
+
+    topic: str
+    partition: int
+    offset: int
+    value: bytes
+
+    @classmethod
+    def of(cls, msg: Any) -> InputRecord:
+        raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
+        return cls(msg.topic, msg.partition, msg.offset, raw)
+
+
+class RangeReader:
+    """Reads an offset range of one partition straight from Kafka, outside the group.
+
+    The safety net under at-least-once: Faust's consumer can skip a record around a
+    partition assignment (seen here: the first record at the committed offset after
+    a restart) and its commit logic then commits past it. The worker notices the
+    hole (a message above the next expected offset) and reads the missing range
+    back with this reader before it judges the message. Kafka errors are retried
+    with backoff for as long as it takes (the batch waits): never skip.
+    """
+
+    def __init__(self, cfg: StreamConfig, retry_s: float = 1.0, retry_max_s: float = 30.0) -> None:
+        self.cfg = cfg
+        self.retry_s = retry_s
+        self.retry_max_s = retry_max_s
+        self._consumer: Any = None
+
+    async def _ensure(self) -> Any:
+        if self._consumer is None:
+            from aiokafka import AIOKafkaConsumer  # type: ignore[import-untyped]
+
+            cfg = self.cfg
+            opts: dict[str, Any] = {"security_protocol": cfg.security_protocol.upper()}
+            if cfg.security_protocol.upper().startswith("SASL"):
+                opts |= {"sasl_mechanism": cfg.sasl_mechanism or "PLAIN",
+                         "sasl_plain_username": cfg.sasl_username,
+                         "sasl_plain_password": cfg.sasl_password}
+            if cfg.security_protocol.upper() in ("SSL", "SASL_SSL"):
+                import ssl
+
+                opts["ssl_context"] = ssl.create_default_context(cafile=cfg.ssl_cafile)
+            consumer = AIOKafkaConsumer(bootstrap_servers=cfg.bootstrap, group_id=None,
+                                        enable_auto_commit=False,
+                                        auto_offset_reset="earliest", **opts)
+            await consumer.start()
+            self._consumer = consumer
+        return self._consumer
+
+    async def read(self, topic: str, partition: int, start: int, stop: int
+                   ) -> list[InputRecord]:
+        """Records with start <= offset < stop (offsets without a record -- transaction
+        markers, compacted or expired records -- are simply absent)."""
+        delay = self.retry_s
+        while True:
+            try:
+                return await self._read(topic, partition, start, stop)
+            except Exception as exc:  # Kafka unavailable: wait, never skip
+                log.warning("reading back %s:%d offsets %d..%d failed (%s); retrying in "
+                            "%.0fs", topic, partition, start, stop - 1, exc, delay)
+                await self.close()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.retry_max_s)
+
+    async def _read(self, topic: str, partition: int, start: int, stop: int
+                    ) -> list[InputRecord]:
+        from aiokafka import TopicPartition
+
+        consumer = await self._ensure()
+        tp = TopicPartition(topic, partition)
+        consumer.assign([tp])
+        consumer.seek(tp, start)
+        out: list[InputRecord] = []
+        while await consumer.position(tp) < stop:
+            batch = await consumer.getmany(tp, timeout_ms=1000)
+            for rec in batch.get(tp, []):
+                if start <= rec.offset < stop:
+                    out.append(InputRecord(topic, partition, rec.offset, rec.value or b""))
+        return out
+
+    async def close(self) -> None:
+        consumer, self._consumer = self._consumer, None
+        if consumer is not None:
+            await consumer.stop()
+
+
+@dataclass
+class _Progress:
+    """Per input partition: the highest offset finalised here and when it last moved."""
+
+    done: dict[int, int] = field(default_factory=dict)
+    moved: dict[int, float] = field(default_factory=dict)
+    inflight: int = 0
+
+    def batch_done(self, _task: asyncio.Task[None]) -> None:
+        self.inflight -= 1
+
+
+async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_gauge: Any,
+                          stalls: Any) -> None:
+    """One round of the progress watch (see ``StreamConfig.progress_interval_s``)."""
+    done, moved = progress.done, progress.moved
+    consumer = app.consumer
+    tps = sorted((tp for tp in consumer.assignment() if tp.topic == cfg.traces_topic),
+                 key=lambda tp: tp.partition)
+    if not tps:
+        return
+    ends = await consumer.highwaters(*tps)
+    now = asyncio.get_running_loop().time()
+    for tp in tps:
+        committed = consumer._committed_offset.get(tp)  # next offset to read, or None
+        nxt = max(done.get(tp.partition, -1) + 1, committed or 0)
+        end = ends.get(tp)
+        if end is None:
+            continue
+        lag = max(0, end - nxt)
+        lag_gauge.labels(partition=str(tp.partition)).set(lag)
+        since = moved.setdefault(tp.partition, now)
+        if lag == 0:
+            moved[tp.partition] = now
+            continue
+        log.info("progress %s:%d next %d end %d lag %d", tp.topic, tp.partition, nxt, end, lag)
+        if now - since >= cfg.stall_after_s:
+            stalls.inc()
+            moved[tp.partition] = now  # one report per stall window
+            log.warning(
+                "partition %s:%d stalled: lag %d, no progress for %.0fs; consumer position "
+                "%s, committed %s, read offset %s, active %s, paused %s, buffered %s, flow "
+                "active %s, flow control active %s, batches in flight %d",
+                tp.topic, tp.partition, lag, now - since, await consumer.position(tp),
+                committed, consumer._read_offset.get(tp),
+                tp in (consumer._active_partitions or ()), tp in consumer._paused_partitions,
+                tp in consumer._buffered_partitions, consumer.flow_active,
+                app.flow_control.is_active(), progress.inflight)
 
 
 def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warning") -> int:

@@ -75,7 +75,8 @@ class Worker:
         self.cmd = [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap",
                     broker.bootstrap, "--group", group, "--metrics-port", str(self.metrics_port),
                     "--data-dir", str(tmp / f"faust-{name}"), "--cache-dir", str(tmp / "cache"),
-                    "--partitions", "4", "--loglevel", "info"]
+                    "--partitions", "4", "--loglevel", "info",
+                    "--progress-interval", "2", "--stall-after", "20"]
         self.log = tmp / f"worker-{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -97,6 +98,15 @@ class Worker:
                 self.proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+    def metric(self, name: str) -> float:
+        try:
+            text = urllib.request.urlopen(
+                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode()
+        except OSError:
+            return -1.0
+        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                   if line.split("{")[0].split(" ")[0] == name)
 
     def traces_total(self) -> float:
         try:
@@ -244,6 +254,63 @@ def test_two_workers_share_partitions_and_judge_every_trace_once(broker: Broker,
     assert t1 > 0 and t2 > 0, (t1, t2)      # both did work
     assert t1 + t2 == len(lines)            # ... and nothing twice
     assert all(len(v) == 1 for v in judgments.values())
+
+
+def _valid_unique(n: int) -> list[bytes]:
+    from monitor.errors import InvalidTraceError
+    from monitor.traces import parse_trace
+
+    out = []
+    for line in unique_traces(4 * n):
+        try:
+            parse_trace(line)
+        except InvalidTraceError:
+            continue
+        out.append(line)
+    return out[:n]
+
+
+def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
+                                                                tmp_path: Path) -> None:
+    """The state a skipped record leaves behind (seen after a SIGKILL and restart:
+    Faust's consumer dropped the record at the committed offset and committed past
+    it): the group's committed offset is ahead of the worker's watermark. The worker
+    must notice the hole and judge the records in it, not lose them."""
+    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+    from kafka.structs import OffsetAndMetadata
+
+    from pipelines.replay import ensure_topics
+
+    group, changelog = "g-gap", "g-gap-g-gap-processed-changelog"
+    ensure_topics(broker.bootstrap, {"agent-traces": 4, changelog: 4}, compact={changelog})
+    lines = _valid_unique(20)
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, acks="all")
+    for line in lines:
+        producer.send("agent-traces", value=line, partition=0)
+    # Watermark: offsets 0..4 judged; committed offset: 10 (5..9 skipped).
+    producer.send(changelog, key=b'"agent-traces:0"', value=b"4", partition=0)
+    producer.flush()
+    producer.close()
+    tp = TopicPartition("agent-traces", 0)
+    committer = KafkaConsumer(bootstrap_servers=broker.bootstrap, group_id=group,
+                              enable_auto_commit=False)
+    committer.assign([tp])
+    committer.commit({tp: OffsetAndMetadata(10, "", -1)})
+    committer.close()
+
+    worker = Worker(broker, tmp_path, group, "w1").start()
+    try:
+        judgments, dlq = collect(broker.bootstrap, 15, timeout_s=180)
+        assert wait_for(lambda: worker.metric("cargo_stream_gap_records_total") >= 5, 60)
+        gaps = worker.metric("cargo_stream_gaps_total")
+        repaired = worker.metric("cargo_stream_gap_records_total")
+    finally:
+        worker.stop()
+    offsets = sorted(recs[0]["source"]["offset"] for recs in judgments.values())
+    assert offsets == list(range(5, 20)), offsets   # 5..9 read back, 0..4 not redone
+    assert not dlq
+    assert (gaps, repaired) == (1, 5)
+    assert "skipped offsets 5..9" in worker.log.read_text()
 
 
 @pytest.mark.xfail(strict=False, reason=(
