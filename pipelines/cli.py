@@ -82,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     from pipelines.bench import add_bench_parser
     from pipelines.calibrate import add_calibrate_parser
     from pipelines.report import add_report_parser
+    from pipelines.topics import add_topics_parser
 
+    add_topics_parser(sub)
     add_bench_parser(sub)
     add_calibrate_parser(sub)
     add_report_parser(sub)
@@ -144,6 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from pipelines.replay import main_replay
 
             return main_replay(args)
+        if args.command == "topics":
+            from pipelines.topics import main_topics
+
+            return main_topics(args)
         if args.command == "bench":
             from pipelines.bench import main_bench
 

@@ -314,7 +314,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         # producer (Faust may resolve a send future when it is queued).
         if sends:
             await asyncio.gather(*sends)
-            await app.producer.flush()
+            await _flush_all(app.producer)
         # One watermark per input partition and batch: its highest offset, written
         # in the context of an event of that partition, so that the mark lives in
         # the changelog partition of the input partition it describes.
@@ -323,13 +323,21 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             mark_key = f"{rec.topic}:{rec.partition}"
             top[mark_key] = max(rec.offset, top.get(mark_key, -1))
         anchor = {f"{ev.message.topic}:{ev.message.partition}": ev for ev in events}
+        marked = False
         for mark_key, offset in top.items():
             if offset > processed.get(mark_key, -1):
                 token = _current_event.set(weakref.ref(anchor[mark_key]))
                 try:
                     processed[mark_key] = offset
+                    marked = True
                 finally:
                     _current_event.reset(token)
+        if marked:
+            # The mark must be in Kafka before the offsets are acknowledged: Faust
+            # queues table writes (send_soon) and may commit offsets first, and a
+            # worker killed in between leaves a committed offset above its mark
+            # (the next owner then reads back and re-judges that range).
+            await _flush_all(app.producer)
         now = asyncio.get_running_loop().time()
         for rec in records:
             if rec.topic == cfg.traces_topic and rec.offset > progress.done.get(rec.partition, -1):
@@ -339,6 +347,15 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             await stream.ack(ev)  # releases the reference taken before the next batch
 
     return app
+
+
+async def _flush_all(producer: Any) -> None:
+    """Deliver everything queued: Faust's send_soon buffer (table writes), then the
+    Kafka producer's in-flight batches. ``Producer.flush`` alone can return with
+    the buffer not yet empty (it gives up waiting after 0.1 s per message)."""
+    while producer.buffer.size:
+        await producer.buffer.flush()
+    await producer.flush()
 
 
 @dataclass(frozen=True)

@@ -313,11 +313,6 @@ def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
     assert "skipped offsets 5..9" in worker.log.read_text()
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known defect, open stream issue: after a SIGKILL and restart, one input partition "
-    "can stall in the restarted Faust worker (committed offset stops advancing); seen in "
-    "3 of 8 runs on fresh clones, then 3 of 10 runs after batches were pipelined, and once "
-    "2 of 500 traces were lost before the producer flush fix."))
 def test_sigkill_and_restart_loses_nothing(broker: Broker, tmp_path: Path) -> None:
     lines = unique_traces(500)
     w1 = Worker(broker, tmp_path, "g-kill", "w1").start()
@@ -352,3 +347,42 @@ def test_broker_restart_under_load_loses_nothing(broker: Broker, tmp_path: Path)
         w1.stop()
     assert len(judgments) == _n_valid(lines)
     assert len(judgments) + len(dlq) == len(lines)
+
+
+def test_topic_admin_create_list_and_lag(broker: Broker, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+    from kafka.structs import OffsetAndMetadata
+
+    from pipelines.cli import main
+
+    b = ["--bootstrap", broker.bootstrap]
+    assert main(["topics", "create", *b, "--partitions", "2"]) == 0
+    assert capsys.readouterr().out.count(": created") == 3
+    assert main(["topics", "create", *b]) == 0
+    assert capsys.readouterr().out.count("exists (left as it is)") == 3
+
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, acks="all")
+    for k in range(10):
+        producer.send("agent-traces", value=b"x", partition=k % 2)
+    producer.flush()
+    producer.close()
+    assert main(["topics", "list", *b]) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows["agent-traces"] == ["2", "delete", "10"]
+    assert rows["cargo-judgments"] == ["2", "compact", "0"]
+    assert rows["cargo-traces-dlq"][:2] == ["2", "delete"]
+
+    tp = TopicPartition("agent-traces", 0)
+    committer = KafkaConsumer(bootstrap_servers=broker.bootstrap, group_id="g-admin",
+                              enable_auto_commit=False)
+    committer.assign([tp])
+    committer.commit({tp: OffsetAndMetadata(2, "", -1)})
+    committer.close()
+    assert main(["topics", "lag", *b, "--group", "g-admin"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split() == ["0", "2", "5", "3"]     # partition, committed, end, lag
+    assert out[3].split() == ["1", "-", "5", "5"]     # nothing committed yet
+    assert out[4].split() == ["total", "8"]
+    assert main(["topics", "lag", *b, "--topic", "no-such-topic"]) == 2
+    assert "topic 'no-such-topic' not found" in capsys.readouterr().err
