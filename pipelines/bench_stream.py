@@ -8,7 +8,10 @@ In one run, on a local broker this script starts on a free port (and stops):
    of W traces: the embedded figure is also taken with warm caches);
 3. Kafka latency: traces offered at half the measured maximum rate; latency is
    judgment arrival minus the trace's produce timestamp (p50/p99);
-4. the worker's resident memory (from its /metrics).
+4. the worker's resident memory (from its /metrics);
+5. CPU accounting of both paths (CPU ms per trace of the embedded evaluator, the
+   worker(s) and the broker, and how much of the machine each used), which says
+   whether a gap is Kafka overhead or a shared, saturated CPU.
 
 Run: ``make bench-stream`` or ``python -m pipelines.bench_stream``.
 """
@@ -28,7 +31,7 @@ import threading
 import time
 import urllib.request
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from monitor.embeddings import make_embedder
@@ -74,7 +77,18 @@ def _traces(n: int) -> list[bytes]:
     return out
 
 
-def embedded_rate(lines: Sequence[bytes], batch: int, query_cache: int = 0) -> float:
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def embedded_rate(lines: Sequence[bytes], batch: int, query_cache: int = 0
+                  ) -> tuple[float, float]:
+    """Median traces/s over three warm passes, and CPU ms per trace over them."""
     golden = load_golden(DEFAULT_GOLDEN)
     emb = make_embedder("minilm", batch_size=batch)
     ev = Evaluator(GoldenIndex(golden, emb, query_cache_size=query_cache), FixedGate(),
@@ -92,12 +106,17 @@ def embedded_rate(lines: Sequence[bytes], batch: int, query_cache: int = 0) -> f
         return len(lines) / (time.perf_counter() - t0)
 
     asyncio.run(run())  # warm-up
-    return statistics.median(asyncio.run(run()) for _ in range(3))
+    cpu0 = time.process_time()
+    rates = [asyncio.run(run()) for _ in range(3)]
+    cpu_ms = (time.process_time() - cpu0) * 1000 / (3 * len(lines))
+    return statistics.median(rates), cpu_ms
 
 
-def _consume_judgments(bootstrap: str, topic: str, n: int, timeout_s: float
+def _consume_judgments(bootstrap: str, topic: str, n: int, timeout_s: float,
+                       mark_at: int = 0, on_mark: Callable[[], None] | None = None
                        ) -> list[tuple[float, int]]:
-    """Arrival wall times of the first n judgments (with the judgment's offset)."""
+    """Arrival wall times of the first n judgments (with the judgment's offset);
+    on_mark() is called when the mark_at-th arrives (to start CPU accounting)."""
     from kafka import KafkaConsumer
 
     c = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
@@ -107,6 +126,8 @@ def _consume_judgments(bootstrap: str, topic: str, n: int, timeout_s: float
     while len(out) < n and time.monotonic() < deadline:
         for msg in c:
             out.append((time.time(), msg.offset))
+            if on_mark is not None and len(out) == mark_at + 1:
+                on_mark()
             if len(out) >= n:
                 break
     c.close()
@@ -125,6 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--query-cache", type=int, default=0,
                     help="masked-question embedding cache size for both paths (default 0: "
                          "off, so that every trace pays for its embedding)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="workers in the group for the maximum-throughput run (scale-out on "
+                         "this machine; default 1)")
+    ap.add_argument("--worker-threads", type=int, default=0,
+                    help="torch threads per worker (OMP_NUM_THREADS; 0 = torch's default)")
     ap.add_argument("--depths", default="1,2",
                     help="worker pipeline depths to measure the Kafka maximum with; the last "
                          "one is used for the latency run (default 1,2)")
@@ -136,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pipelines.replay import ensure_topics
 
     lines = _traces(args.traces)
-    emb_rate = embedded_rate(lines[:1000], args.batch_size, args.query_cache)
+    emb_rate, emb_cpu_ms = embedded_rate(lines[:1000], args.batch_size, args.query_cache)
 
     tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
     port = _free_port()
@@ -144,7 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     subprocess.run([str(BROKER), "fetch"], env=env, check=True, capture_output=True)
     subprocess.run([str(BROKER), "start"], env=env, check=True, capture_output=True)
     bootstrap = f"127.0.0.1:{port}"
-    worker: subprocess.Popen[bytes] | None = None
+    broker_pid = int((tmp / "kafka" / "broker.pid").read_text().strip())
+    workers: list[subprocess.Popen[bytes]] = []
+    cpu: dict[int, tuple[float, float]] = {}
     try:
         def start_worker(group: str, traces_topic: str, judgments_topic: str,
                          depth: int) -> tuple[subprocess.Popen[bytes], int]:
@@ -157,7 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                  str(args.batch_size), "--pipeline-depth", str(depth)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env={**os.environ, "HF_HUB_OFFLINE": "1",
-                     "CARGO_QUERY_CACHE_SIZE": str(args.query_cache)})
+                     "CARGO_QUERY_CACHE_SIZE": str(args.query_cache),
+                     **({"OMP_NUM_THREADS": str(args.worker_threads)}
+                        if args.worker_threads > 0 else {})})
             return proc, mport
 
         # --- maximum throughput: a backlog of N traces, one worker, per depth.
@@ -166,25 +196,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         for depth in depths:
             topic = f"bench-max-d{depth}"
             ensure_topics(bootstrap, {topic: 4, f"{topic}-judgments": 4})
+            started = [start_worker(topic, topic, f"{topic}-judgments", depth)
+                       for _ in range(max(1, args.workers))]
+            workers = [w for w, _ in started]
+            if len(started) > 1:
+                # Several workers: let the group settle first, so that no rebalance
+                # falls inside the measured window.
+                for _, mp in started:
+                    _wait_ready(mp)
+                time.sleep(10)
             producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
             for line in lines:
                 producer.send(topic, value=line)
             producer.flush()
-            worker, mport = start_worker(topic, topic, f"{topic}-judgments", depth)
-            arrivals = _consume_judgments(bootstrap, f"{topic}-judgments", len(lines), 600)
-            w = min(max(0, args.warmup), len(arrivals) - 2)
+            w = min(max(0, args.warmup), len(lines) - 2)
+            snap: dict[str, float] = {}
+
+            def mark(snap: dict[str, float] = snap,
+                     pids: tuple[int, ...] = tuple(p.pid for p in workers)) -> None:
+                snap.update(workers=sum(_cpu_s(pid) for pid in pids),
+                            broker=_cpu_s(broker_pid))
+
+            arrivals = _consume_judgments(bootstrap, f"{topic}-judgments", len(lines), 600,
+                                          mark_at=w, on_mark=mark)
+            n_timed = len(arrivals) - 1 - w
             first, last = arrivals[w][0], arrivals[-1][0]
-            rates[depth] = (len(arrivals) - 1 - w) / max(last - first, 1e-9)
-            rss = max(rss, _rss(mport))
-            worker.terminate()
-            worker.wait(timeout=60)
+            rates[depth] = n_timed / max(last - first, 1e-9)
+            if snap:
+                cpu[depth] = ((sum(_cpu_s(p.pid) for p in workers) - snap["workers"])
+                              * 1000 / n_timed,
+                              (_cpu_s(broker_pid) - snap["broker"]) * 1000 / n_timed)
+            rss = max([rss] + [_rss(mp) for _, mp in started])
+            for proc in workers:
+                proc.terminate()
+            for proc in workers:
+                proc.wait(timeout=60)
+            workers = []
         kafka_rate = rates[depths[-1]]
 
         # --- latency at half the maximum rate.
         rate = kafka_rate / 2
         ensure_topics(bootstrap, {"bench-lat": 4, "bench-lat-judgments": 4})
-        worker, mport = start_worker("bench-lat", "bench-lat", "bench-lat-judgments",
-                                     depths[-1])
+        started = [start_worker("bench-lat", "bench-lat", "bench-lat-judgments", depths[-1])
+                   for _ in range(max(1, args.workers))]
+        workers = [w for w, _ in started]
         time.sleep(5)
         n = int(rate * args.latency_seconds)
         sent: dict[str, float] = {}
@@ -202,17 +257,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                     time.sleep(delay)
             p.flush()
 
-        # Wait for the worker to join its group before offering traffic.
-        _wait_ready(mport)
+        # Wait for the workers to join their group before offering traffic.
+        for _, mp in started:
+            _wait_ready(mp)
+        if len(started) > 1:
+            time.sleep(10)
         feeder = threading.Thread(target=offer)
         feeder.start()
         lat = _latencies(bootstrap, "bench-lat-judgments", sent, n, 600)
         feeder.join()
-        rss = max(rss, _rss(mport))
+        rss = max([rss] + [_rss(mp) for _, mp in started])
     finally:
-        if worker is not None and worker.poll() is None:
-            worker.terminate()
-            worker.wait(timeout=60)
+        for proc in workers:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(timeout=60)
         subprocess.run([str(BROKER), "stop"], env=env, check=False, capture_output=True)
 
     lat.sort()
@@ -221,17 +280,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
           f"{args.batch_size}, structural judge, MiniLM, query cache {args.query_cache}, "
           f"Kafka warm-up {args.warmup}")
-    print(f"embedded evaluator  median {emb_rate:8.1f} traces/s")
+    ncpu = os.cpu_count() or 1
+    print(f"embedded evaluator  median {emb_rate:8.1f} traces/s, {emb_cpu_ms:.2f} ms CPU/trace "
+          f"({emb_rate * emb_cpu_ms / 10 / ncpu:.0f}% of {ncpu} cores)")
     for depth, r in rates.items():
-        print(f"through Kafka       {r:8.1f} traces/s (one worker, 4 partitions, backlog, "
-              f"pipeline depth {depth}; ratio {r / emb_rate:.3f})")
+        print(f"through Kafka       {r:8.1f} traces/s ({args.workers} worker(s), 4 partitions, "
+              f"backlog, pipeline depth {depth}; ratio {r / emb_rate:.3f})")
+        if depth in cpu:
+            w_ms, b_ms = cpu[depth]
+            print(f"  CPU per trace     worker(s) {w_ms:.2f} ms + broker {b_ms:.2f} ms "
+                  f"({r * (w_ms + b_ms) / 10 / ncpu:.0f}% of {ncpu} cores in use)")
     print(f"ratio kafka/embedded {kafka_rate / emb_rate:.3f} at depth {depths[-1]}  "
           f"(target >= 0.80: "
           f"{'met' if kafka_rate / emb_rate >= 0.8 else 'NOT met'})")
     print(f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
           f"p99 {p99 * 1000:.0f} ms over "
           f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
-    print(f"worker RSS          {rss / 2**20:.0f} MiB")
+    print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
 
 
