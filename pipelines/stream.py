@@ -31,9 +31,10 @@ import json
 import logging
 import os
 import socket
+import time
 import weakref
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -345,7 +346,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             # worker killed in between leaves a committed offset above its mark
             # (the next owner then reads back and re-judges that range).
             await _flush_all(app.producer)
-        now = asyncio.get_running_loop().time()
+        now = time.monotonic()
         for rec in records:
             if rec.topic == cfg.traces_topic and rec.offset > progress.done.get(rec.partition, -1):
                 progress.done[rec.partition] = rec.offset
@@ -468,7 +469,7 @@ class _Progress:
 
 
 async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_gauge: Any,
-                          stalls: Any) -> None:
+                          stalls: Any, clock: Callable[[], float] = time.monotonic) -> None:
     """One round of the progress watch (see ``StreamConfig.progress_interval_s``)."""
     done, moved = progress.done, progress.moved
     consumer = app.consumer
@@ -476,8 +477,15 @@ async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_
                  key=lambda tp: tp.partition)
     if not tps:
         return
-    ends = await consumer.highwaters(*tps)
-    now = asyncio.get_running_loop().time()
+    try:
+        # A round trip through the consumer's thread; bounded, so that a wedged
+        # consumer cannot wedge the watch too (then the fetcher's cached marks).
+        ends = await asyncio.wait_for(consumer.highwaters(*tps), timeout=5.0)
+    except Exception as exc:  # timeout included
+        log.warning("progress watch: end offsets not available (%s); using cached ones",
+                    type(exc).__name__)
+        ends = {tp: consumer.highwater(tp) for tp in tps}
+    now = clock()
     for tp in tps:
         committed = consumer._committed_offset.get(tp)  # next offset to read, or None
         nxt = max(done.get(tp.partition, -1) + 1, committed or 0)
@@ -494,11 +502,15 @@ async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_
         if now - since >= cfg.stall_after_s:
             stalls.inc()
             moved[tp.partition] = now  # one report per stall window
+            try:
+                position = await asyncio.wait_for(consumer.position(tp), timeout=5.0)
+            except Exception:  # timeout included
+                position = "unknown"
             log.warning(
                 "partition %s:%d stalled: lag %d, no progress for %.0fs; consumer position "
                 "%s, committed %s, read offset %s, active %s, paused %s, buffered %s, flow "
                 "active %s, flow control active %s, batches in flight %d",
-                tp.topic, tp.partition, lag, now - since, await consumer.position(tp),
+                tp.topic, tp.partition, lag, now - since, position,
                 committed, consumer._read_offset.get(tp),
                 tp in (consumer._active_partitions or ()), tp in consumer._paused_partitions,
                 tp in consumer._buffered_partitions, consumer.flow_active,

@@ -7,6 +7,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from monitor.errors import InvalidTraceError
 from monitor.traces import parse_trace
 from pipelines.replay import _key
@@ -50,3 +52,128 @@ def test_replay_and_stream_clear_errors() -> None:
     p = subprocess.run([*cli, "replay", "--bootstrap", "127.0.0.1:1"], capture_output=True,
                        text=True, timeout=120, check=False)
     assert p.returncode == 2 and "cannot reach Kafka" in p.stderr
+
+
+class _TP:
+    def __init__(self, topic: str, partition: int) -> None:
+        self.topic, self.partition = topic, partition
+
+    def __hash__(self) -> int:
+        return hash((self.topic, self.partition))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _TP) and (self.topic, self.partition) == (
+            other.topic, other.partition)
+
+
+class _Consumer:
+    """The parts of Faust's consumer the progress watch reads."""
+
+    def __init__(self, ends: dict[int, int], wedged: bool = False) -> None:
+        self.tps = [_TP("agent-traces", p) for p in ends] + [_TP("other", 0)]
+        self.ends = ends
+        self.wedged = wedged
+        self._committed_offset = {tp: 0 for tp in self.tps}
+        self._read_offset: dict[object, int] = {}
+        self._active_partitions = set(self.tps)
+        self._paused_partitions: set[object] = set()
+        self._buffered_partitions: set[object] = set()
+        self.flow_active = True
+
+    def assignment(self) -> list[_TP]:
+        return self.tps
+
+    async def highwaters(self, *tps: _TP) -> dict[_TP, int]:
+        if self.wedged:
+            import asyncio
+
+            await asyncio.sleep(3600)
+        return {tp: self.ends[tp.partition] for tp in tps}
+
+    def highwater(self, tp: _TP) -> int:
+        return self.ends[tp.partition]
+
+    async def position(self, tp: _TP) -> int:
+        return 0
+
+
+class _App:
+    def __init__(self, consumer: _Consumer) -> None:
+        self.consumer = consumer
+
+        class _Flow:
+            @staticmethod
+            def is_active() -> bool:
+                return True
+
+        self.flow_control = _Flow()
+
+
+def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
+        caplog: pytest.LogCaptureFixture) -> None:
+    import asyncio
+
+    from prometheus_client import CollectorRegistry, Counter, Gauge
+
+    from pipelines.stream import StreamConfig, _Progress, _watch_progress
+
+    reg = CollectorRegistry()
+    lag = Gauge("lag", "", ["partition"], registry=reg)
+    stalls = Counter("stalls", "", registry=reg)
+    cfg = StreamConfig(stall_after_s=30)
+    progress = _Progress(done={0: 9, 1: 4})
+    consumer = _Consumer({0: 10, 1: 20})
+    app = _App(consumer)
+    clock = [1000.0]
+
+    def watch() -> None:
+        asyncio.run(_watch_progress(app, cfg, progress, lag, stalls, clock=lambda: clock[0]))
+
+    watch()
+    assert reg.get_sample_value("lag", {"partition": "0"}) == 0   # caught up
+    assert reg.get_sample_value("lag", {"partition": "1"}) == 15  # 5..19 to judge
+    assert reg.get_sample_value("stalls_total") == 0
+    clock[0] += 31                                                 # no progress for 31 s
+    with caplog.at_level("WARNING", logger="cargo.stream"):
+        watch()
+    assert reg.get_sample_value("stalls_total") == 1
+    assert "partition agent-traces:1 stalled: lag 15" in caplog.text
+    assert "agent-traces:0 stalled" not in caplog.text
+    clock[0] += 1
+    watch()                                                        # same window: once
+    assert reg.get_sample_value("stalls_total") == 1
+    progress.done[1] = 19                                          # caught up
+    clock[0] += 60
+    watch()
+    assert reg.get_sample_value("lag", {"partition": "1"}) == 0
+    assert reg.get_sample_value("stalls_total") == 1
+    assert reg.get_sample_value("lag", {"partition": "0"}) is not None
+    assert not any(s.labels.get("partition") == "other" for m in reg.collect()
+                   for s in m.samples)
+
+
+def test_progress_watch_survives_a_wedged_consumer_thread(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen in the SIGKILL investigation: the call into Faust's consumer thread for
+    end offsets never returned, and the watch went silent. It now times out and
+    falls back to the fetcher's cached end offsets."""
+    import asyncio
+
+    from prometheus_client import CollectorRegistry, Counter, Gauge
+
+    from pipelines.stream import StreamConfig, _Progress, _watch_progress
+
+    real_wait_for = asyncio.wait_for
+
+    async def quick_wait_for(aw, timeout):  # type: ignore[no-untyped-def]
+        return await real_wait_for(aw, timeout=0.05)
+
+    monkeypatch.setattr(asyncio, "wait_for", quick_wait_for)
+    reg = CollectorRegistry()
+    lag = Gauge("lag", "", ["partition"], registry=reg)
+    app = _App(_Consumer({0: 7}, wedged=True))
+    with caplog.at_level("WARNING", logger="cargo.stream"):
+        asyncio.run(_watch_progress(app, StreamConfig(), _Progress(), lag,
+                                    Counter("stalls", "", registry=reg)))
+    assert reg.get_sample_value("lag", {"partition": "0"}) == 7
+    assert "end offsets not available (TimeoutError)" in caplog.text
