@@ -99,23 +99,29 @@ class Worker:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
 
-    def metric(self, name: str) -> float:
+    def metrics_text(self) -> str | None:
         try:
-            text = urllib.request.urlopen(
-                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode()
+            return str(urllib.request.urlopen(
+                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode())
         except OSError:
+            return None
+
+    def metric(self, name: str) -> float:
+        """Sum of a metric's samples over its labels; -1 while /metrics is not up."""
+        text = self.metrics_text()
+        if text is None:
             return -1.0
         return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                    if line.split("{")[0].split(" ")[0] == name)
 
     def traces_total(self) -> float:
-        try:
-            text = urllib.request.urlopen(
-                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode()
-        except OSError:
-            return -1.0
-        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-                   if line.startswith("cargo_traces_total{"))
+        return self.metric("cargo_traces_total")
+
+    def lag_series(self) -> dict[str, float]:
+        text = self.metrics_text() or ""
+        prefix = 'cargo_stream_partition_lag{partition="'
+        return {line[len(prefix):].split('"')[0]: float(line.rsplit(" ", 1)[1])
+                for line in text.splitlines() if line.startswith(prefix)}
 
 
 def unique_traces(n: int) -> list[bytes]:
@@ -217,6 +223,10 @@ def test_end_to_end_judgments_and_dead_letters(broker: Broker, tmp_path: Path) -
         judgments, dlq = collect(broker.bootstrap, len(lines))
         assert wait_for(lambda: worker.traces_total() >= len(lines))
         total = worker.traces_total()
+        # The progress watch (every 2 s here): one lag series per owned partition,
+        # all at 0 once everything is judged.
+        assert wait_for(lambda: worker.lag_series() == {"0": 0, "1": 0, "2": 0, "3": 0}, 30), \
+            worker.lag_series()
     finally:
         worker.stop()
     valid = _n_valid(lines)
