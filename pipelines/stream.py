@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from monitor.errors import InvalidTraceError
+from monitor.errors import ConfigError, InvalidTraceError
 from monitor.golden import load_golden
 from monitor.metrics import MonitorMetrics
 from monitor.models import Judgment, SourceLocation
@@ -522,6 +522,16 @@ def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warn
 
     from pipelines.replay import ensure_topics
 
+    if cfg.metrics_port:
+        # Checked before Faust starts: a busy port would otherwise crash the worker
+        # after it joined the group, with a traceback.
+        with socket.socket() as probe:
+            try:
+                probe.bind((settings.metrics_host, cfg.metrics_port))
+            except OSError as exc:
+                raise ConfigError(
+                    f"cannot serve /metrics on {settings.metrics_host}:{cfg.metrics_port}: "
+                    f"{exc.strerror}; give each worker its own --metrics-port") from exc
     if cfg.security_protocol == "PLAINTEXT":
         # Missing topics are created up front with the configured partition count
         # (the judgments topic log-compacted: one judgment per trace id).

@@ -177,3 +177,20 @@ def test_progress_watch_survives_a_wedged_consumer_thread(
                                     Counter("stalls", "", registry=reg)))
     assert reg.get_sample_value("lag", {"partition": "0"}) == 7
     assert "end offsets not available (TimeoutError)" in caplog.text
+
+
+def test_stream_refuses_a_busy_metrics_port_before_joining(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    from pipelines.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        rc = main(["stream", "--bootstrap", "127.0.0.1:1", "--metrics-port", str(port)])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert f"cannot serve /metrics on 127.0.0.1:{port}" in err
+    assert "--metrics-port" in err
