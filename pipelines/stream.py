@@ -526,6 +526,9 @@ def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warn
         # Checked before Faust starts: a busy port would otherwise crash the worker
         # after it joined the group, with a traceback.
         with socket.socket() as probe:
+            # As the metrics server does: a port left in TIME_WAIT by a worker that
+            # just died (SIGKILL, restart) is free to reuse; a live listener is not.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind((settings.metrics_host, cfg.metrics_port))
             except OSError as exc:
