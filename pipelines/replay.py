@@ -12,7 +12,9 @@ import contextlib
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -20,18 +22,31 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from monitor.errors import ConfigError
 
 
+@contextlib.contextmanager
+def kafka_client(bootstrap: str, factory: Callable[..., Any], **kwargs: Any
+                 ) -> Iterator[Any]:
+    """A kafka-python client (admin or consumer) for the admin helpers, closed after
+    use; a broker that cannot be reached is a :class:`ConfigError` naming it."""
+    from kafka.errors import KafkaError
+
+    try:
+        client = factory(bootstrap_servers=bootstrap, client_id="cargo-monitor-admin",
+                         **kwargs)
+    except KafkaError as exc:
+        raise ConfigError(f"cannot reach Kafka at {bootstrap}: {exc}") from exc
+    try:
+        yield client
+    finally:
+        client.close()
+
+
 def ensure_topics(bootstrap: str, topics: dict[str, int], *, compact: set[str] | None = None,
                   replication: int = 1) -> list[str]:
     """Create missing topics with the given partition counts; returns those created."""
     from kafka.admin import KafkaAdminClient, NewTopic
-    from kafka.errors import KafkaError, TopicAlreadyExistsError
+    from kafka.errors import TopicAlreadyExistsError
 
-    try:
-        admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="cargo-monitor-admin",
-                                 request_timeout_ms=15000)
-    except KafkaError as exc:
-        raise ConfigError(f"cannot reach Kafka at {bootstrap}: {exc}") from exc
-    try:
+    with kafka_client(bootstrap, KafkaAdminClient, request_timeout_ms=15000) as admin:
         existing = set(admin.list_topics())
         new = [NewTopic(name, num_partitions=n, replication_factor=replication,
                         topic_configs={"cleanup.policy": "compact"}
@@ -41,8 +56,6 @@ def ensure_topics(bootstrap: str, topics: dict[str, int], *, compact: set[str] |
             with contextlib.suppress(TopicAlreadyExistsError):
                 admin.create_topics(new)
         return [t.name for t in new]
-    finally:
-        admin.close()
 
 
 def _key(line: bytes) -> bytes | None:

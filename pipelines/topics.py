@@ -9,12 +9,10 @@ an operator checks first when judgments stop flowing.
 from __future__ import annotations
 
 import argparse
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from monitor.errors import ConfigError
-from pipelines.replay import ensure_topics
+from pipelines.replay import ensure_topics, kafka_client
 
 
 def add_topics_parser(sub: Any) -> None:
@@ -34,32 +32,14 @@ def add_topics_parser(sub: Any) -> None:
         verb.add_argument("--bootstrap", default="127.0.0.1:9092")
 
 
-@contextlib.contextmanager
-def _clients(bootstrap: str) -> Iterator[tuple[Any, Any]]:
-    from kafka import KafkaConsumer
-    from kafka.admin import KafkaAdminClient
-    from kafka.errors import KafkaError
-
-    try:
-        admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="cargo-monitor-admin",
-                                 request_timeout_ms=15000)
-        consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None,
-                                 enable_auto_commit=False, client_id="cargo-monitor-admin")
-    except KafkaError as exc:
-        raise ConfigError(f"cannot reach Kafka at {bootstrap}: {exc}") from exc
-    try:
-        yield admin, consumer
-    finally:
-        consumer.close()
-        admin.close()
-
-
 def topic_table(bootstrap: str) -> list[tuple[str, int, str, int]]:
     """(name, partitions, cleanup.policy, messages) for every non-internal topic."""
-    from kafka import TopicPartition
-    from kafka.admin import ConfigResource, ConfigResourceType
+    from kafka import KafkaConsumer, TopicPartition
+    from kafka.admin import ConfigResource, ConfigResourceType, KafkaAdminClient
 
-    with _clients(bootstrap) as (admin, consumer):
+    with kafka_client(bootstrap, KafkaAdminClient, request_timeout_ms=15000) as admin, \
+            kafka_client(bootstrap, KafkaConsumer, group_id=None,
+                         enable_auto_commit=False) as consumer:
         names = sorted(t for t in admin.list_topics() if not t.startswith("__"))
         if not names:
             return []
@@ -86,21 +66,16 @@ def group_lag(bootstrap: str, group: str, topic: str) -> list[tuple[int, int | N
     """(partition, committed offset or None, end offset) for each partition of topic."""
     from kafka import KafkaConsumer, TopicPartition
 
-    with _clients(bootstrap) as (_admin, consumer):
+    # A consumer with the group's id reads its committed offsets (OffsetFetch)
+    # without joining the group: nothing is rebalanced.
+    with kafka_client(bootstrap, KafkaConsumer, group_id=group,
+                      enable_auto_commit=False) as consumer:
         parts = consumer.partitions_for_topic(topic)
         if not parts:
             raise ConfigError(f"topic {topic!r} not found at {bootstrap}")
         tps = [TopicPartition(topic, p) for p in sorted(parts)]
         ends = consumer.end_offsets(tps)
-        # A consumer with the group's id reads its committed offsets (OffsetFetch)
-        # without joining the group: nothing is rebalanced.
-        reader = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group,
-                               enable_auto_commit=False, client_id="cargo-monitor-admin")
-        try:
-            committed = {tp: reader.committed(tp) for tp in tps}
-        finally:
-            reader.close()
-        return [(tp.partition, committed[tp], ends[tp]) for tp in tps]
+        return [(tp.partition, consumer.committed(tp), ends[tp]) for tp in tps]
 
 
 def main_topics(args: argparse.Namespace) -> int:
