@@ -174,13 +174,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers: list[subprocess.Popen[bytes]] = []
     cpu: dict[int, tuple[float, float]] = {}
     try:
-        def start_worker(group: str, traces_topic: str, judgments_topic: str,
-                         depth: int) -> tuple[subprocess.Popen[bytes], int]:
+        def start_worker(group: str, depth: int) -> tuple[subprocess.Popen[bytes], int]:
+            # Reads topic <group>, writes <group>-judgments and <group>-dlq.
             mport = _free_port()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap", bootstrap,
-                 "--group", group, "--traces-topic", traces_topic, "--judgments-topic",
-                 judgments_topic, "--dlq-topic", f"{traces_topic}-dlq", "--metrics-port",
+                 "--group", group, "--traces-topic", group, "--judgments-topic",
+                 f"{group}-judgments", "--dlq-topic", f"{group}-dlq", "--metrics-port",
                  str(mport), "--data-dir", str(tmp / group), "--batch-size",
                  str(args.batch_size), "--pipeline-depth", str(depth)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -190,21 +190,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                         if args.worker_threads > 0 else {})})
             return proc, mport
 
+        def start_workers(group: str, depth: int, settle: bool, grace_s: float = 0.0
+                          ) -> list[tuple[subprocess.Popen[bytes], int]]:
+            """args.workers workers in one group; with settle, return once each serves
+            /metrics (after grace_s) and (several workers) the group had 10 s to
+            settle, so that no rebalance falls inside a measurement."""
+            started = [start_worker(group, depth)
+                       for _ in range(max(1, args.workers))]
+            if settle:
+                time.sleep(grace_s)
+                for _, mp in started:
+                    _wait_ready(mp)
+                if len(started) > 1:
+                    time.sleep(10)
+            return started
+
         # --- maximum throughput: a backlog of N traces, one worker, per depth.
         rates: dict[int, float] = {}
         rss = 0.0
         for depth in depths:
             topic = f"bench-max-d{depth}"
             ensure_topics(bootstrap, {topic: 4, f"{topic}-judgments": 4})
-            started = [start_worker(topic, topic, f"{topic}-judgments", depth)
-                       for _ in range(max(1, args.workers))]
+            # One worker starts on the backlog (its clock starts after the warm-up);
+            # several let their group settle first.
+            started = start_workers(topic, depth, settle=args.workers > 1)
             workers = [w for w, _ in started]
-            if len(started) > 1:
-                # Several workers: let the group settle first, so that no rebalance
-                # falls inside the measured window.
-                for _, mp in started:
-                    _wait_ready(mp)
-                time.sleep(10)
             producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
             for line in lines:
                 producer.send(topic, value=line)
@@ -237,10 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # --- latency at half the maximum rate.
         rate = kafka_rate / 2
         ensure_topics(bootstrap, {"bench-lat": 4, "bench-lat-judgments": 4})
-        started = [start_worker("bench-lat", "bench-lat", "bench-lat-judgments", depths[-1])
-                   for _ in range(max(1, args.workers))]
+        # The workers join their group before traffic is offered.
+        started = start_workers("bench-lat", depths[-1], settle=True, grace_s=5)
         workers = [w for w, _ in started]
-        time.sleep(5)
         n = int(rate * args.latency_seconds)
         sent: dict[str, float] = {}
 
@@ -257,11 +266,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     time.sleep(delay)
             p.flush()
 
-        # Wait for the workers to join their group before offering traffic.
-        for _, mp in started:
-            _wait_ready(mp)
-        if len(started) > 1:
-            time.sleep(10)
         feeder = threading.Thread(target=offer)
         feeder.start()
         lat = _latencies(bootstrap, "bench-lat-judgments", sent, n, 600)
