@@ -185,18 +185,33 @@ def collect(bootstrap: str, expect: int, timeout_s: float = 240
     return judgments, dlq
 
 
-def _n_valid(lines: list[bytes]) -> int:
+def _valid(line: bytes) -> bool:
     from monitor.errors import InvalidTraceError
     from monitor.traces import parse_trace
 
-    n = 0
-    for line in lines:
-        try:
-            parse_trace(line)
-            n += 1
-        except InvalidTraceError:
-            pass
-    return n
+    try:
+        parse_trace(line)
+    except InvalidTraceError:
+        return False
+    return True
+
+
+def _n_valid(lines: list[bytes]) -> int:
+    return sum(map(_valid, lines))
+
+
+def commit_offset(bootstrap: str, group: str, topic: str, partition: int,
+                  offset: int) -> None:
+    """Set a consumer group's committed offset (the group must have no members)."""
+    from kafka import KafkaConsumer, TopicPartition
+    from kafka.structs import OffsetAndMetadata
+
+    tp = TopicPartition(topic, partition)
+    committer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group,
+                              enable_auto_commit=False)
+    committer.assign([tp])
+    committer.commit({tp: OffsetAndMetadata(offset, "", -1)})
+    committer.close()
 
 
 def wait_for(pred, timeout_s: float = 120) -> bool:  # type: ignore[no-untyped-def]
@@ -267,17 +282,7 @@ def test_two_workers_share_partitions_and_judge_every_trace_once(broker: Broker,
 
 
 def _valid_unique(n: int) -> list[bytes]:
-    from monitor.errors import InvalidTraceError
-    from monitor.traces import parse_trace
-
-    out = []
-    for line in unique_traces(4 * n):
-        try:
-            parse_trace(line)
-        except InvalidTraceError:
-            continue
-        out.append(line)
-    return out[:n]
+    return [line for line in unique_traces(4 * n) if _valid(line)][:n]
 
 
 def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
@@ -286,8 +291,7 @@ def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
     Faust's consumer dropped the record at the committed offset and committed past
     it): the group's committed offset is ahead of the worker's watermark. The worker
     must notice the hole and judge the records in it, not lose them."""
-    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-    from kafka.structs import OffsetAndMetadata
+    from kafka import KafkaProducer
 
     from pipelines.replay import ensure_topics
 
@@ -301,12 +305,7 @@ def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
     producer.send(changelog, key=b'"agent-traces:0"', value=b"4", partition=0)
     producer.flush()
     producer.close()
-    tp = TopicPartition("agent-traces", 0)
-    committer = KafkaConsumer(bootstrap_servers=broker.bootstrap, group_id=group,
-                              enable_auto_commit=False)
-    committer.assign([tp])
-    committer.commit({tp: OffsetAndMetadata(10, "", -1)})
-    committer.close()
+    commit_offset(broker.bootstrap, group, "agent-traces", 0, 10)
 
     worker = Worker(broker, tmp_path, group, "w1").start()
     try:
@@ -364,8 +363,7 @@ def test_broker_restart_under_load_loses_nothing(broker: Broker, tmp_path: Path)
 
 def test_topic_admin_create_list_and_lag(broker: Broker, capsys: pytest.CaptureFixture[str]
                                          ) -> None:
-    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
-    from kafka.structs import OffsetAndMetadata
+    from kafka import KafkaProducer
 
     from pipelines.cli import main
 
@@ -386,12 +384,7 @@ def test_topic_admin_create_list_and_lag(broker: Broker, capsys: pytest.CaptureF
     assert rows["cargo-judgments"] == ["2", "compact", "0"]
     assert rows["cargo-traces-dlq"][:2] == ["2", "delete"]
 
-    tp = TopicPartition("agent-traces", 0)
-    committer = KafkaConsumer(bootstrap_servers=broker.bootstrap, group_id="g-admin",
-                              enable_auto_commit=False)
-    committer.assign([tp])
-    committer.commit({tp: OffsetAndMetadata(2, "", -1)})
-    committer.close()
+    commit_offset(broker.bootstrap, "g-admin", "agent-traces", 0, 2)
     assert main(["topics", "lag", *b, "--group", "g-admin"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[2].split() == ["0", "2", "5", "3"]     # partition, committed, end, lag
