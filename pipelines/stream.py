@@ -5,10 +5,12 @@ with the core :class:`~monitor.evaluator.Evaluator`, writes one judgment per
 trace to the judgments topic (key = trace id) and every undecodable or invalid
 message to the dead-letter topic (original bytes, reason, topic/partition/
 offset). Events are acknowledged only after their judgment or DLQ record has
-been delivered (the producer futures are awaited and the producer flushed), so
-delivery is at-least-once. Batches are pipelined (``pipeline_depth``): the next
-batch is embedded and judged while the previous one is delivered, but delivery,
-watermark and acknowledgement stay in input order, and every message holds an
+been delivered (the Kafka producer's delivery futures are awaited) and the
+partition watermark below is in Kafka (flushed), so delivery is at-least-once;
+records the consumer skipped are read back and judged (``RangeReader``).
+Batches are pipelined (``pipeline_depth``): the next batch is embedded and
+judged while the previous one is delivered, but delivery, watermark and
+acknowledgement stay in input order, and every message holds an
 extra reference until its output is delivered (``take_events`` alone would ack
 a batch as soon as the next one is requested).
 
