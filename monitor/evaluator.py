@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from monitor.aio import LoopSemaphore
 from monitor.citations import CitationChecker
 from monitor.diagnostics import GuardConfig, compute_diagnostics
 from monitor.errors import EmbeddingError, InvalidTraceError, JudgeError
@@ -55,7 +56,7 @@ class Evaluator:
         self.judge = judge
         self.guards = guards or GuardConfig()
         self.judge_timeout_s = judge_timeout_s
-        self._sem = asyncio.Semaphore(max_concurrency)
+        self._sem = LoopSemaphore(max_concurrency)
         self._locks: dict[int, asyncio.Lock] = {}
         self._clock = clock
         # The citation contract runs on every valid trace that carries one, whatever

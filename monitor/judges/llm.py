@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from monitor.aio import LoopSemaphore
 from monitor.errors import ConfigError, JudgeError
 from monitor.judges.base import JudgeRequest, JudgeResult
 from monitor.judges.prompts import PromptLibrary, PromptRenderer, RenderedPrompt
@@ -232,7 +233,7 @@ class LLMJudge:
         self.config = config
         self.renderer = PromptRenderer(config.condition, config.rubric, library)
         self._client = client or _make_client(config)
-        self._sem = asyncio.Semaphore(config.max_concurrency)
+        self._sem = LoopSemaphore(config.max_concurrency)
         self._structured = config.structured_output != "off"
         self._rng = random.Random(0)
         host = urlsplit(config.base_url).hostname or ""

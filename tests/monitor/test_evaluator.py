@@ -119,3 +119,16 @@ async def test_stream_keeps_order_and_matches_batch_results(golden: GoldenSet) -
     direct = await ev.evaluate_batch([RawTrace(x) for x in lines])
     assert [j.status for j in streamed] == [j.status for j in direct]
     assert [j.trace_id for j in streamed] == [j.trace_id for j in direct]
+
+
+def test_one_evaluator_serves_successive_event_loops(golden: GoldenSet) -> None:
+    # An evaluator outlives asyncio.run (benchmarks, embedding applications): its
+    # concurrency bound must not stay bound to the first loop. With 12 traces and a
+    # bound of 2, every later run waits on it; each trace must still be judged.
+    ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge(),
+                   max_concurrency=2)
+    batch = [RawTrace(_line(trace_id=f"t{k}")) for k in range(12)]
+    for _ in range(3):
+        out = asyncio.run(ev.evaluate_batch(batch))
+        assert [j.status for j in out] == ["evaluated"] * 12, \
+            [j.error for j in out if j.error]
