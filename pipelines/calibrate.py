@@ -104,7 +104,8 @@ def main_calibrate(args: argparse.Namespace) -> int:
     if needs_index:
         from monitor.embeddings import make_embedder
 
-        embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
+        embedder = make_embedder(settings.embedder, batch_size=settings.batch_size,
+                             threads=settings.embed_threads)
         index = GoldenIndex(load_golden(settings.golden), embedder, cache_dir=settings.cache_dir)
         embedding_model = embedder.model_id
     questions = None

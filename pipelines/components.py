@@ -29,7 +29,8 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
     """Embedder, golden index, judge and evaluator, as the settings say."""
     gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
                      gamma=settings.gamma, model_path=settings.gate_model)
-    embedder = make_embedder(settings.embedder, batch_size=settings.batch_size)
+    embedder = make_embedder(settings.embedder, batch_size=settings.batch_size,
+                             threads=settings.embed_threads)
     index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir,
                         query_cache_size=settings.query_cache_size)
     judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,

@@ -21,6 +21,10 @@ def add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedder", choices=["minilm", "hashing"],
                    help="embedding model (default: minilm, offline)")
     p.add_argument("--batch-size", type=int, help="questions embedded per batch (default 32)")
+    p.add_argument("--embed-threads", type=int,
+                   help="embedding threads, each running the model single-threaded "
+                        "(default 0: one per usable core; with several workers on one "
+                        "machine, give each its share)")
     p.add_argument("--cache-dir", help="golden embedding cache directory")
     p.add_argument("--metrics-port", type=int,
                    help="serve /metrics on 127.0.0.1:PORT (default 9108; 0 disables)")
@@ -67,7 +71,8 @@ def add_llm_options(p: argparse.ArgumentParser) -> None:
 _FLAG_TO_SETTING = {
     "golden": "golden", "judge": "judge", "gate": "gate", "tau": "tau", "delta": "delta",
     "gamma": "gamma", "gate_model": "gate_model", "embedder": "embedder",
-    "batch_size": "batch_size", "cache_dir": "cache_dir", "metrics_port": "metrics_port",
+    "batch_size": "batch_size", "embed_threads": "embed_threads", "cache_dir": "cache_dir",
+    "metrics_port": "metrics_port",
     "languages": "languages", "min_answer_chars": "min_answer_chars",
     "max_answer_chars": "max_answer_chars",
     "judge_base_url": "judge_base_url", "judge_model": "judge_model",
