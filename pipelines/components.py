@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
 from dataclasses import dataclass
 
 from monitor.citations import CitationChecker
@@ -54,3 +56,28 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
                           guards=guards, max_concurrency=max(8, settings.judge_max_concurrency),
                           citations=citations)
     return Components(embedder, index, judge, evaluator)
+
+
+# Allocations between two young-generation collections (CPython's default is 700).
+GC_YOUNG_THRESHOLD = 20_000
+
+
+def freeze_startup_heap() -> None:
+    """Call once the model, golden set and clients are loaded, before the traffic.
+
+    Moves every object allocated so far into the collector's permanent generation
+    and collects the young generation less often. Otherwise the cyclic collector
+    walks the model's, the tokenizer's and the Kafka clients' long-lived objects
+    again and again while a trace's own objects (short-lived, freed by reference
+    counting) trigger it; measured in a stream worker that is about a fifth of its
+    per-trace CPU when embedding is free (query cache hits). Cyclic garbage among
+    the frozen objects is never collected: they live as long as the process anyway.
+    """
+    gc.collect()
+    gc.freeze()
+    # Back into the collector at exit: interpreter shutdown then frees them in order
+    # (native extensions report frozen objects as leaked otherwise).
+    atexit.unregister(gc.unfreeze)
+    atexit.register(gc.unfreeze)
+    young, middle, old = gc.get_threshold()
+    gc.set_threshold(max(young, GC_YOUNG_THRESHOLD), middle, old)

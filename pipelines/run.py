@@ -26,7 +26,7 @@ from monitor.judges import aclose_judge
 from monitor.metrics import MonitorMetrics
 from monitor.models import Judgment
 from monitor.settings import CargoSettings
-from pipelines.components import build_components
+from pipelines.components import build_components, freeze_startup_heap
 
 
 @dataclass
@@ -163,6 +163,7 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
         console.print(f"metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics")
     with console.status("loading the embedding model and golden index..."):
         parts = build_components(settings, golden)
+        freeze_startup_heap()
     console.print(f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
                   f"items, embedder {parts.embedder.model_id} "
                   f"({'cached' if parts.index.cache_hit else 'built'} index), "
