@@ -34,14 +34,10 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
-from monitor.embeddings import make_embedder
-from monitor.evaluator import Evaluator
-from monitor.gate import FixedGate
 from monitor.golden import load_golden
-from monitor.judges import StructuralJudge
-from monitor.retrieval import GoldenIndex
-from monitor.settings import DEFAULT_GOLDEN, DEFAULT_SAMPLES, REPO_ROOT
+from monitor.settings import DEFAULT_SAMPLES, REPO_ROOT, CargoSettings
 from monitor.traces import RawTrace
+from pipelines.components import build_components, freeze_startup_heap
 
 BROKER = REPO_ROOT / "deploy" / "kafka" / "broker"
 
@@ -86,58 +82,103 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def embedded_rate(lines: Sequence[bytes], batch: int, query_cache: int = 0
-                  ) -> tuple[float, float]:
-    """Median traces/s over three warm passes, and CPU ms per trace over them."""
-    golden = load_golden(DEFAULT_GOLDEN)
-    emb = make_embedder("minilm", batch_size=batch)
-    ev = Evaluator(GoldenIndex(golden, emb, query_cache_size=query_cache), FixedGate(),
-                   StructuralJudge(emb))
+class EmbeddedPath:
+    """The embedded evaluator on the same traces, measured in passes.
 
-    async def batches() -> AsyncIterator[list[RawTrace]]:
-        for k in range(0, len(lines), batch):
-            yield [RawTrace(x) for x in lines[k:k + batch]]
+    The evaluator is built exactly as a stream worker builds its own (the same
+    components from the same settings: environment plus the overrides the
+    workers get), so the two paths do the same evaluation work per trace. It is
+    measured before and again after the Kafka runs (the model stays loaded,
+    idle, in between) so that a drift in the shared machine's speed shows and
+    the quoted median spans the whole run.
+    """
 
-    async def run() -> float:
-        t0 = time.perf_counter()
-        async for js in ev.evaluate_stream(batches()):
-            for j in js:
-                j.model_dump_json()
-        return len(lines) / (time.perf_counter() - t0)
+    def __init__(self, lines: Sequence[bytes], batch: int, query_cache: int = 0,
+                 embed_threads: int = 0) -> None:
+        settings = CargoSettings(batch_size=batch, query_cache_size=query_cache,
+                                 embed_threads=embed_threads)
+        components = build_components(settings, load_golden(settings.golden))
+        freeze_startup_heap()  # as `run` and `stream` do after loading
+        self.evaluator = components.evaluator
+        self.runtime = str(getattr(components.embedder, "runtime", "?"))
+        self.lines, self.batch = lines, batch
+        self.rates: list[float] = []
+        self.cpu_s = 0.0
+        self.statuses: dict[str, int] = {}
+        self._pass()  # warm-up: model, caches, first sight of every question
 
-    asyncio.run(run())  # warm-up
-    cpu0 = time.process_time()
-    rates = [asyncio.run(run()) for _ in range(3)]
-    cpu_ms = (time.process_time() - cpu0) * 1000 / (3 * len(lines))
-    return statistics.median(rates), cpu_ms
+    def _pass(self) -> float:
+        async def batches() -> AsyncIterator[list[RawTrace]]:
+            for k in range(0, len(self.lines), self.batch):
+                yield [RawTrace(x) for x in self.lines[k:k + self.batch]]
+
+        async def run() -> float:
+            t0 = time.perf_counter()
+            async for js in self.evaluator.evaluate_stream(batches()):
+                for j in js:
+                    self.statuses[j.status] = self.statuses.get(j.status, 0) + 1
+                    j.model_dump_json()
+            return len(self.lines) / (time.perf_counter() - t0)
+
+        return asyncio.run(run())
+
+    def measure(self, passes: int = 3) -> float:
+        """Run passes; their median traces/s (all passes are kept in ``rates``)."""
+        cpu0 = time.process_time()
+        rates = [self._pass() for _ in range(passes)]
+        self.cpu_s += time.process_time() - cpu0
+        self.rates += rates
+        return statistics.median(rates)
+
+    @property
+    def cpu_ms_per_trace(self) -> float:
+        return self.cpu_s * 1000 / max(1, len(self.rates) * len(self.lines))
 
 
-def _consume_judgments(bootstrap: str, topic: str, n: int, timeout_s: float,
-                       mark_at: int = 0, on_mark: Callable[[], None] | None = None
-                       ) -> list[tuple[float, int]]:
-    """Arrival wall times of the first n judgments (with the judgment's offset);
-    on_mark() is called when the mark_at-th arrives (to start CPU accounting)."""
-    from kafka import KafkaConsumer
+def _count_judgments(bootstrap: str, topic: str, start_at: int, n: int, timeout_s: float,
+                     on_start: Callable[[], None] | None = None, poll_s: float = 0.05
+                     ) -> tuple[float, int, float, int]:
+    """Watch the judgments topic's end offsets (summed over its partitions) until
+    they reach n: the (time, count) of the first poll that saw at least start_at
+    and of the one that saw n. on_start() runs at the first (CPU accounting).
 
-    c = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
-                      group_id=None, enable_auto_commit=False, consumer_timeout_ms=1000)
-    out: list[tuple[float, int]] = []
-    deadline = time.monotonic() + timeout_s
-    while len(out) < n and time.monotonic() < deadline:
-        for msg in c:
-            out.append((time.time(), msg.offset))
-            if on_mark is not None and len(out) == mark_at + 1:
-                on_mark()
-            if len(out) >= n:
-                break
-    c.close()
-    return out
+    Polling end offsets instead of reading the judgments keeps the measuring
+    process nearly idle (reading 2 KB judgments with kafka-python costs CPU that
+    the worker and the broker would share on a small machine)."""
+    from kafka import KafkaConsumer, TopicPartition
+
+    c = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False)
+    try:
+        deadline = time.monotonic() + timeout_s
+        parts = None
+        while not parts and time.monotonic() < deadline:
+            parts = c.partitions_for_topic(topic)
+            if not parts:
+                time.sleep(poll_s)
+        tps = [TopicPartition(topic, p) for p in sorted(parts or ())]
+        first: tuple[float, int] | None = None
+        while time.monotonic() < deadline:
+            now = time.time()
+            count = sum(c.end_offsets(tps).values()) if tps else 0
+            if first is None and count >= start_at:
+                first = (now, count)
+                if on_start is not None:
+                    on_start()
+            if first is not None and count >= n:
+                return first[0], first[1], now, count
+            time.sleep(poll_s)
+        raise TimeoutError(f"{topic}: fewer than {n} judgments after {timeout_s:.0f} s")
+    finally:
+        c.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--traces", type=int, default=2000)
     ap.add_argument("--latency-seconds", type=float, default=20.0)
+    ap.add_argument("--latency-warmup", type=float, default=10.0,
+                    help="seconds of traffic offered to the fresh latency worker before "
+                         "latencies count (at least --warmup traces; default 10)")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--warmup", type=int, default=300,
                     help="judgments a fresh worker makes before the Kafka clock starts "
@@ -149,8 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1,
                     help="workers in the group for the maximum-throughput run (scale-out on "
                          "this machine; default 1)")
-    ap.add_argument("--worker-threads", type=int, default=0,
-                    help="torch threads per worker (OMP_NUM_THREADS; 0 = torch's default)")
+    ap.add_argument("--embed-threads", type=int, default=0,
+                    help="embedding threads of the embedded evaluator and of each worker "
+                         "(CARGO_EMBED_THREADS; 0 = one per usable core)")
     ap.add_argument("--depths", default="1,2",
                     help="worker pipeline depths to measure the Kafka maximum with; the last "
                          "one is used for the latency run (default 1,2)")
@@ -162,7 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pipelines.replay import ensure_topics
 
     lines = _traces(args.traces)
-    emb_rate, emb_cpu_ms = embedded_rate(lines[:1000], args.batch_size, args.query_cache)
+    embedded = EmbeddedPath(lines[:1000], args.batch_size, args.query_cache,
+                            args.embed_threads)
+    emb_before = embedded.measure()
 
     tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
     port = _free_port()
@@ -186,8 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env={**os.environ, "HF_HUB_OFFLINE": "1",
                      "CARGO_QUERY_CACHE_SIZE": str(args.query_cache),
-                     **({"OMP_NUM_THREADS": str(args.worker_threads)}
-                        if args.worker_threads > 0 else {})})
+                     "CARGO_EMBED_THREADS": str(args.embed_threads)})
             return proc, mport
 
         def start_workers(group: str, depth: int, settle: bool, grace_s: float = 0.0
@@ -227,11 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 snap.update(workers=sum(_cpu_s(pid) for pid in pids),
                             broker=_cpu_s(broker_pid))
 
-            arrivals = _consume_judgments(bootstrap, f"{topic}-judgments", len(lines), 600,
-                                          mark_at=w, on_mark=mark)
-            n_timed = len(arrivals) - 1 - w
-            first, last = arrivals[w][0], arrivals[-1][0]
-            rates[depth] = n_timed / max(last - first, 1e-9)
+            t_first, n_first, t_last, n_last = _count_judgments(
+                bootstrap, f"{topic}-judgments", w, len(lines), 600, on_start=mark)
+            n_timed = n_last - n_first
+            rates[depth] = n_timed / max(t_last - t_first, 1e-9)
             if snap:
                 cpu[depth] = ((sum(_cpu_s(p.pid) for p in workers) - snap["workers"])
                               * 1000 / n_timed,
@@ -243,6 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 proc.wait(timeout=60)
             workers = []
         kafka_rate = rates[depths[-1]]
+        emb_after = embedded.measure()
+        emb_rate = statistics.median(embedded.rates)
+        emb_cpu_ms = embedded.cpu_ms_per_trace
+        runtime = embedded.runtime
 
         # --- latency at half the maximum rate.
         rate = kafka_rate / 2
@@ -251,14 +297,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = start_workers("bench-lat", depths[-1], settle=True, grace_s=5)
         workers = [w for w, _ in started]
         n = int(rate * args.latency_seconds)
+        # The first --latency-warmup seconds of traffic (at least --warmup traces) are
+        # offered at the same rate but not measured, as the throughput run skips its
+        # first judgments: a fresh worker's first sight of each question and answer
+        # (model warm-up, the step verifier's segment embeddings) is a cold start,
+        # and its backlog takes a few seconds to drain. Printed apart.
+        warm = max(0, args.warmup, int(rate * args.latency_warmup))
         sent: dict[str, float] = {}
 
         def offer() -> None:
-            p = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=0)
+            # linger 5 ms, as a batching client would: sending every trace in its own
+            # request costs the shared CPU more than the worker's own work.
+            p = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=5)
             t0 = time.perf_counter()
-            for k in range(n):
+            for k in range(warm + n):
                 d = json.loads(lines[k % len(lines)])
-                d["trace_id"] = f"lat-{k}"
+                d["trace_id"] = f"lat-warm-{k}" if k < warm else f"lat-{k}"
                 sent[d["trace_id"]] = time.time()
                 p.send("bench-lat", key=d["trace_id"].encode(), value=json.dumps(d).encode())
                 delay = t0 + (k + 1) / rate - time.perf_counter()
@@ -268,7 +322,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         feeder = threading.Thread(target=offer)
         feeder.start()
-        lat = _latencies(bootstrap, "bench-lat-judgments", sent, n, 600)
+        got = _latencies(bootstrap, "bench-lat-judgments", sent, warm + n, 600)
+        lat = [v for k, v in got.items() if not k.startswith("lat-warm-")]
+        lat_warm = [v for k, v in got.items() if k.startswith("lat-warm-")]
         feeder.join()
         rss = max([rss] + [_rss(mp) for _, mp in started])
     finally:
@@ -282,11 +338,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p50 = lat[len(lat) // 2]
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
-          f"{args.batch_size}, structural judge, MiniLM, query cache {args.query_cache}, "
+          f"{args.batch_size}, structural judge, MiniLM ({runtime}, embedding threads "
+          f"{args.embed_threads or 'one per core'}), query cache {args.query_cache}, "
           f"Kafka warm-up {args.warmup}")
     ncpu = os.cpu_count() or 1
-    print(f"embedded evaluator  median {emb_rate:8.1f} traces/s, {emb_cpu_ms:.2f} ms CPU/trace "
-          f"({emb_rate * emb_cpu_ms / 10 / ncpu:.0f}% of {ncpu} cores)")
+    print(f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
+          f"passes (before Kafka {emb_before:.1f}, after {emb_after:.1f}), "
+          f"{emb_cpu_ms:.2f} ms CPU/trace ({emb_rate * emb_cpu_ms / 10 / ncpu:.0f}% of "
+          f"{ncpu} cores); judgments {dict(sorted(embedded.statuses.items()))}")
     for depth, r in rates.items():
         print(f"through Kafka       {r:8.1f} traces/s ({args.workers} worker(s), 4 partitions, "
               f"backlog, pipeline depth {depth}; ratio {r / emb_rate:.3f})")
@@ -300,6 +359,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
           f"p99 {p99 * 1000:.0f} ms over "
           f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
+    if lat_warm:
+        lat_warm.sort()
+        print(f"  cold start        first {len(lat_warm)} traces of the fresh worker (not in "
+              f"the figures above): p50 {lat_warm[len(lat_warm) // 2] * 1000:.0f} ms, "
+              f"max {lat_warm[-1] * 1000:.0f} ms")
     print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
 
@@ -323,18 +387,23 @@ def _wait_ready(port: int, timeout_s: float = 180) -> None:
 
 
 def _latencies(bootstrap: str, topic: str, sent: dict[str, float], n: int,
-               timeout_s: float) -> list[float]:
+               timeout_s: float) -> dict[str, float]:
+    """Produce-to-judgment latency of n trace ids, read from the judgments topic as
+    the judgments arrive; ``sent`` (trace id -> send time) is filled by the feeder
+    as it sends, always before the trace's judgment can exist."""
     from kafka import KafkaConsumer
 
+    # The measuring process reads without CRC checks (the broker checked them): its
+    # CPU is shared with the worker it measures.
     c = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
-                      group_id=None, consumer_timeout_ms=1000)
-    out: list[float] = []
+                      group_id=None, consumer_timeout_ms=1000, check_crcs=False)
+    out: dict[str, float] = {}
     deadline = time.monotonic() + timeout_s
     while len(out) < n and time.monotonic() < deadline:
         for msg in c:
             tid = msg.key.decode()
-            if tid in sent:
-                out.append(time.time() - sent[tid])
+            if tid in sent and tid not in out:
+                out[tid] = time.time() - sent[tid]
             if len(out) >= n:
                 break
     c.close()
