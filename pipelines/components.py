@@ -69,9 +69,11 @@ def freeze_startup_heap() -> None:
     and collects the young generation less often. Otherwise the cyclic collector
     walks the model's, the tokenizer's and the Kafka clients' long-lived objects
     again and again while a trace's own objects (short-lived, freed by reference
-    counting) trigger it; measured in a stream worker that is about a fifth of its
-    per-trace CPU when embedding is free (query cache hits). Cyclic garbage among
-    the frozen objects is never collected: they live as long as the process anyway.
+    counting) trigger it. Measured in a stream worker with embedding free (query
+    cache hits): the collector took about a fifth of its per-trace CPU (1.83 ms
+    per trace, 1.48 with the collector off); with this, 1.34-1.58 against
+    1.69-1.77 ms. Cyclic garbage among the frozen objects is never collected:
+    they live as long as the process anyway.
     """
     gc.collect()
     gc.freeze()
