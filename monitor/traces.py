@@ -61,6 +61,15 @@ def parse_trace(payload: str | bytes | dict[str, Any] | Trace) -> Trace:
         raise InvalidTraceError(reason, field=loc, detail=f"{err['msg']}{more}") from exc
 
 
+def is_valid_trace(payload: str | bytes | dict[str, Any] | Trace) -> bool:
+    """Whether :func:`parse_trace` accepts the payload."""
+    try:
+        parse_trace(payload)
+    except InvalidTraceError:
+        return False
+    return True
+
+
 def trace_id_hint(payload: str | bytes | dict[str, Any] | Trace) -> str | None:
     """Best-effort trace id of an invalid payload, so that its judgment can be joined."""
     try:

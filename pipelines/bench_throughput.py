@@ -21,7 +21,6 @@ from pathlib import Path
 from prometheus_client import CollectorRegistry
 
 from monitor.embeddings import make_embedder
-from monitor.errors import InvalidTraceError
 from monitor.evaluator import Evaluator
 from monitor.gate import FixedGate
 from monitor.golden import load_golden
@@ -29,7 +28,7 @@ from monitor.judges import StructuralJudge
 from monitor.metrics import MonitorMetrics
 from monitor.retrieval import GoldenIndex
 from monitor.settings import DEFAULT_GOLDEN, DEFAULT_SAMPLES
-from monitor.traces import RawTrace, parse_trace
+from monitor.traces import RawTrace, is_valid_trace
 
 
 def _questions(lines: list[str]) -> list[str]:
@@ -42,14 +41,6 @@ def _questions(lines: list[str]) -> list[str]:
         if isinstance(d, dict) and isinstance(d.get("question"), str):
             out.append(d["question"])
     return out
-
-
-def _valid(line: str) -> bool:
-    try:
-        parse_trace(line)
-    except InvalidTraceError:
-        return False
-    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  if x.strip()]
     # Both paths see exactly the same traces: the valid ones (invalid lines skip the
     # model, which would flatter the end-to-end figure).
-    lines = [x for x in all_lines if _valid(x)]
+    lines = [x for x in all_lines if is_valid_trace(x)]
     golden = load_golden(args.golden)
     embedder = make_embedder(args.embedder, batch_size=args.batch_size)
     index = GoldenIndex(golden, embedder)

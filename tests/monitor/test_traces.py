@@ -68,3 +68,12 @@ def test_parser_never_crashes(payload: dict[str, object]) -> None:
         parse_trace(json.dumps(payload))
     except InvalidTraceError as exc:
         assert exc.reason in INVALID_REASONS
+
+
+def test_is_valid_trace_agrees_with_parse_trace() -> None:
+    from monitor.traces import is_valid_trace
+
+    good = json.dumps({"trace_id": "t", "question": "q?", "answer": "a", "context": {}})
+    assert is_valid_trace(good) and is_valid_trace(good.encode())
+    assert not is_valid_trace("{broken")
+    assert not is_valid_trace(json.dumps({"trace_id": "t"}))

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from monitor.traces import is_valid_trace
+
 REPO = Path(__file__).resolve().parents[2]
 BROKER = REPO / "deploy" / "kafka" / "broker"
 SAMPLES = REPO / "golden" / "samples" / "traffic.jsonl"
@@ -185,19 +187,8 @@ def collect(bootstrap: str, expect: int, timeout_s: float = 240
     return judgments, dlq
 
 
-def _valid(line: bytes) -> bool:
-    from monitor.errors import InvalidTraceError
-    from monitor.traces import parse_trace
-
-    try:
-        parse_trace(line)
-    except InvalidTraceError:
-        return False
-    return True
-
-
 def _n_valid(lines: list[bytes]) -> int:
-    return sum(map(_valid, lines))
+    return sum(map(is_valid_trace, lines))
 
 
 def commit_offset(bootstrap: str, group: str, topic: str, partition: int,
@@ -282,7 +273,7 @@ def test_two_workers_share_partitions_and_judge_every_trace_once(broker: Broker,
 
 
 def _valid_unique(n: int) -> list[bytes]:
-    return [line for line in unique_traces(4 * n) if _valid(line)][:n]
+    return [line for line in unique_traces(4 * n) if is_valid_trace(line)][:n]
 
 
 def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
