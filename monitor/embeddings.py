@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import logging
@@ -119,15 +120,12 @@ class SentenceTransformerEmbedder:
         self.threads = 1
         self._pool: ThreadPoolExecutor | None = None
         self._traced: Any = None
-        self.runtime = "eager"
         if device == "cpu":
             self.threads = threads if threads > 0 else usable_cores()
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="cargo-embed",
                                             initializer=_one_torch_thread)
             if trace:
                 self._traced = self._trace()
-                if self._traced is not None:
-                    self.runtime = "torchscript"
 
     @staticmethod
     def bundled_path() -> Path:
@@ -142,6 +140,11 @@ class SentenceTransformerEmbedder:
     @property
     def model_id(self) -> str:
         return self.MODEL_ID
+
+    @property
+    def runtime(self) -> str:
+        """``torchscript`` when the checked trace runs the encoder, else ``eager``."""
+        return "eager" if self._traced is None else "torchscript"
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         if not texts:
@@ -164,7 +167,8 @@ class SentenceTransformerEmbedder:
                        min(self.threads, len(texts) // MIN_CHUNK), 1)
         size = math.ceil(len(texts) / n_chunks)
         chunks = [order[k:k + size] for k in range(0, len(order), size)]
-        encode = self._encode_traced if self._traced is not None else self._encode_eager
+        encode = self._encode_eager if self._traced is None \
+            else functools.partial(self._encode_traced, encoder=self._traced)
         futures = [pool.submit(encode, [texts[k] for k in chunk]) for chunk in chunks]
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for chunk, fut in zip(chunks, futures, strict=True):
@@ -176,14 +180,14 @@ class SentenceTransformerEmbedder:
                                  normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(out, dtype=np.float32)
 
-    def _encode_traced(self, texts: list[str]) -> Matrix:
+    def _encode_traced(self, texts: list[str], encoder: Any) -> Matrix:
         import torch
 
         # The model's own tokenisation (strip, truncation at its max length), pooling
         # and normalisation modules around the traced encoder.
         features = self._preprocess(texts)
         with torch.inference_mode():
-            out = self._traced(features["input_ids"], features["attention_mask"])
+            out = encoder(features["input_ids"], features["attention_mask"])
             features["token_embeddings"] = out[0] if isinstance(out, tuple | list) \
                 else out["last_hidden_state"]
             for module in list(self._model)[1:]:
@@ -221,17 +225,15 @@ class SentenceTransformerEmbedder:
                         encoder, (example["input_ids"], example["attention_mask"]),
                         strict=False, check_trace=False)
                     traced = torch.jit.freeze(traced.eval())
-            self._traced = traced
             worst = 0.0
             for batch in (probes, probes[1:2], probes[:3], probes[2:]):
                 eager = self._encode_eager(batch)
-                worst = max(worst, float(np.abs(self._encode_traced(batch) - eager).max()))
+                worst = max(worst, float(np.abs(self._encode_traced(batch, traced)
+                                                - eager).max()))
         except Exception as exc:  # an unexpected model or torch version: stay correct
             log.warning("cannot trace the embedding model (%s: %s); running eager",
                         type(exc).__name__, exc)
             return None
-        finally:
-            self._traced = None
         if worst > TRACE_TOLERANCE:
             log.warning("traced embedding model differs from the eager one by %.2g; "
                         "running eager", worst)
