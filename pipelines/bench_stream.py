@@ -34,6 +34,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
+from monitor.embeddings import usable_cores
 from monitor.golden import load_golden
 from monitor.settings import DEFAULT_SAMPLES, REPO_ROOT, CargoSettings
 from monitor.traces import RawTrace
@@ -341,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.batch_size}, structural judge, MiniLM ({runtime}, embedding threads "
           f"{args.embed_threads or 'one per core'}), query cache {args.query_cache}, "
           f"Kafka warm-up {args.warmup}")
-    ncpu = os.cpu_count() or 1
+    ncpu = usable_cores()  # as the embedder counts them (the affinity mask)
     print(f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
           f"passes (before Kafka {emb_before:.1f}, after {emb_after:.1f}), "
           f"{emb_cpu_ms:.2f} ms CPU/trace ({emb_rate * emb_cpu_ms / 10 / ncpu:.0f}% of "
