@@ -77,10 +77,14 @@ class SentenceTransformerEmbedder:
     stream worker) any core busy with that stalls the whole model; independent
     chunks wait once, at the end of the batch.
 
-    The encoder's forward pass runs as a TorchScript trace of the same model
-    (same weights, same operators) when ``trace`` is on: the trace runs without
-    Python's GIL, which the eager model takes back between every two operators
-    and so competes for with the rest of the process. The trace is checked
+    After tokenisation, the model (encoder, pooling, normalisation) runs as one
+    TorchScript trace of the same modules (same weights, same operators) when
+    ``trace`` is on: the trace runs without Python's GIL, which the eager model
+    takes back between every two operators and so competes for with the rest of
+    the process. The tokenizer runs in the calling thread (its own thread pool is
+    off unless ``TOKENIZERS_PARALLELISM`` says otherwise): the chunks are already
+    parallel, and handing each chunk's tokenisation to another pool and back
+    only adds waiting. The trace is checked
     against the eager model at load (padded and unpadded batches, a truncated
     text) and not used when it differs or cannot be built; ``runtime`` says which
     one is in use.
@@ -96,6 +100,7 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # see the class docstring
         if threads < 0:
             raise ConfigError(f"embedding threads must be 0 (one per core) or more, not {threads}")
         path = Path(model_path) if model_path else self.bundled_path()
@@ -183,16 +188,12 @@ class SentenceTransformerEmbedder:
     def _encode_traced(self, texts: list[str], encoder: Any) -> Matrix:
         import torch
 
-        # The model's own tokenisation (strip, truncation at its max length), pooling
-        # and normalisation modules around the traced encoder.
+        # The model's own tokenisation (strip, truncation at its max length); the
+        # trace runs the encoder, the pooling and the normalisation in one call.
         features = self._preprocess(texts)
         with torch.inference_mode():
             out = encoder(features["input_ids"], features["attention_mask"])
-            features["token_embeddings"] = out[0] if isinstance(out, tuple | list) \
-                else out["last_hidden_state"]
-            for module in list(self._model)[1:]:
-                features = module(features)
-            return np.asarray(features["sentence_embedding"].float().numpy(), dtype=np.float32)
+            return np.asarray(out.float().numpy(), dtype=np.float32)
 
     def _preprocess(self, texts: list[str]) -> dict[str, Any]:
         # sentence-transformers 5 renamed ``tokenize`` to ``preprocess``.
@@ -201,8 +202,9 @@ class SentenceTransformerEmbedder:
         return out
 
     def _trace(self) -> Any:
-        """The encoder as a frozen TorchScript trace, or None (with a warning) when the
-        model is not the expected pipeline or the trace differs from the eager model."""
+        """Encoder, pooling and normalisation as one frozen TorchScript trace, or None
+        (with a warning) when the model is not the expected pipeline or the trace
+        differs from the eager model."""
         import warnings
 
         import torch
@@ -219,10 +221,10 @@ class SentenceTransformerEmbedder:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # deprecation and tracer notices
                 example = self._preprocess(probes)  # padded: the mask path is traced
-                encoder = self._model[0].auto_model
                 with torch.inference_mode():
                     traced = torch.jit.trace(  # type: ignore[no-untyped-call]
-                        encoder, (example["input_ids"], example["attention_mask"]),
+                        _pipeline_module(self._model),
+                        (example["input_ids"], example["attention_mask"]),
                         strict=False, check_trace=False)
                     traced = torch.jit.freeze(traced.eval())
             worst = 0.0
@@ -239,6 +241,30 @@ class SentenceTransformerEmbedder:
                         "running eager", worst)
             return None
         return traced
+
+
+def _pipeline_module(model: Any) -> Any:
+    """The model's encoder, pooling and normalisation as one module of two tensors
+    (token ids, attention mask) -> sentence embeddings, for tracing: one call runs
+    the whole pipeline after tokenisation, without the GIL."""
+    import torch
+
+    class Pipeline(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.encoder = model[0].auto_model
+            self.rest = torch.nn.ModuleList(list(model)[1:])
+
+        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
+            out = self.encoder(input_ids=input_ids, attention_mask=attention_mask)
+            hidden = out[0] if isinstance(out, tuple | list) else out["last_hidden_state"]
+            features = {"input_ids": input_ids, "attention_mask": attention_mask,
+                        "token_embeddings": hidden}
+            for module in self.rest:
+                features = module(features)
+            return features["sentence_embedding"]
+
+    return Pipeline().eval()
 
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)

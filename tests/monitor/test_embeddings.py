@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
 
 import numpy as np
@@ -49,6 +50,30 @@ def test_traced_parallel_vectors_equal_the_eager_model(
     assert got.shape == want.shape == (len(texts), fast.dim)
     assert float(np.abs(got - want).max()) < 1e-5
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+@pytest.mark.integration
+def test_the_trace_runs_pooling_and_normalisation_too(
+        eager: SentenceTransformerEmbedder, fast: SentenceTransformerEmbedder) -> None:
+    # One traced call from token ids and mask to the model's final, unit-length
+    # sentence embeddings (no module of the model runs outside it).
+    features = fast._preprocess(TEXTS[:5])
+    raw = fast._traced(features["input_ids"], features["attention_mask"]).numpy()
+    assert raw.shape == (5, fast.dim)
+    assert np.allclose(np.linalg.norm(raw, axis=1), 1.0, atol=1e-5)
+    assert float(np.abs(raw - eager.embed(TEXTS[:5])).max()) < 1e-5
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("preset", "want"), [(None, "false"), ("true", "true")])
+def test_tokenizer_pool_is_off_unless_the_user_set_it(monkeypatch: pytest.MonkeyPatch,
+                                                      preset: str | None, want: str) -> None:
+    if preset is None:
+        monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
+    else:
+        monkeypatch.setenv("TOKENIZERS_PARALLELISM", preset)
+    SentenceTransformerEmbedder(threads=1, trace=False)
+    assert os.environ["TOKENIZERS_PARALLELISM"] == want
 
 
 @pytest.mark.integration
