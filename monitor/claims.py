@@ -29,6 +29,7 @@ with no field and is unverifiable (neutral).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -197,10 +198,17 @@ def procedural_values(item: GoldenItem | None) -> list[str]:
     """Numbers and values that belong to the reference's procedure, not its instance."""
     if item is None:
         return []
-    text = item.answer
-    for spec in sorted(item.parameters.values(), key=lambda s: len(s.value), reverse=True):
-        text = text.replace(spec.value, " ")
-    return [f.text for f in find_typed_values(text)]
+    return list(_procedural_values(item.answer,
+                                   tuple(spec.value for spec in item.parameters.values())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _procedural_values(answer: str, instance_values: tuple[str, ...]) -> tuple[str, ...]:
+    # Per golden item (its answer and parameters), not per trace: cached.
+    text = answer
+    for value in sorted(instance_values, key=len, reverse=True):
+        text = text.replace(value, " ")
+    return tuple(f.text for f in find_typed_values(text))
 
 
 def _sentence_of(sentences: list[Sentence], pos: int) -> Sentence:

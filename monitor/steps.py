@@ -372,6 +372,13 @@ def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
                for w in need) / len(need)
 
 
+@dataclass(frozen=True, slots=True)
+class _Reference:
+    steps: list[RefStep]
+    answer_tokens: list[str]  # the exemplar's answer, masked, as tokens
+    answer_words: list[str]   # its content words
+
+
 class StepVerifier:
     """Aligns exemplar steps with an answer and gives each one a verdict."""
 
@@ -380,7 +387,20 @@ class StepVerifier:
         self.embedder = embedder
         self.config = config or ProcedureConfig()
         self._step_cache: dict[str, np.ndarray] = {}
-        self._ref_cache: dict[tuple[str, str, tuple[str, ...]], list[RefStep]] = {}
+        self._ref_cache: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], _Reference] = {}
+
+    def _reference(self, item: GoldenItem) -> _Reference:
+        """The reference side of the comparison (steps, masked answer), computed once
+        per golden item: it is the same for every trace that retrieves the item."""
+        ref_values = tuple(p.value for p in item.parameters.values())
+        key = (item.id, item.answer, tuple(item.steps), ref_values)
+        ref = self._ref_cache.get(key)
+        if ref is None:
+            answer_tokens = tokens(mask(item.answer, ref_values))
+            ref = _Reference(reference_steps(item), answer_tokens, content(answer_tokens))
+            if len(self._ref_cache) < 10_000:
+                self._ref_cache[key] = ref
+        return ref
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         assert self.embedder is not None
@@ -393,17 +413,12 @@ class StepVerifier:
 
     def verify(self, item: GoldenItem, answer: str, observed_values: Sequence[str],
                entity_values: Sequence[str] = ()) -> list[StepVerdict]:
-        key = (item.id, item.answer, item.steps)
-        steps = self._ref_cache.get(key)
-        if steps is None:
-            steps = reference_steps(item)
-            if len(self._ref_cache) < 10_000:
-                self._ref_cache[key] = steps
+        ref = self._reference(item)
+        steps = ref.steps
         if not steps:
             return []
         masked_values = [*observed_values, *entity_values]
-        ref_values = [p.value for p in item.parameters.values()]
-        if tokens(mask(answer, masked_values)) == tokens(mask(item.answer, ref_values)):
+        if tokens(mask(answer, masked_values)) == ref.answer_tokens:
             # The exemplar's own wording with this instance's values: nothing to align.
             return [StepVerdict(index=s.index, step=s.text, status="covered",
                                 required=s.required, matched_sentence=None, similarity=1.0,
@@ -430,7 +445,7 @@ class StepVerifier:
             used_embedding = True
         answer_words = content([w for g, ws in zip(segs, seg_words, strict=True)
                                 if g.kind == "sentence" for w in ws])
-        ref_words = content(tokens(mask(item.answer, [p.value for p in item.parameters.values()])))
+        ref_words = ref.answer_words
         # A segment that plainly realises another step does not also cover this
         # one unless it fits this one about as well (a deleted step must not be
         # "found" in its neighbour).

@@ -51,6 +51,7 @@ ALNUM_ID = re.compile(
 )
 DIGIT_ID = re.compile(_B + r"\d{5,}" + _E)
 NUMBER = re.compile(_B + r"\d+(?:[.,]\d+)?%?" + _E)
+_DIGIT = re.compile(r"\d")
 
 _SYMBOL_CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 
@@ -76,6 +77,8 @@ def find_typed_values(text: str) -> list[Found]:
     is not also an integer.
     """
     found: list[Found] = []
+    if not _DIGIT.search(text):
+        return found  # every pattern below needs a digit (many steps and clauses have none)
     taken: list[tuple[int, int]] = []
     passes: list[tuple[re.Pattern[str], ValueType]] = [
         (ISO_DATE, "date"), (SLASH_DATE, "date"), (MDY_DATE, "date"), (DMY_DATE, "date"),

@@ -132,3 +132,28 @@ def test_thresholds_are_configuration() -> None:
     strict = StepVerifier(None, ProcedureConfig(cover_threshold=0.99, min_term_presence=1.0))
     partial = ORIGINAL.replace("at the front desk", "in person")
     assert any(s.status == "missing" for s in strict.verify(GYM, partial, []))
+
+
+def test_reference_side_is_computed_once_per_golden_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Steps and the masked exemplar answer depend only on the golden item: many traces
+    # retrieving one item pay for them once; an edited item is a new reference.
+    from monitor import steps as steps_mod
+
+    masked: list[str] = []
+    real = steps_mod.mask
+
+    def counting(text: str, values: list[str]) -> str:
+        if text.startswith("Freeze membership 88123401 at the front desk at least 5 days "
+                           "before the next billing date. A freeze"):
+            masked.append(text)  # the exemplar's whole answer (not a step of it)
+        return real(text, values)
+
+    monkeypatch.setattr(steps_mod, "mask", counting)
+    v = StepVerifier(None)
+    first = [s.status for s in v.verify(GYM, ORIGINAL, [])]
+    for _ in range(3):
+        assert [s.status for s in v.verify(GYM, ORIGINAL, [])] == first
+    assert len(masked) == 1
+    edited = GYM.model_copy(update={"answer": GYM.answer + " Bring an ID."})
+    v.verify(edited, ORIGINAL, [])
+    assert len(masked) == 2
