@@ -5,7 +5,10 @@ In one run, on a local broker this script starts on a free port (and stops):
 1. embedded: the evaluator's pipelined path on the sample traces (traces/s);
 2. Kafka maximum: N traces produced up front, one worker started, time from its
    W-th judgment to its N-th (traces/s through Kafka, end to end, after a warm-up
-   of W traces: the embedded figure is also taken with warm caches);
+   of W traces: the embedded figure is also taken with warm caches). Repeated in
+   rounds, each between two sets of embedded passes; a round's ratio is its Kafka
+   rate over the embedded figures around it, and the median ratio is quoted (the
+   machine is shared: its speed drifts within a run);
 3. Kafka latency: traces offered at half the measured maximum rate; latency is
    judgment arrival minus the trace's produce timestamp (p50/p99);
 4. the worker's resident memory (from its /metrics);
@@ -89,9 +92,9 @@ class EmbeddedPath:
     The evaluator is built exactly as a stream worker builds its own (the same
     components from the same settings: environment plus the overrides the
     workers get), so the two paths do the same evaluation work per trace. It is
-    measured before and again after the Kafka runs (the model stays loaded,
-    idle, in between) so that a drift in the shared machine's speed shows and
-    the quoted median spans the whole run.
+    measured before the first Kafka round and after each (the model stays
+    loaded, idle, in between), so that every Kafka figure has embedded figures
+    taken just before and just after it.
     """
 
     def __init__(self, lines: Sequence[bytes], batch: int, query_cache: int = 0,
@@ -194,9 +197,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--embed-threads", type=int, default=0,
                     help="embedding threads of the embedded evaluator and of each worker "
                          "(CARGO_EMBED_THREADS; 0 = one per usable core)")
-    ap.add_argument("--depths", default="1,2",
-                    help="worker pipeline depths to measure the Kafka maximum with; the last "
-                         "one is used for the latency run (default 1,2)")
+    ap.add_argument("--depths", default="4",
+                    help="worker pipeline depths to measure the Kafka maximum with, comma "
+                         "separated; the last one is the ratio's and the latency run's "
+                         "(default 4, the worker's default)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="Kafka maximum-throughput runs per depth, each between two sets "
+                         "of embedded passes (default 3; the ratio quoted is the median)")
+    ap.add_argument("--embedded-passes", type=int, default=2,
+                    help="embedded passes (1,000 traces each) before the first round and "
+                         "after each round (default 2)")
     args = ap.parse_args(argv)
     depths = [max(1, int(x)) for x in args.depths.split(",") if x.strip()]
 
@@ -207,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = _traces(args.traces)
     embedded = EmbeddedPath(lines[:1000], args.batch_size, args.query_cache,
                             args.embed_threads)
-    emb_before = embedded.measure()
+    emb_before = embedded.measure(args.embedded_passes)
 
     tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
     port = _free_port()
@@ -217,7 +227,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     bootstrap = f"127.0.0.1:{port}"
     broker_pid = int((tmp / "kafka" / "broker.pid").read_text().strip())
     workers: list[subprocess.Popen[bytes]] = []
-    cpu: dict[int, tuple[float, float]] = {}
     try:
         def start_worker(group: str, depth: int) -> tuple[subprocess.Popen[bytes], int]:
             # Reads topic <group>, writes <group>-judgments and <group>-dlq.
@@ -249,44 +258,62 @@ def main(argv: Sequence[str] | None = None) -> int:
                     time.sleep(10)
             return started
 
-        # --- maximum throughput: a backlog of N traces, one worker, per depth.
-        rates: dict[int, float] = {}
+        # --- maximum throughput: a backlog of N traces drained by fresh worker(s),
+        # per depth, in rounds interleaved with embedded passes: each Kafka figure is
+        # compared with the embedded passes just before and just after it, so that a
+        # change in the shared machine's speed hits both sides of each ratio.
+        rates: dict[int, list[float]] = {d: [] for d in depths}
+        ratios: dict[int, list[float]] = {d: [] for d in depths}
+        cpu_s: dict[int, list[float]] = {d: [0.0, 0.0, 0.0] for d in depths}  # worker, broker, n
         rss = 0.0
-        for depth in depths:
-            topic = f"bench-max-d{depth}"
-            ensure_topics(bootstrap, {topic: 4, f"{topic}-judgments": 4})
-            # One worker starts on the backlog (its clock starts after the warm-up);
-            # several let their group settle first.
-            started = start_workers(topic, depth, settle=args.workers > 1)
-            workers = [w for w, _ in started]
-            producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
-            for line in lines:
-                producer.send(topic, value=line)
-            producer.flush()
-            w = min(max(0, args.warmup), len(lines) - 2)
-            snap: dict[str, float] = {}
+        emb_prev = emb_before
+        for rnd in range(1, max(1, args.rounds) + 1):
+            round_rates: dict[int, float] = {}
+            for depth in depths:
+                topic = f"bench-max-d{depth}-r{rnd}"
+                ensure_topics(bootstrap, {topic: 4, f"{topic}-judgments": 4})
+                # One worker starts on the backlog (its clock starts after the warm-up);
+                # several let their group settle first.
+                started = start_workers(topic, depth, settle=args.workers > 1)
+                workers = [w for w, _ in started]
+                producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
+                for line in lines:
+                    producer.send(topic, value=line)
+                producer.flush()
+                producer.close()
+                w = min(max(0, args.warmup), len(lines) - 2)
+                snap: dict[str, float] = {}
 
-            def mark(snap: dict[str, float] = snap,
-                     pids: tuple[int, ...] = tuple(p.pid for p in workers)) -> None:
-                snap.update(workers=sum(_cpu_s(pid) for pid in pids),
-                            broker=_cpu_s(broker_pid))
+                def mark(snap: dict[str, float] = snap,
+                         pids: tuple[int, ...] = tuple(p.pid for p in workers)) -> None:
+                    snap.update(workers=sum(_cpu_s(pid) for pid in pids),
+                                broker=_cpu_s(broker_pid))
 
-            t_first, n_first, t_last, n_last = _count_judgments(
-                bootstrap, f"{topic}-judgments", w, len(lines), 600, on_start=mark)
-            n_timed = n_last - n_first
-            rates[depth] = n_timed / max(t_last - t_first, 1e-9)
-            if snap:
-                cpu[depth] = ((sum(_cpu_s(p.pid) for p in workers) - snap["workers"])
-                              * 1000 / n_timed,
-                              (_cpu_s(broker_pid) - snap["broker"]) * 1000 / n_timed)
-            rss = max([rss] + [_rss(mp) for _, mp in started])
-            for proc in workers:
-                proc.terminate()
-            for proc in workers:
-                proc.wait(timeout=60)
-            workers = []
-        kafka_rate = rates[depths[-1]]
-        emb_after = embedded.measure()
+                t_first, n_first, t_last, n_last = _count_judgments(
+                    bootstrap, f"{topic}-judgments", w, len(lines), 600, on_start=mark)
+                n_timed = n_last - n_first
+                round_rates[depth] = n_timed / max(t_last - t_first, 1e-9)
+                if snap:
+                    acc = cpu_s[depth]
+                    acc[0] += sum(_cpu_s(p.pid) for p in workers) - snap["workers"]
+                    acc[1] += _cpu_s(broker_pid) - snap["broker"]
+                    acc[2] += n_timed
+                rss = max([rss] + [_rss(mp) for _, mp in started])
+                for proc in workers:
+                    proc.terminate()
+                for proc in workers:
+                    proc.wait(timeout=60)
+                workers = []
+            emb_next = embedded.measure(args.embedded_passes)
+            for depth, r in round_rates.items():
+                ratio = round_ratio(r, emb_prev, emb_next)
+                rates[depth].append(r)
+                ratios[depth].append(ratio)
+                print(f"round {rnd}: Kafka depth {depth} {r:7.1f} traces/s, embedded around "
+                      f"it {emb_prev:.1f} / {emb_next:.1f}, ratio {ratio:.3f}", flush=True)
+            emb_prev = emb_next
+        kafka_rate = statistics.median(rates[depths[-1]])
+        emb_after = emb_prev
         emb_rate = statistics.median(embedded.rates)
         emb_cpu_ms = embedded.cpu_ms_per_trace
         runtime = embedded.runtime
@@ -344,19 +371,24 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"Kafka warm-up {args.warmup}")
     ncpu = usable_cores()  # as the embedder counts them (the affinity mask)
     print(f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
-          f"passes (before Kafka {emb_before:.1f}, after {emb_after:.1f}), "
+          f"passes (first {emb_before:.1f}, last {emb_after:.1f}), "
           f"{emb_cpu_ms:.2f} ms CPU/trace ({emb_rate * emb_cpu_ms / 10 / ncpu:.0f}% of "
           f"{ncpu} cores); judgments {dict(sorted(embedded.statuses.items()))}")
-    for depth, r in rates.items():
-        print(f"through Kafka       {r:8.1f} traces/s ({args.workers} worker(s), 4 partitions, "
-              f"backlog, pipeline depth {depth}; ratio {r / emb_rate:.3f})")
-        if depth in cpu:
-            w_ms, b_ms = cpu[depth]
+    for depth in depths:
+        r_med, q_med = statistics.median(rates[depth]), statistics.median(ratios[depth])
+        print(f"through Kafka       median {r_med:8.1f} traces/s over {len(rates[depth])} "
+              f"round(s) ({args.workers} worker(s), 4 partitions, backlog, pipeline depth "
+              f"{depth}); ratio to the embedded passes around each: median {q_med:.3f} "
+              f"(rounds {', '.join(f'{q:.3f}' for q in ratios[depth])})")
+        w_s, b_s, timed = cpu_s[depth]
+        if timed:
+            w_ms, b_ms = w_s * 1000 / timed, b_s * 1000 / timed
             print(f"  CPU per trace     worker(s) {w_ms:.2f} ms + broker {b_ms:.2f} ms "
-                  f"({r * (w_ms + b_ms) / 10 / ncpu:.0f}% of {ncpu} cores in use)")
-    print(f"ratio kafka/embedded {kafka_rate / emb_rate:.3f} at depth {depths[-1]}  "
-          f"(target >= 0.80: "
-          f"{'met' if kafka_rate / emb_rate >= 0.8 else 'NOT met'})")
+                  f"({r_med * (w_ms + b_ms) / 10 / ncpu:.0f}% of {ncpu} cores in use)")
+    q = statistics.median(ratios[depths[-1]])
+    print(f"ratio kafka/embedded median {q:.3f} at depth {depths[-1]}  (target >= 0.80: "
+          f"{'met' if q >= 0.8 else 'NOT met'}; met in "
+          f"{sum(x >= 0.8 for x in ratios[depths[-1]])} of {len(ratios[depths[-1]])} rounds)")
     print(f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
           f"p99 {p99 * 1000:.0f} ms over "
           f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
@@ -367,6 +399,15 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"max {lat_warm[-1] * 1000:.0f} ms")
     print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
+
+
+def round_ratio(kafka_rate: float, embedded_before: float, embedded_after: float) -> float:
+    """A round's Kafka rate over the mean of the embedded figures measured just
+    before and just after it."""
+    around = (embedded_before + embedded_after) / 2
+    if around <= 0:
+        raise ValueError("embedded rate must be positive")
+    return kafka_rate / around
 
 
 def _rss(port: int) -> float:

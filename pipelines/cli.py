@@ -55,9 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_argument("--sasl-username", default=None)
     stream.add_argument("--ssl-cafile", default=None)
     stream.add_argument("--data-dir", default=None, help="Faust table state directory")
-    stream.add_argument("--pipeline-depth", type=int, default=2,
-                        help="batches in flight per worker (default 2: judge the next batch "
-                             "while the last one is delivered; 1 = one at a time)")
+    stream.add_argument("--pipeline-depth", type=int, default=4,
+                        help="batches in flight per worker (default 4: the next batches are "
+                             "embedded and judged while earlier ones are delivered; 1 = one "
+                             "at a time)")
     stream.add_argument("--progress-interval", type=float, default=10.0,
                         help="seconds between progress checks: per-partition lag gauge, an "
                              "info line per lagging partition (default 10)")

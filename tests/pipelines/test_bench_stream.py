@@ -1,0 +1,18 @@
+"""The Kafka benchmark's arithmetic (the benchmark itself needs a broker and minutes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.bench_stream import round_ratio
+
+
+def test_round_ratio_is_against_the_embedded_passes_around_the_round() -> None:
+    # A machine that slowed down during the round: both neighbours count equally.
+    assert round_ratio(300.0, 400.0, 350.0) == pytest.approx(0.8)
+    assert round_ratio(300.0, 300.0, 300.0) == pytest.approx(1.0)
+
+
+def test_round_ratio_refuses_an_empty_embedded_figure() -> None:
+    with pytest.raises(ValueError, match="embedded rate must be positive"):
+        round_ratio(300.0, 0.0, 0.0)
