@@ -4,8 +4,10 @@ In one run, on a local broker this script starts on a free port (and stops):
 
 1. embedded: the evaluator's pipelined path on the sample traces (traces/s);
 2. Kafka maximum: N traces produced up front, one worker started, time from its
-   W-th judgment to its N-th (traces/s through Kafka, end to end, after a warm-up
-   of W traces: the embedded figure is also taken with warm caches). Repeated in
+   W-th judgment to its (N-C)-th (traces/s through Kafka, end to end, after a
+   warm-up of W traces -- the embedded figure is also taken with warm caches --
+   and before a cool-down of C: a finite backlog ends in partial batches that
+   wait for more traffic, which a live stream does not). Repeated in
    rounds, each between two sets of embedded passes; a round's ratio is its Kafka
    rate over the embedded figures around it, and the median ratio is quoted (the
    machine is shared: its speed drifts within a run);
@@ -188,6 +190,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="judgments a fresh worker makes before the Kafka clock starts "
                          "(model warm-up, first sight of each question and procedure); the "
                          "embedded path gets a full warm-up pass (default 300)")
+    ap.add_argument("--cooldown", type=int, default=300,
+                    help="the backlog's last judgments, not timed (default 300): a finite "
+                         "backlog ends in partial batches that wait --batch-within for "
+                         "traffic that never comes (up to 1 s of idle at the end of a "
+                         "5-second drain), which a live stream does not have")
     ap.add_argument("--query-cache", type=int, default=0,
                     help="masked-question embedding cache size for both paths (default 0: "
                          "off, so that every trace pays for its embedding)")
@@ -197,6 +204,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--embed-threads", type=int, default=0,
                     help="embedding threads of the embedded evaluator and of each worker "
                          "(CARGO_EMBED_THREADS; 0 = one per usable core)")
+    ap.add_argument("--worker-embed-threads", type=int, default=None,
+                    help="embedding threads of each worker when they should differ from the "
+                         "embedded evaluator's (scale-out: --workers 2 --worker-embed-threads "
+                         "1 on two cores); default: --embed-threads")
     ap.add_argument("--depths", default="4",
                     help="worker pipeline depths to measure the Kafka maximum with, comma "
                          "separated; the last one is the ratio's and the latency run's "
@@ -209,6 +220,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "after each round (default 2)")
     args = ap.parse_args(argv)
     depths = [max(1, int(x)) for x in args.depths.split(",") if x.strip()]
+    if not 0 <= args.warmup < args.traces - max(0, args.cooldown):
+        ap.error(f"--warmup {args.warmup} and --cooldown {args.cooldown} leave none of the "
+                 f"{args.traces} traces to time")
+    args.cooldown = max(0, args.cooldown)
+    worker_threads = args.embed_threads if args.worker_embed_threads is None \
+        else args.worker_embed_threads
 
     from kafka import KafkaProducer
 
@@ -240,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env={**os.environ, "HF_HUB_OFFLINE": "1",
                      "CARGO_QUERY_CACHE_SIZE": str(args.query_cache),
-                     "CARGO_EMBED_THREADS": str(args.embed_threads)})
+                     "CARGO_EMBED_THREADS": str(worker_threads)})
             return proc, mport
 
         def start_workers(group: str, depth: int, settle: bool, grace_s: float = 0.0
@@ -264,7 +281,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # change in the shared machine's speed hits both sides of each ratio.
         rates: dict[int, list[float]] = {d: [] for d in depths}
         ratios: dict[int, list[float]] = {d: [] for d in depths}
-        cpu_s: dict[int, list[float]] = {d: [0.0, 0.0, 0.0] for d in depths}  # worker, broker, n
+        # Per depth, over the timed windows: worker CPU s, broker CPU s, traces, wall s.
+        cpu_s: dict[int, list[float]] = {d: [0.0, 0.0, 0.0, 0.0] for d in depths}
         rss = 0.0
         emb_prev = emb_before
         for rnd in range(1, max(1, args.rounds) + 1):
@@ -281,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     producer.send(topic, value=line)
                 producer.flush()
                 producer.close()
-                w = min(max(0, args.warmup), len(lines) - 2)
+                w, stop = args.warmup, len(lines) - args.cooldown
                 snap: dict[str, float] = {}
 
                 def mark(snap: dict[str, float] = snap,
@@ -290,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 broker=_cpu_s(broker_pid))
 
                 t_first, n_first, t_last, n_last = _count_judgments(
-                    bootstrap, f"{topic}-judgments", w, len(lines), 600, on_start=mark)
+                    bootstrap, f"{topic}-judgments", w, stop, 600, on_start=mark)
                 n_timed = n_last - n_first
                 round_rates[depth] = n_timed / max(t_last - t_first, 1e-9)
                 if snap:
@@ -298,6 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     acc[0] += sum(_cpu_s(p.pid) for p in workers) - snap["workers"]
                     acc[1] += _cpu_s(broker_pid) - snap["broker"]
                     acc[2] += n_timed
+                    acc[3] += t_last - t_first
                 rss = max([rss] + [_rss(mp) for _, mp in started])
                 for proc in workers:
                     proc.terminate()
@@ -367,8 +386,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
           f"{args.batch_size}, structural judge, MiniLM ({runtime}, embedding threads "
-          f"{args.embed_threads or 'one per core'}), query cache {args.query_cache}, "
-          f"Kafka warm-up {args.warmup}")
+          f"{args.embed_threads or 'one per core'}; per worker "
+          f"{worker_threads or 'one per core'}), query cache {args.query_cache}, "
+          f"Kafka timed from judgment {args.warmup} to {len(lines) - args.cooldown}")
     ncpu = usable_cores()  # as the embedder counts them (the affinity mask)
     print(f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
           f"passes (first {emb_before:.1f}, last {emb_after:.1f}), "
@@ -380,11 +400,11 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"round(s) ({args.workers} worker(s), 4 partitions, backlog, pipeline depth "
               f"{depth}); ratio to the embedded passes around each: median {q_med:.3f} "
               f"(rounds {', '.join(f'{q:.3f}' for q in ratios[depth])})")
-        w_s, b_s, timed = cpu_s[depth]
-        if timed:
+        w_s, b_s, timed, wall = cpu_s[depth]
+        if timed and wall:
             w_ms, b_ms = w_s * 1000 / timed, b_s * 1000 / timed
             print(f"  CPU per trace     worker(s) {w_ms:.2f} ms + broker {b_ms:.2f} ms "
-                  f"({r_med * (w_ms + b_ms) / 10 / ncpu:.0f}% of {ncpu} cores in use)")
+                  f"({(w_s + b_s) / wall / ncpu:.0%} of {ncpu} cores in use)")
     q = statistics.median(ratios[depths[-1]])
     print(f"ratio kafka/embedded median {q:.3f} at depth {depths[-1]}  (target >= 0.80: "
           f"{'met' if q >= 0.8 else 'NOT met'}; met in "
