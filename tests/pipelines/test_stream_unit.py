@@ -6,6 +6,7 @@ import base64
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -194,3 +195,22 @@ def test_stream_refuses_a_busy_metrics_port_before_joining(
     err = capsys.readouterr().err
     assert f"cannot serve /metrics on 127.0.0.1:{port}" in err
     assert "--metrics-port" in err
+
+
+def test_worker_batches_its_output(tmp_path: Path) -> None:
+    # The Faust app (nothing started) sends with the configured linger and batch size:
+    # a batch's judgments go out in a few produce requests, not one per judgment.
+    from monitor.settings import CargoSettings
+    from pipelines.stream import StreamConfig, build_app
+
+    cfg = StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0, data_dir=str(tmp_path))
+    app = build_app(cfg, CargoSettings(embedder="hashing"))
+    assert app.conf.producer_linger == pytest.approx(0.005)
+    assert app.conf.producer_max_batch_size == 256 * 1024
+    assert app.conf.producer_acks == -1
+    other = build_app(StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0,
+                                   data_dir=str(tmp_path), producer_linger_s=0.02,
+                                   producer_batch_bytes=65536),
+                      CargoSettings(embedder="hashing"))
+    assert other.conf.producer_linger == pytest.approx(0.02)
+    assert other.conf.producer_max_batch_size == 65536
