@@ -110,6 +110,7 @@ class EmbeddedPath:
         self.lines, self.batch = lines, batch
         self.rates: list[float] = []
         self.cpu_s = 0.0
+        self.wall_s = 0.0
         self.statuses: dict[str, int] = {}
         self._pass()  # warm-up: model, caches, first sight of every question
 
@@ -130,9 +131,10 @@ class EmbeddedPath:
 
     def measure(self, passes: int = 3) -> float:
         """Run passes; their median traces/s (all passes are kept in ``rates``)."""
-        cpu0 = time.process_time()
+        cpu0, wall0 = time.process_time(), time.perf_counter()
         rates = [self._pass() for _ in range(passes)]
         self.cpu_s += time.process_time() - cpu0
+        self.wall_s += time.perf_counter() - wall0
         self.rates += rates
         return statistics.median(rates)
 
@@ -371,6 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         feeder.start()
         got = _latencies(bootstrap, "bench-lat-judgments", sent, warm + n, 600)
         lat = [v for k, v in got.items() if not k.startswith("lat-warm-")]
+        windows = window_p99([(sent[k], v) for k, v in got.items()
+                              if not k.startswith("lat-warm-")], 5.0)
         lat_warm = [v for k, v in got.items() if k.startswith("lat-warm-")]
         feeder.join()
         rss = max([rss] + [_rss(mp) for _, mp in started])
@@ -392,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ncpu = usable_cores()  # as the embedder counts them (the affinity mask)
     print(f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
           f"passes (first {emb_before:.1f}, last {emb_after:.1f}), "
-          f"{emb_cpu_ms:.2f} ms CPU/trace ({emb_rate * emb_cpu_ms / 10 / ncpu:.0f}% of "
+          f"{emb_cpu_ms:.2f} ms CPU/trace ({embedded.cpu_s / embedded.wall_s / ncpu:.0%} of "
           f"{ncpu} cores); judgments {dict(sorted(embedded.statuses.items()))}")
     for depth in depths:
         r_med, q_med = statistics.median(rates[depth]), statistics.median(ratios[depth])
@@ -412,6 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
           f"p99 {p99 * 1000:.0f} ms over "
           f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
+    print("  p99 per 5 s of offered traffic: "
+          + ", ".join(f"{w * 1000:.0f}" for w in windows) + " ms")
     if lat_warm:
         lat_warm.sort()
         print(f"  cold start        first {len(lat_warm)} traces of the fresh worker (not in "
@@ -419,6 +425,23 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"max {lat_warm[-1] * 1000:.0f} ms")
     print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
+
+
+def window_p99(sent_and_latency: Sequence[tuple[float, float]], window_s: float
+               ) -> list[float]:
+    """p99 latency of the traces sent in each consecutive window (send time order),
+    so that a slow start or a slow-down shows where it happened."""
+    if not sent_and_latency:
+        return []
+    t0 = min(sent for sent, _ in sent_and_latency)
+    buckets: dict[int, list[float]] = {}
+    for sent, lat in sent_and_latency:
+        buckets.setdefault(int((sent - t0) // window_s), []).append(lat)
+    out = []
+    for k in sorted(buckets):
+        xs = sorted(buckets[k])
+        out.append(xs[min(len(xs) - 1, int(len(xs) * 0.99))])
+    return out
 
 
 def round_ratio(kafka_rate: float, embedded_before: float, embedded_after: float) -> float:
