@@ -354,29 +354,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         warm = max(0, args.warmup, int(rate * args.latency_warmup))
         sent: dict[str, float] = {}
 
+        measured_done = threading.Event()
+
         def offer() -> None:
             # linger 5 ms, as a batching client would: sending every trace in its own
             # request costs the shared CPU more than the worker's own work.
             p = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=5)
             t0 = time.perf_counter()
-            for k in range(warm + n):
+            k = 0
+            # After the measured traces the same traffic goes on (not measured) until
+            # their judgments are in: a live stream does not stop, and the last ones
+            # would otherwise wait out --batch-within in a partial batch.
+            while k < warm + n or not measured_done.is_set():
                 d = json.loads(lines[k % len(lines)])
-                d["trace_id"] = f"lat-warm-{k}" if k < warm else f"lat-{k}"
-                sent[d["trace_id"]] = time.time()
+                d["trace_id"] = (f"lat-warm-{k}" if k < warm else f"lat-{k}" if k < warm + n
+                                 else f"lat-tail-{k}")
+                if k < warm + n:
+                    sent[d["trace_id"]] = time.time()
                 p.send("bench-lat", key=d["trace_id"].encode(), value=json.dumps(d).encode())
-                delay = t0 + (k + 1) / rate - time.perf_counter()
+                k += 1
+                delay = t0 + k / rate - time.perf_counter()
                 if delay > 0:
                     time.sleep(delay)
+                if k >= warm + n and time.perf_counter() - t0 > 600:
+                    break  # the measurement gave up (timeout below)
             p.flush()
+            p.close()
 
         feeder = threading.Thread(target=offer)
         feeder.start()
-        got = _latencies(bootstrap, "bench-lat-judgments", sent, warm + n, 600)
+        try:
+            got = _latencies(bootstrap, "bench-lat-judgments", sent, warm + n, 600)
+        finally:
+            measured_done.set()
+            feeder.join()
         lat = [v for k, v in got.items() if not k.startswith("lat-warm-")]
         windows = window_p99([(sent[k], v) for k, v in got.items()
                               if not k.startswith("lat-warm-")], 5.0)
         lat_warm = [v for k, v in got.items() if k.startswith("lat-warm-")]
-        feeder.join()
         rss = max([rss] + [_rss(mp) for _, mp in started])
     finally:
         for proc in workers:
