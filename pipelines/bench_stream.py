@@ -222,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "after each round (default 2)")
     args = ap.parse_args(argv)
     depths = [max(1, int(x)) for x in args.depths.split(",") if x.strip()]
+    if args.rounds < 1 or args.embedded_passes < 1:
+        ap.error("--rounds and --embedded-passes must be at least 1")
     if not 0 <= args.warmup < args.traces - max(0, args.cooldown):
         ap.error(f"--warmup {args.warmup} and --cooldown {args.cooldown} leave none of the "
                  f"{args.traces} traces to time")
@@ -287,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cpu_s: dict[int, list[float]] = {d: [0.0, 0.0, 0.0, 0.0] for d in depths}
         rss = 0.0
         emb_prev = emb_before
-        for rnd in range(1, max(1, args.rounds) + 1):
+        for rnd in range(1, args.rounds + 1):
             round_rates: dict[int, float] = {}
             for depth in depths:
                 topic = f"bench-max-d{depth}-r{rnd}"
