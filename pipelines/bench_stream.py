@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The first --latency-warmup seconds of traffic (at least --warmup traces) are
         # offered at the same rate but not measured, as the throughput run skips its
         # first judgments: a fresh worker's first sight of each question and answer
-        # (model warm-up, the step verifier's segment embeddings) is a cold start,
+        # is a cold start (cause not established; see the README),
         # and its backlog takes a few seconds to drain. Printed apart.
         warm = max(0, args.warmup, int(rate * args.latency_warmup))
         sent: dict[str, float] = {}
