@@ -199,7 +199,7 @@ def test_stream_refuses_a_busy_metrics_port_before_joining(
 
 def test_worker_batches_its_output(tmp_path: Path) -> None:
     # The Faust app (nothing started) sends with the configured linger and batch size:
-    # a batch's judgments go out in a few produce requests, not one per judgment.
+    # a batch's judgments go out together, not each as soon as it is appended.
     from monitor.settings import CargoSettings
     from pipelines.stream import StreamConfig, build_app
 
