@@ -37,6 +37,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from monitor.embeddings import usable_cores
@@ -285,8 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # change in the shared machine's speed hits both sides of each ratio.
         rates: dict[int, list[float]] = {d: [] for d in depths}
         ratios: dict[int, list[float]] = {d: [] for d in depths}
-        # Per depth, over the timed windows: worker CPU s, broker CPU s, traces, wall s.
-        cpu_s: dict[int, list[float]] = {d: [0.0, 0.0, 0.0, 0.0] for d in depths}
+        timed: dict[int, _Timed] = {d: _Timed() for d in depths}
         rss = 0.0
         emb_prev = emb_before
         for rnd in range(1, args.rounds + 1):
@@ -316,11 +316,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 n_timed = n_last - n_first
                 round_rates[depth] = n_timed / max(t_last - t_first, 1e-9)
                 if snap:
-                    acc = cpu_s[depth]
-                    acc[0] += sum(_cpu_s(p.pid) for p in workers) - snap["workers"]
-                    acc[1] += _cpu_s(broker_pid) - snap["broker"]
-                    acc[2] += n_timed
-                    acc[3] += t_last - t_first
+                    acc = timed[depth]
+                    acc.worker_cpu_s += sum(_cpu_s(p.pid) for p in workers) - snap["workers"]
+                    acc.broker_cpu_s += _cpu_s(broker_pid) - snap["broker"]
+                    acc.traces += n_timed
+                    acc.wall_s += t_last - t_first
                 rss = max([rss] + [_rss(mp) for _, mp in started])
                 for proc in workers:
                     proc.terminate()
@@ -421,11 +421,12 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"round(s) ({args.workers} worker(s), 4 partitions, backlog, pipeline depth "
               f"{depth}); ratio to the embedded passes around each: median {q_med:.3f} "
               f"(rounds {', '.join(f'{q:.3f}' for q in ratios[depth])})")
-        w_s, b_s, timed, wall = cpu_s[depth]
-        if timed and wall:
-            w_ms, b_ms = w_s * 1000 / timed, b_s * 1000 / timed
+        t = timed[depth]
+        if t.traces and t.wall_s:
+            w_ms, b_ms = t.worker_cpu_s * 1000 / t.traces, t.broker_cpu_s * 1000 / t.traces
             print(f"  CPU per trace     worker(s) {w_ms:.2f} ms + broker {b_ms:.2f} ms "
-                  f"({(w_s + b_s) / wall / ncpu:.0%} of {ncpu} cores in use)")
+                  f"({(t.worker_cpu_s + t.broker_cpu_s) / t.wall_s / ncpu:.0%} of {ncpu} "
+                  f"cores in use)")
     q = statistics.median(ratios[depths[-1]])
     print(f"ratio kafka/embedded median {q:.3f} at depth {depths[-1]}  (target >= 0.80: "
           f"{'met' if q >= 0.8 else 'NOT met'}; met in "
@@ -442,6 +443,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"max {lat_warm[-1] * 1000:.0f} ms")
     print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
+
+
+@dataclass
+class _Timed:
+    """The Kafka runs' timed windows of one pipeline depth, summed over rounds."""
+
+    worker_cpu_s: float = 0.0
+    broker_cpu_s: float = 0.0
+    traces: int = 0
+    wall_s: float = 0.0
 
 
 def window_p99(sent_and_latency: Sequence[tuple[float, float]], window_s: float
