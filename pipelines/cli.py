@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_argument("--stall-after", type=float, default=120.0,
                         help="warn (with the consumer's view of the partition) when a lagging "
                              "partition has not advanced for this many seconds (default 120)")
+    stream.add_argument("--fetch-max-wait", type=float, default=0.1,
+                        help="seconds the broker may hold a fetch that finds no new "
+                             "records (0.001-30; default 0.1; Faust's own is 1.5): the "
+                             "longest an idle partition can hold up the others")
     stream.add_argument("--loglevel", default="warning")
     add_eval_options(stream)
 
@@ -141,7 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ssl_cafile=args.ssl_cafile, data_dir=args.data_dir,
                 pipeline_depth=max(1, args.pipeline_depth),
                 progress_interval_s=max(0.5, args.progress_interval),
-                stall_after_s=max(1.0, args.stall_after))
+                stall_after_s=max(1.0, args.stall_after),
+                fetch_max_wait_s=args.fetch_max_wait)
             return run_worker(cfg, settings, loglevel=args.loglevel)
         if args.command == "replay":
             from pipelines.replay import main_replay

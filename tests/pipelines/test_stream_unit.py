@@ -214,3 +214,37 @@ def test_worker_batches_its_output(tmp_path: Path) -> None:
                       CargoSettings(embedder="hashing"))
     assert other.conf.producer_linger == pytest.approx(0.02)
     assert other.conf.producer_max_batch_size == 65536
+
+
+async def test_worker_consumer_fetch_wait_and_no_leader_topic(tmp_path: Path) -> None:
+    # The broker may hold a fetch that finds nothing new for fetch_max_wait_s (Faust
+    # fixes 1.5 s, which held busy partitions' records behind idle ones), and there
+    # is no leader-election topic (an always idle partition in every fetch).
+    import inspect
+
+    from aiokafka import AIOKafkaConsumer  # type: ignore[import-untyped]
+
+    from monitor.settings import CargoSettings
+    from pipelines.stream import StreamConfig, build_app
+
+    for seconds, ms in ((0.1, 100), (0.25, 250)):
+        cfg = StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0,
+                           data_dir=str(tmp_path / str(ms)), fetch_max_wait_s=seconds)
+        app = build_app(cfg, CargoSettings(embedder="hashing"))
+        assert app.conf.topic_disable_leader is True
+        consumer = app.consumer._thread._create_worker_consumer(app.transport)
+        assert isinstance(consumer, AIOKafkaConsumer)
+        assert consumer._fetch_max_wait_ms == ms
+    # The attribute set above is what the consumer hands its fetcher when it starts.
+    assert "fetch_max_wait_ms=self._fetch_max_wait_ms" in inspect.getsource(
+        AIOKafkaConsumer.start)
+
+
+def test_stream_refuses_a_fetch_wait_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    from pipelines.cli import main
+
+    for bad in ("0", "-1", "31"):
+        rc = main(["stream", "--bootstrap", "127.0.0.1:1", "--metrics-port", "0",
+                   "--fetch-max-wait", bad])
+        assert rc == 2
+        assert "fetch max wait" in capsys.readouterr().err
