@@ -21,11 +21,12 @@ and independent of any golden set; policy terms come from the reference itself.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -379,6 +380,83 @@ class _Reference:
     answer_words: list[str]   # its content words
 
 
+# Embedded step and segment texts kept (the reference steps recur with every
+# trace; live answers' segments rarely do): new texts are not cached beyond it.
+STEP_CACHE_SIZE = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class _Alignment:
+    """One answer against one reference, before the embedding (see ``_align``)."""
+
+    ref: _Reference
+    segs: list[Segment]
+    seg_words: list[list[str]]
+    step_words: list[list[str]]
+    lex: np.ndarray        # term recall, steps x segments
+    embed: list[str]       # steps then segments, to embed; empty: term recall settles it
+
+
+class _EmbedBatcher:
+    """Coalesces the embedding requests made on one event loop while an embedding
+    runs or before it starts into one call of the model, in a worker thread.
+
+    The judge calls of a batch start together and reach their embedding within
+    the same turn of the loop; the first request schedules a flush for the next
+    turn, which embeds every text queued by then. A text already being embedded is
+    awaited, not embedded again. A failed embedding fails every request waiting
+    on it (each becomes that trace's judge error).
+    """
+
+    def __init__(self, embedder: Embedder,
+                 remember: Callable[[Sequence[str], np.ndarray], None]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.embedder = embedder
+        self.remember = remember
+        self._queued: dict[str, asyncio.Future[np.ndarray]] = {}
+        self._running: dict[str, asyncio.Future[np.ndarray]] = {}
+        self._flush_scheduled = False
+        self._tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
+
+    async def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        loop = self.loop
+        waits = []
+        for t in texts:
+            fut = self._running.get(t) or self._queued.get(t)
+            if fut is None:
+                fut = self._queued[t] = loop.create_future()
+            waits.append(fut)
+        if self._queued and not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(lambda: self._tasks.add(loop.create_task(self._flush())))
+        # Shielded: a caller that is cancelled (a judge timeout) must not cancel the
+        # futures other callers wait on too.
+        return list(await asyncio.gather(*(asyncio.shield(f) for f in waits)))
+
+    async def _flush(self) -> None:
+        self._flush_scheduled = False
+        batch, self._queued = self._queued, {}
+        self._running.update(batch)
+        texts = list(batch)
+        try:
+            vecs = await asyncio.to_thread(self.embedder.embed, texts)
+            self.remember(texts, vecs)
+        except BaseException as exc:
+            for fut in batch.values():
+                if not fut.done():
+                    fut.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+        else:
+            for t, v in zip(texts, vecs, strict=True):
+                if not batch[t].done():
+                    batch[t].set_result(v)
+        finally:
+            for t in texts:
+                self._running.pop(t, None)
+            self._tasks.discard(asyncio.current_task())
+
+
 class StepVerifier:
     """Aligns exemplar steps with an answer and gives each one a verdict."""
 
@@ -388,6 +466,7 @@ class StepVerifier:
         self.config = config or ProcedureConfig()
         self._step_cache: dict[str, np.ndarray] = {}
         self._ref_cache: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], _Reference] = {}
+        self._batcher: _EmbedBatcher | None = None
 
     def _reference(self, item: GoldenItem) -> _Reference:
         """The reference side of the comparison (steps, masked answer), computed once
@@ -404,15 +483,56 @@ class StepVerifier:
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         assert self.embedder is not None
-        todo = [t for t in texts if t not in self._step_cache]
+        known = {t: v for t in texts if (v := self._step_cache.get(t)) is not None}
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
         if todo:
-            for t, v in zip(todo, self.embedder.embed(todo), strict=True):
-                if len(self._step_cache) < 50_000:
-                    self._step_cache[t] = v
-        return np.stack([self._step_cache[t] for t in texts])
+            vecs = self.embedder.embed(todo)
+            self._remember(todo, vecs)
+            known.update(zip(todo, vecs, strict=True))
+        return np.stack([known[t] for t in texts])
+
+    async def _embed_async(self, texts: list[str]) -> np.ndarray:
+        assert self.embedder is not None
+        known = {t: v for t in texts if (v := self._step_cache.get(t)) is not None}
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        if todo:
+            if self._batcher is None or self._batcher.loop is not asyncio.get_running_loop():
+                # One per event loop (``asyncio.run`` callers each bring their own).
+                self._batcher = _EmbedBatcher(self.embedder, self._remember)
+            known.update(zip(todo, await self._batcher.embed(todo), strict=True))
+        return np.stack([known[t] for t in texts])
+
+    def _remember(self, texts: Sequence[str], vecs: np.ndarray) -> None:
+        for t, v in zip(texts, vecs, strict=True):
+            if len(self._step_cache) < STEP_CACHE_SIZE:
+                self._step_cache[t] = v
 
     def verify(self, item: GoldenItem, answer: str, observed_values: Sequence[str],
                entity_values: Sequence[str] = ()) -> list[StepVerdict]:
+        """Step verdicts; embeds (in the calling thread, blocking it) what the words
+        alone leave open."""
+        al = self._align(item, answer, observed_values, entity_values)
+        if isinstance(al, list):
+            return al
+        return self._verdicts(al, self._embed(al.embed) if al.embed else None)
+
+    async def verify_async(self, item: GoldenItem, answer: str,
+                           observed_values: Sequence[str],
+                           entity_values: Sequence[str] = ()) -> list[StepVerdict]:
+        """:meth:`verify` for an event loop: the embedding runs in a worker thread, in
+        one call together with that of the other verifications waiting at the same
+        time (the judge calls of a batch), so that the loop is never blocked on the
+        model and the model sees batches, not single answers."""
+        al = self._align(item, answer, observed_values, entity_values)
+        if isinstance(al, list):
+            return al
+        return self._verdicts(al, await self._embed_async(al.embed) if al.embed else None)
+
+    def _align(self, item: GoldenItem, answer: str, observed_values: Sequence[str],
+               entity_values: Sequence[str]) -> _Alignment | list[StepVerdict]:
+        """Everything before the embedding: the segments, the term-recall matrix and
+        the texts to embed (none when term recall settles every step), or the final
+        verdicts when no alignment is needed."""
         ref = self._reference(item)
         steps = ref.steps
         if not steps:
@@ -433,16 +553,22 @@ class StepVerifier:
         step_words = [tokens(s.masked) for s in steps]
         lex = np.array([[_recall(sw, gw, cfg.stem_prefix) for gw in seg_words]
                         for sw in step_words])
-        score = lex.copy()
-        used_embedding = False
+        embed: list[str] = []
         if self.embedder is not None and (lex.max(axis=1) < cfg.lexical_sure).any():
             # Embedding only where the words alone are not conclusive.
-            strip = [re.sub(r"<[a-z]+>", " ", t).strip() for t in
+            embed = [re.sub(r"<[a-z]+>", " ", t).strip() for t in
                      [s.masked for s in steps] + [g.masked for g in segs]]
-            vecs = self._embed(strip)
+        return _Alignment(ref, segs, seg_words, step_words, lex, embed)
+
+    def _verdicts(self, al: _Alignment, vecs: np.ndarray | None) -> list[StepVerdict]:
+        cfg = self.config
+        ref, steps, segs = al.ref, al.ref.steps, al.segs
+        seg_words, step_words = al.seg_words, al.step_words
+        score = al.lex.copy()
+        used_embedding = vecs is not None
+        if vecs is not None:
             cos = np.clip(vecs[:len(steps)] @ vecs[len(steps):].T, 0.0, 1.0)
-            score = (lex + cos) / 2.0
-            used_embedding = True
+            score = (al.lex + cos) / 2.0
         answer_words = content([w for g, ws in zip(segs, seg_words, strict=True)
                                 if g.kind == "sentence" for w in ws])
         ref_words = ref.answer_words

@@ -36,7 +36,14 @@ from monitor.claims import Candidate, extract_candidates, reference_value
 from monitor.diagnostics import infer_response_type
 from monitor.embeddings import Embedder
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.models import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
+from monitor.models import (
+    ClaimEvidence,
+    ClaimVerdict,
+    GoldenItem,
+    JudgeInfo,
+    Scores,
+    StepVerdict,
+)
 from monitor.steps import ProcedureConfig, StepVerifier
 from monitor.values import same_value
 
@@ -61,26 +68,36 @@ class StructuralJudge:
         return self._info
 
     async def judge(self, request: JudgeRequest) -> JudgeResult:
-        return self.judge_sync(request)
+        # The step verifier's embeddings (answers paraphrased beyond term recall) run
+        # in a worker thread, batched with those of the other judge calls in flight.
+        claims, verify = self._claims(request)
+        steps = tuple(await self.verifier.verify_async(*verify)) if verify else ()
+        return JudgeResult(scores=score(claims, steps), claims=claims, steps=steps,
+                           rationale=rationale(claims, steps))
 
     def judge_sync(self, request: JudgeRequest) -> JudgeResult:
+        claims, verify = self._claims(request)
+        steps = tuple(self.verifier.verify(*verify)) if verify else ()
+        return JudgeResult(scores=score(claims, steps), claims=claims, steps=steps,
+                           rationale=rationale(claims, steps))
+
+    def _claims(self, request: JudgeRequest
+                ) -> tuple[tuple[ClaimVerdict, ...],
+                           tuple[GoldenItem, str, list[str], list[str]] | None]:
+        """The claim verdicts, and the step verifier's arguments when the answer is
+        an answer (not a clarification or a refusal): its procedure is checked."""
         trace, ref = request.trace, request.reference
         observed = trace.observed()
         cands = extract_candidates(trace.answer, ref, observed)
         claims = tuple(self._verdict(c, observed, request) for c in cands)
         claims = _downgrade_shape_conflicts(claims, cands)
         rtype = trace.response_type or infer_response_type(trace.answer)
-        if rtype == "answer":
-            # Mask the instance values the answer states (short ones: a long
-            # free-text "value" would hide procedure words).
-            values = [c.value for c in cands if len(c.value.split()) <= 4]
-            steps = tuple(self.verifier.verify(ref, trace.answer, list(observed.values()),
-                                               values))
-        else:
-            steps = ()
-        scores = score(claims, steps)
-        return JudgeResult(scores=scores, claims=claims, steps=steps,
-                           rationale=rationale(claims, steps))
+        if rtype != "answer":
+            return claims, None
+        # Mask the instance values the answer states (short ones: a long free-text
+        # "value" would hide procedure words).
+        values = [c.value for c in cands if len(c.value.split()) <= 4]
+        return claims, (ref, trace.answer, list(observed.values()), values)
 
     @staticmethod
     def _verdict(c: Candidate, observed: dict[str, str], request: JudgeRequest) -> ClaimVerdict:

@@ -157,3 +157,97 @@ def test_reference_side_is_computed_once_per_golden_item(monkeypatch: pytest.Mon
     edited = GYM.model_copy(update={"answer": GYM.answer + " Bring an ID."})
     v.verify(edited, ORIGINAL, [])
     assert len(masked) == 2
+
+
+# Worded away from the exemplar, so that term recall alone leaves steps open and
+# the verifier embeds (checked in the first test below).
+PARAPHRASES = [
+    "To pause membership 77001122, visit reception no later than 5 days ahead of your "
+    "billing date. Pauses run for a maximum of 3 months. A $10 monthly charge applies during "
+    "the pause. Bookings for classes are not possible while paused.",
+    "Head to the front desk 5 or more days before billing to freeze membership 77001122; it "
+    "can stay frozen for 3 months at most. While it is frozen there is a $10 charge every "
+    "month, and you will not be able to book classes.",
+    ORIGINAL.replace("Members must pay a fee of $10 per month while frozen.",
+                     "A monthly $10 charge is due for the whole frozen period."),
+]
+
+
+class _Counting(HashingEmbedder):
+    """A hashing embedder that records each call's texts and thread."""
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.calls: list[list[str]] = []
+        self.threads: list[int] = []
+        self.fail = fail
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        import threading
+
+        self.calls.append(list(texts))
+        self.threads.append(threading.get_ident())
+        if self.fail:
+            from monitor.errors import EmbeddingError
+
+            raise EmbeddingError("model gone")
+        return super().embed(texts)
+
+
+async def test_async_verification_batches_off_the_loop_and_agrees_with_sync() -> None:
+    # The judge calls of a batch verify together: their embeddings go to the model in
+    # one call, in a worker thread (the event loop keeps running), and the verdicts
+    # are those of the synchronous path.
+    import asyncio
+    import threading
+
+    sync = [StepVerifier(HashingEmbedder()).verify(GYM, a, []) for a in PARAPHRASES]
+    emb = _Counting()
+    v = StepVerifier(emb)
+    out = await asyncio.gather(*(v.verify_async(GYM, a, []) for a in PARAPHRASES))
+    assert out == sync
+    assert len(emb.calls) == 1  # one model call for every answer that needed one
+    assert len(emb.calls[0]) == len(set(emb.calls[0])) > len(PARAPHRASES)
+    assert emb.threads[0] != threading.get_ident()
+    # Everything is cached now: no further model call.
+    again = await asyncio.gather(*(v.verify_async(GYM, a, []) for a in PARAPHRASES))
+    assert again == sync and len(emb.calls) == 1
+
+
+async def test_async_verification_failure_reaches_every_waiter_and_recovers() -> None:
+    import asyncio
+
+    from monitor.errors import EmbeddingError
+
+    emb = _Counting(fail=True)
+    v = StepVerifier(emb)
+    out = await asyncio.gather(*(v.verify_async(GYM, a, []) for a in PARAPHRASES[:2]),
+                               return_exceptions=True)
+    assert all(isinstance(o, EmbeddingError) for o in out)
+    emb.fail = False
+    assert await v.verify_async(GYM, PARAPHRASES[0], []) == \
+        StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[0], [])
+
+
+async def test_a_cancelled_verification_does_not_cancel_the_others() -> None:
+    # A judge timeout cancels one trace's verification; the others waiting on the
+    # same embedding still get theirs.
+    import asyncio
+
+    v = StepVerifier(_Counting())
+    first = asyncio.ensure_future(v.verify_async(GYM, PARAPHRASES[0], []))
+    second = asyncio.ensure_future(v.verify_async(GYM, PARAPHRASES[0], []))
+    await asyncio.sleep(0)
+    first.cancel()
+    assert await second == StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[0], [])
+    assert first.cancelled()
+
+
+async def test_a_full_step_cache_still_verifies(monkeypatch: pytest.MonkeyPatch) -> None:
+    from monitor import steps as steps_mod
+
+    monkeypatch.setattr(steps_mod, "STEP_CACHE_SIZE", 0)
+    expected = StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[1], [])
+    assert StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[1], []) == expected
+    assert await StepVerifier(HashingEmbedder()).verify_async(GYM, PARAPHRASES[1], []) == \
+        expected
