@@ -396,6 +396,25 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
             consumer._fetch_max_wait_ms = fetch_max_wait_ms
             return consumer
 
+        async def on_thread_stop(self) -> None:
+            # With the broker gone, a fetch waits out its retry backoff; stopping the
+            # consumer cancels it and aiokafka's fetcher re-raises that cancellation
+            # from close(). It then escaped the consumer thread's shutdown, which
+            # never signalled the worker that it was done: SIGTERM hung (measured:
+            # still running 60 s after it). A cancellation that is not our own is
+            # that one: finish closing the client and let the shutdown go on.
+            try:
+                await super().on_thread_stop()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise
+                log.warning("consumer stopped while a fetch waited to retry (broker "
+                            "unreachable); closing its connections")
+                client = getattr(self._consumer, "_client", None)
+                if client is not None:
+                    await client.close()
+
     class Consumer(driver.Consumer):
         def _new_consumer_thread(self) -> Any:
             return ConsumerThread(self, loop=self.loop, beacon=self.beacon)

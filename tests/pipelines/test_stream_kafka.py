@@ -352,6 +352,26 @@ def test_broker_restart_under_load_loses_nothing(broker: Broker, tmp_path: Path)
     assert len(judgments) + len(dlq) == len(lines)
 
 
+def test_sigterm_stops_a_worker_whose_broker_is_gone(broker: Broker, tmp_path: Path) -> None:
+    # An orchestrator stops workers with SIGTERM and a grace period, also when the
+    # cluster is down. The worker's consumer then has a fetch waiting to retry;
+    # stopping it used to leave the worker running (still up 60 s after SIGTERM).
+    lines = unique_traces(60)
+    w1 = Worker(broker, tmp_path, "g-term", "w1").start()
+    try:
+        assert wait_for(lambda: w1.traces_total() >= 0, 120)
+        produce(broker.bootstrap, lines)
+        assert wait_for(lambda: w1.traces_total() >= len(lines), 120)
+        broker.run("stop")
+        time.sleep(5)                               # its fetches now fail and retry
+        assert w1.proc is not None
+        w1.proc.send_signal(signal.SIGTERM)
+        rc = w1.proc.wait(timeout=30)               # a common grace period
+    finally:
+        w1.stop()
+    assert rc == 0, w1.log.read_text()[-3000:]
+
+
 def test_topic_admin_create_list_and_lag(broker: Broker, capsys: pytest.CaptureFixture[str]
                                          ) -> None:
     from kafka import KafkaProducer
