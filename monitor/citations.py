@@ -41,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -62,6 +62,7 @@ from monitor.models import (
     LLMCall,
     QuoteCheck,
     QuoteStatus,
+    StepVerdict,
     SupportStatus,
     TokenUsage,
     Trace,
@@ -182,6 +183,18 @@ def quotes_in(text: str) -> list[str]:
 # --------------------------------------------------------------------------- the checker
 
 
+def _claim_item(claim: str, sid: str) -> GoldenItem:
+    """A claim as the one step of a reference, to align with a cited passage."""
+    return GoldenItem(id=f"claim:{sid}", intent="citation", agent="citation",
+                      question="", answer=claim, steps=(claim,))
+
+
+def _support_of(sid: str, verdict: StepVerdict) -> CitationSupport:
+    return CitationSupport(source_id=sid, status=_SUPPORT_OF_STEP[verdict.status],
+                           reason=f"{verdict.status} in the cited passage: {verdict.cue}",
+                           matched=verdict.matched_sentence)
+
+
 def _supported(support: Sequence[CitationSupport]) -> bool | None:
     """At least one cited passage supports the claim; None when no check ran."""
     if not any(s.status != "not_run" for s in support):
@@ -234,7 +247,7 @@ class CitationChecker:
         self.support_judge = support_judge
 
     async def check_async(self, trace: Trace) -> CitationReport | None:
-        report = self.check(trace)
+        report = await self._check_verified(trace)
         if report is None or self.support_judge is None or trace.citations is None:
             return report
         judge = self.support_judge
@@ -277,7 +290,32 @@ class CitationChecker:
                                cost_usd=round(sum(c.cost_usd for c in calls), 8))
         return _finish(report.mode, list(report.findings), results, llm)
 
-    def check(self, trace: Trace) -> CitationReport | None:
+    async def _check_verified(self, trace: Trace) -> CitationReport | None:
+        """:meth:`check` for an event loop: the support checks it can ask for run
+        first, concurrently (their embeddings off the loop, in one model call), and
+        the report is then assembled from their verdicts."""
+        if trace.citations is None:
+            return None
+        asked: dict[tuple[str, str, str], None] = {}
+
+        def record(claim: str, sid: str, passage: str) -> CitationSupport:
+            asked[(claim, sid, passage)] = None
+            # "Unsupported" makes the pass also ask for every source a claim could be
+            # supported by elsewhere: the superset of the checks the real pass makes.
+            return CitationSupport(source_id=sid, status="unsupported", reason="")
+
+        self.check(trace, support=record)
+        keys = list(asked)
+        verdicts = await asyncio.gather(*(self.verifier.verify_async(_claim_item(c, s), p, [])
+                                          for c, s, p in keys))
+        done = {k: _support_of(k[1], v[0]) for k, v in zip(keys, verdicts, strict=True)}
+        return self.check(trace, support=lambda c, sid, p: done[(c, sid, p)])
+
+    def check(self, trace: Trace,
+              support: Callable[[str, str, str], CitationSupport] | None = None
+              ) -> CitationReport | None:
+        """The report; ``support`` (claim, source id, passage) -> verdict replaces
+        the structural support check (used by :meth:`check_async`)."""
         bundle = trace.citations
         if bundle is None:
             return None
@@ -291,7 +329,8 @@ class CitationChecker:
         else:
             claims = list(parse_markers(trace.answer))
             mode = "markers"
-        results = [self._claim(c, bundle, by_id, ambiguous, transport, st) for c in claims]
+        results = [self._claim(c, bundle, by_id, ambiguous, transport, st,
+                               support or self._support) for c in claims]
         return _finish(mode, st.findings, results, None)
 
     # ------------------------------------------------------------------ integrity
@@ -342,7 +381,8 @@ class CitationChecker:
 
     def _claim(self, claim: ParsedClaim | CitedClaim, bundle: CitationBundle,
                by_id: dict[str, CitationSource], ambiguous: set[str],
-               transport: dict[str, str], st: _State) -> ClaimCitations:
+               transport: dict[str, str], st: _State,
+               check_support: Callable[[str, str, str], CitationSupport]) -> ClaimCitations:
         cid = claim.claim_id
         written = _dedup(claim.citation_ids)
         if claim.requires_citation and not written:
@@ -364,7 +404,7 @@ class CitationChecker:
         usable = [sid for sid in _dedup(resolved) if sid not in blocked]
         support = [CitationSupport(source_id=sid, status="not_run", reason=blocked[sid])
                    for sid in _dedup(resolved) if sid in blocked]
-        support += [self._support(claim.text, sid, by_id[sid].text or "") for sid in usable]
+        support += [check_support(claim.text, sid, by_id[sid].text or "") for sid in usable]
         supported = _supported(support)
         elsewhere: tuple[str, ...] = ()
         if claim.requires_citation and not supported:
@@ -372,7 +412,7 @@ class CitationChecker:
                 sid for sid, src in by_id.items()
                 if sid not in resolved and sid not in ambiguous and sid not in transport
                 and src.text is not None
-                and self._support(claim.text, sid, src.text).status == "supported")
+                and check_support(claim.text, sid, src.text).status == "supported")
         qstatus, qchecks = self._quotes(cid, claim.text, usable, by_id, st)
         return ClaimCitations(
             claim_id=cid, text=claim.text, requires_citation=claim.requires_citation,
@@ -410,13 +450,7 @@ class CitationChecker:
         return None
 
     def _support(self, claim: str, sid: str, passage: str) -> CitationSupport:
-        item = GoldenItem(id=f"claim:{sid}", intent="citation", agent="citation",
-                          question="", answer=claim, steps=(claim,))
-        verdict = self.verifier.verify(item, passage, [])[0]
-        status = _SUPPORT_OF_STEP[verdict.status]
-        return CitationSupport(source_id=sid, status=status,
-                               reason=f"{verdict.status} in the cited passage: {verdict.cue}",
-                               matched=verdict.matched_sentence)
+        return _support_of(sid, self.verifier.verify(_claim_item(claim, sid), passage, [])[0])
 
     @staticmethod
     def _quotes(cid: str, text: str, usable: list[str], by_id: dict[str, CitationSource],

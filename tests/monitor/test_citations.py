@@ -328,3 +328,35 @@ async def test_llm_support_failure_keeps_the_structural_verdict() -> None:
     assert (s.status, s.checked_by) == ("supported", "structural")
     assert "LLM check failed (unparseable)" in s.reason
     assert report.llm is not None and report.llm.failed == {"unparseable": 1}
+
+
+async def test_async_support_checks_embed_off_the_loop_and_match_the_sync_report() -> None:
+    # Claims worded away from their passages need the embedder. In check_async every
+    # support check the report can ask for (including "supported elsewhere") runs
+    # first, their embeddings in one model call in a worker thread; the report is
+    # the one check() builds.
+    import threading
+
+    from monitor.steps import StepVerifier
+
+    class Counting(HashingEmbedder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.threads: list[int] = []
+
+        def embed(self, texts):  # type: ignore[no-untyped-def]
+            self.threads.append(threading.get_ident())
+            return super().embed(texts)
+
+    trace = Trace(trace_id="t", question="q", answer="An answer.", citations={
+        "sources": SOURCES, "claims": [
+            claim("c1", "Purchases can be sent back for a refund within a month.",
+                  "refund-2025"),
+            claim("c2", "Report damage to an item no later than two days after it arrives.",
+                  "refund-2025"),
+            claim("c3", "Refunds are paid back to the card used originally.", "refund-2025")]})
+    expected = CitationChecker(StepVerifier(HashingEmbedder())).check(trace)
+    emb = Counting()
+    got = await CitationChecker(StepVerifier(emb)).check_async(trace)
+    assert got == expected
+    assert len(emb.threads) == 1 and emb.threads[0] != threading.get_ident()
