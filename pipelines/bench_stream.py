@@ -350,9 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         n = int(rate * args.latency_seconds)
         # The first --latency-warmup seconds of traffic (at least --warmup traces) are
         # offered at the same rate but not measured, as the throughput run skips its
-        # first judgments: a fresh worker's first sight of each question and answer
-        # is a cold start (cause not established; see the README),
-        # and its backlog takes a few seconds to drain. Printed apart.
+        # first judgments: a fresh worker's first batches embed and judge slower and
+        # the broker is busy with the new topics (measured; see the README), and the
+        # backlog that builds takes a few seconds to drain. Printed apart.
         warm = max(0, args.warmup, int(rate * args.latency_warmup))
         sent: dict[str, float] = {}
 
