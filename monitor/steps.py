@@ -441,12 +441,14 @@ class _EmbedBatcher:
         try:
             vecs = await asyncio.to_thread(self.embedder.embed, texts)
             self.remember(texts, vecs)
-        except BaseException as exc:
+        except asyncio.CancelledError:
+            for fut in batch.values():  # the loop is going away: so do its waiters
+                fut.cancel()
+            raise
+        except Exception as exc:
             for fut in batch.values():
                 if not fut.done():
                     fut.set_exception(exc)
-            if not isinstance(exc, Exception):
-                raise
         else:
             for t, v in zip(texts, vecs, strict=True):
                 if not batch[t].done():
