@@ -52,6 +52,11 @@ from pipelines.components import build_components, freeze_startup_heap
 log = logging.getLogger("cargo.stream")
 
 TRANSIENT_KINDS = frozenset({"timeout", "rate_limit", "connection", "http"})
+# Longest a stopping worker waits for its producer's last deliveries and for its final
+# offset commit (a live broker answers in milliseconds; together they must leave room
+# in a grace period such as Kubernetes' 30 s for the rest of the shutdown).
+STOP_FLUSH_TIMEOUT_S = 5.0
+STOP_COMMIT_TIMEOUT_S = 10.0
 
 
 @dataclass
@@ -157,7 +162,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
     )
 
     worker_name = f"{socket.gethostname()}:{os.getpid()}"
-    app = faust.App(
+    app: faust.App = _app_class()(
         cfg.group,
         broker=[f"kafka://{b.strip()}" for b in cfg.bootstrap.split(",")],
         broker_credentials=_credentials(cfg),
@@ -384,6 +389,26 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
     return app
 
 
+def _app_class() -> Any:
+    import faust
+
+    class App(faust.App):
+        async def _producer_flush(self, logger: Any) -> None:
+            # On stop Faust flushes the producer; with the broker gone that waits for
+            # the request timeout (20 min). Bounded: what is not delivered was never
+            # acknowledged (its input is read again by the next owner of the
+            # partition), and a watermark not written only means a re-judgment.
+            try:
+                await asyncio.wait_for(super()._producer_flush(logger),
+                                       timeout=STOP_FLUSH_TIMEOUT_S)
+            except TimeoutError:
+                log.warning("producer not flushed within %.0f s on stop (broker "
+                            "unreachable?); unacknowledged input is read again by the "
+                            "next owner", STOP_FLUSH_TIMEOUT_S)
+
+    return App
+
+
 def _kafka_transport(fetch_max_wait_ms: int) -> Any:
     """Faust's aiokafka transport with the worker consumer's fetch wait set (Faust
     passes a fixed 1,500 ms to aiokafka; see ``StreamConfig.fetch_max_wait_s``)."""
@@ -419,10 +444,35 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
         def _new_consumer_thread(self) -> Any:
             return ConsumerThread(self, loop=self.loop, beacon=self.beacon)
 
+        async def on_stop(self) -> None:
+            # Faust commits the acknowledged offsets when it stops; with the broker
+            # gone that commit retries for ever and SIGTERM never finishes. Bounded:
+            # an offset not committed is read again by the partition's next owner,
+            # which skips what this worker delivered (the watermark table).
+            try:
+                await asyncio.wait_for(super().on_stop(), timeout=STOP_COMMIT_TIMEOUT_S)
+            except TimeoutError:
+                log.warning("final offset commit not done within %.0f s (broker "
+                            "unreachable?); stopping without it: the next owner of "
+                            "those partitions reads them again from the last commit",
+                            STOP_COMMIT_TIMEOUT_S)
+
+    class Producer(driver.Producer):
+        async def on_stop(self) -> None:
+            # Stopping the Kafka producer first delivers what it holds: with the broker
+            # gone, for the request timeout. Bounded, as the app's flush above.
+            try:
+                await asyncio.wait_for(super().on_stop(), timeout=STOP_FLUSH_TIMEOUT_S)
+            except TimeoutError:
+                log.warning("producer not stopped within %.0f s (broker unreachable?); "
+                            "its undelivered records were never acknowledged",
+                            STOP_FLUSH_TIMEOUT_S)
+
     class Transport(driver.Transport):
         pass
 
     Transport.Consumer = Consumer
+    Transport.Producer = Producer
     return Transport
 
 
