@@ -445,10 +445,11 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
             return ConsumerThread(self, loop=self.loop, beacon=self.beacon)
 
         async def on_stop(self) -> None:
-            # Faust commits the acknowledged offsets when it stops; with the broker
-            # gone that commit retries for ever and SIGTERM never finishes. Bounded:
-            # an offset not committed is read again by the partition's next owner,
-            # which skips what this worker delivered (the watermark table).
+            # Faust commits the acknowledged offsets here, and the commit waits for the
+            # group coordinator: with the broker gone a worker hung right after
+            # "Consumer: Stopping..." (seen once, in a CI run). Bounded: an offset not
+            # committed is read again by the partition's next owner, which skips what
+            # this worker delivered (the watermark table).
             try:
                 await asyncio.wait_for(super().on_stop(), timeout=STOP_COMMIT_TIMEOUT_S)
             except TimeoutError:
