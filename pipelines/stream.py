@@ -33,6 +33,7 @@ import json
 import logging
 import os
 import socket
+import threading
 import time
 import weakref
 from collections import deque
@@ -103,6 +104,9 @@ class StreamConfig:
     # taking 1,502 ms), against p50 0.13 s and max 0.25 s with 0.1 s. An idle
     # worker costs one empty fetch per interval.
     fetch_max_wait_s: float = 0.1
+    # A Kafka client message repeated within this window is logged once, and then
+    # once per window with the count of those left out (see RepeatedLogFilter).
+    repeated_log_window_s: float = 30.0
     security_protocol: str = "PLAINTEXT"
     sasl_mechanism: str | None = None
     sasl_username: str | None = None
@@ -221,6 +225,11 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         await judgments.maybe_declare()
         await dlq.maybe_declare()
         freeze_startup_heap()  # the app, its clients and the model are loaded by now
+
+    @app.task  # type: ignore[untyped-decorator]
+    async def quiet_client_retries() -> None:
+        # The worker's log handlers exist once it runs (the Faust worker sets them up).
+        install_repeat_filter(cfg.repeated_log_window_s)
 
     @app.task  # type: ignore[untyped-decorator]
     async def serve_metrics() -> None:
@@ -475,6 +484,60 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
     Transport.Consumer = Consumer
     Transport.Producer = Producer
     return Transport
+
+
+class RepeatedLogFilter(logging.Filter):
+    """Kafka client messages (loggers ``aiokafka*``, ``kafka*``) repeated within
+    ``window_s`` are logged once, then once per window with the number left out.
+
+    While a broker is unreachable the clients log an error per retry (measured:
+    about ten lines a second, 36,000 an hour); the first line says what is wrong,
+    and the counts say that it goes on. Messages are the same when their format
+    string is (the arguments, such as the error text, may differ). Thread-safe:
+    Faust's consumer logs from its own thread.
+    """
+
+    PREFIXES = ("aiokafka", "kafka")
+    MAX_KEYS = 1000
+
+    def __init__(self, window_s: float = 30.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.window_s = window_s
+        self.clock = clock
+        self._seen: dict[tuple[str, int, str], tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith(self.PREFIXES):
+            return True
+        key = (record.name, record.levelno, str(record.msg))
+        now = self.clock()
+        with self._lock:
+            shown = self._seen.get(key)
+            if shown is not None and now - shown[0] < self.window_s:
+                self._seen[key] = (shown[0], shown[1] + 1)
+                return False
+            if len(self._seen) >= self.MAX_KEYS:
+                self._seen = {k: v for k, v in self._seen.items()
+                              if now - v[0] < self.window_s}
+            self._seen[key] = (now, 0)
+        if shown is not None and shown[1]:
+            record.msg = (f"{record.msg} [and {shown[1]} more like it in the "
+                          f"{now - shown[0]:.0f} s before]")
+        return True
+
+
+def install_repeat_filter(window_s: float) -> RepeatedLogFilter | None:
+    """Adds one :class:`RepeatedLogFilter` to every handler of the root logger
+    (none when ``window_s`` is 0)."""
+    if window_s <= 0:
+        return None
+    shared = RepeatedLogFilter(window_s)
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, RepeatedLogFilter) for f in handler.filters):
+            handler.addFilter(shared)
+    return shared
 
 
 async def _flush_all(producer: Any) -> None:

@@ -248,3 +248,48 @@ def test_stream_refuses_a_fetch_wait_out_of_range(capsys: pytest.CaptureFixture[
                    "--fetch-max-wait", bad])
         assert rc == 2
         assert "fetch max wait" in capsys.readouterr().err
+
+
+def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
+    import logging
+
+    from pipelines.stream import RepeatedLogFilter
+
+    now = [0.0]
+    f = RepeatedLogFilter(30.0, clock=lambda: now[0])
+
+    def rec(name: str, msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord(name, logging.ERROR, __file__, 1, msg, args, None)
+
+    fetch = "Failed fetch messages from %s: %s"
+    assert f.filter(rec("aiokafka.consumer.fetcher", fetch, 1, "NodeNotReadyError"))
+    for k in range(50):                       # ten a second while the broker is away
+        now[0] += 0.1
+        assert not f.filter(rec("aiokafka.consumer.fetcher", fetch, 1, f"err {k}"))
+    # Another message, another logger, or not a Kafka client: not held back.
+    assert f.filter(rec("aiokafka.consumer.fetcher", "Unable connect to node %s", 1))
+    assert f.filter(rec("aiokafka.conn", fetch, 1, "x"))
+    assert f.filter(rec("cargo.stream", fetch, 1, "x"))
+    assert f.filter(rec("cargo.stream", fetch, 1, "x"))
+    now[0] = 31.0                              # the window has passed: once more, counted
+    again = rec("aiokafka.consumer.fetcher", fetch, 1, "NodeNotReadyError")
+    assert f.filter(again)
+    assert "and 50 more like it in the 31 s before" in again.getMessage()
+    assert again.getMessage().startswith("Failed fetch messages from 1: NodeNotReadyError")
+
+
+def test_repeat_filter_is_installed_once_per_handler() -> None:
+    import logging
+
+    from pipelines.stream import RepeatedLogFilter, install_repeat_filter
+
+    handler = logging.StreamHandler()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        assert install_repeat_filter(0) is None
+        assert install_repeat_filter(30) is not None
+        install_repeat_filter(30)
+        assert sum(isinstance(f, RepeatedLogFilter) for f in handler.filters) == 1
+    finally:
+        root.removeHandler(handler)
