@@ -511,6 +511,14 @@ class RepeatedLogFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not record.name.startswith(self.PREFIXES):
             return True
+        # One decision per record: the same filter sits on every handler.
+        decided: bool | None = getattr(record, "_cargo_repeat_shown", None)
+        if decided is None:
+            decided = self._decide(record)
+            record._cargo_repeat_shown = decided
+        return decided
+
+    def _decide(self, record: logging.LogRecord) -> bool:
         key = (record.name, record.levelno, str(record.msg))
         now = self.clock()
         with self._lock:

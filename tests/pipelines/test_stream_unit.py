@@ -276,6 +276,11 @@ def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
     assert f.filter(again)
     assert "and 50 more like it in the 31 s before" in again.getMessage()
     assert again.getMessage().startswith("Failed fetch messages from 1: NodeNotReadyError")
+    # The filter sits on every handler: a record shown by one is shown by all.
+    assert f.filter(again) and f.filter(again)
+    assert again.getMessage().count("more like it") == 1
+    held = rec("aiokafka.consumer.fetcher", fetch, 1, "again")
+    assert not f.filter(held) and not f.filter(held)
 
 
 def test_repeat_filter_is_installed_once_per_handler() -> None:
