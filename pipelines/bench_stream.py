@@ -390,9 +390,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             measured_done.set()
             feeder.join()
-        lat = [v for k, v in got.items() if not k.startswith("lat-warm-")]
-        windows = window_p99([(sent[k], v) for k, v in got.items()
-                              if not k.startswith("lat-warm-")], 5.0)
+        measured = {k: v for k, v in got.items() if not k.startswith("lat-warm-")}
+        lat = list(measured.values())
+        windows = window_p99([(sent[k], v) for k, v in measured.items()], 5.0)
         lat_warm = [v for k, v in got.items() if k.startswith("lat-warm-")]
         rss = max([rss] + [_rss(mp) for _, mp in started])
     finally:
@@ -403,8 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         subprocess.run([str(BROKER), "stop"], env=env, check=False, capture_output=True)
 
     lat.sort()
-    p50 = lat[len(lat) // 2]
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    p50, p99 = nearest_rank(lat, 0.5), nearest_rank(lat, 0.99)
     print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
           f"{args.batch_size}, structural judge, MiniLM ({runtime}, embedding threads "
           f"{args.embed_threads or 'one per core'}; per worker "
@@ -439,7 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if lat_warm:
         lat_warm.sort()
         print(f"  cold start        first {len(lat_warm)} traces of the fresh worker (not in "
-              f"the figures above): p50 {lat_warm[len(lat_warm) // 2] * 1000:.0f} ms, "
+              f"the figures above): p50 {nearest_rank(lat_warm, 0.5) * 1000:.0f} ms, "
               f"max {lat_warm[-1] * 1000:.0f} ms")
     print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
@@ -465,11 +464,12 @@ def window_p99(sent_and_latency: Sequence[tuple[float, float]], window_s: float
     buckets: dict[int, list[float]] = {}
     for sent, lat in sent_and_latency:
         buckets.setdefault(int((sent - t0) // window_s), []).append(lat)
-    out = []
-    for k in sorted(buckets):
-        xs = sorted(buckets[k])
-        out.append(xs[min(len(xs) - 1, int(len(xs) * 0.99))])
-    return out
+    return [nearest_rank(sorted(buckets[k]), 0.99) for k in sorted(buckets)]
+
+
+def nearest_rank(sorted_xs: Sequence[float], q: float) -> float:
+    """The q-quantile of sorted values by rank (the value at index int(n * q))."""
+    return sorted_xs[min(len(sorted_xs) - 1, int(len(sorted_xs) * q))]
 
 
 def round_ratio(kafka_rate: float, embedded_before: float, embedded_after: float) -> float:
