@@ -483,10 +483,14 @@ class StepVerifier:
                 self._ref_cache[key] = ref
         return ref
 
+    def _cached(self, texts: list[str]) -> tuple[dict[str, np.ndarray], list[str]]:
+        """The vectors the cache has, and the other texts (once each) to embed."""
+        known = {t: v for t in texts if (v := self._step_cache.get(t)) is not None}
+        return known, [t for t in dict.fromkeys(texts) if t not in known]
+
     def _embed(self, texts: list[str]) -> np.ndarray:
         assert self.embedder is not None
-        known = {t: v for t in texts if (v := self._step_cache.get(t)) is not None}
-        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        known, todo = self._cached(texts)
         if todo:
             vecs = self.embedder.embed(todo)
             self._remember(todo, vecs)
@@ -495,8 +499,7 @@ class StepVerifier:
 
     async def _embed_async(self, texts: list[str]) -> np.ndarray:
         assert self.embedder is not None
-        known = {t: v for t in texts if (v := self._step_cache.get(t)) is not None}
-        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        known, todo = self._cached(texts)
         if todo:
             if self._batcher is None or self._batcher.loop is not asyncio.get_running_loop():
                 # One per event loop (``asyncio.run`` callers each bring their own).
