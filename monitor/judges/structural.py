@@ -72,14 +72,11 @@ class StructuralJudge:
         # in a worker thread, batched with those of the other judge calls in flight.
         claims, verify = self._claims(request)
         steps = tuple(await self.verifier.verify_async(*verify)) if verify else ()
-        return JudgeResult(scores=score(claims, steps), claims=claims, steps=steps,
-                           rationale=rationale(claims, steps))
+        return _result(claims, steps)
 
     def judge_sync(self, request: JudgeRequest) -> JudgeResult:
         claims, verify = self._claims(request)
-        steps = tuple(self.verifier.verify(*verify)) if verify else ()
-        return JudgeResult(scores=score(claims, steps), claims=claims, steps=steps,
-                           rationale=rationale(claims, steps))
+        return _result(claims, tuple(self.verifier.verify(*verify)) if verify else ())
 
     def _claims(self, request: JudgeRequest
                 ) -> tuple[tuple[ClaimVerdict, ...],
@@ -145,6 +142,11 @@ def fidelity(claims: tuple[ClaimVerdict, ...]) -> float:
     if con == 0:
         return 1.0
     return round(0.5 * sup / (sup + con), 4)
+
+
+def _result(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> JudgeResult:
+    return JudgeResult(scores=score(claims, steps), claims=claims, steps=steps,
+                       rationale=rationale(claims, steps))
 
 
 def procedure_score(steps: tuple[StepVerdict, ...]) -> float:
