@@ -37,7 +37,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -398,6 +398,16 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
     return app
 
 
+async def _bounded(step: Awaitable[None], timeout_s: float, what: str,
+                   consequence: str) -> None:
+    """A shutdown step that waits on the broker, given at most ``timeout_s``."""
+    try:
+        await asyncio.wait_for(step, timeout=timeout_s)
+    except TimeoutError:
+        log.warning("%s within %.0f s on stop (broker unreachable?); %s", what, timeout_s,
+                    consequence)
+
+
 def _app_class() -> Any:
     import faust
 
@@ -407,13 +417,9 @@ def _app_class() -> Any:
             # the request timeout (20 min). Bounded: what is not delivered was never
             # acknowledged (its input is read again by the next owner of the
             # partition), and a watermark not written only means a re-judgment.
-            try:
-                await asyncio.wait_for(super()._producer_flush(logger),
-                                       timeout=STOP_FLUSH_TIMEOUT_S)
-            except TimeoutError:
-                log.warning("producer not flushed within %.0f s on stop (broker "
-                            "unreachable?); unacknowledged input is read again by the "
-                            "next owner", STOP_FLUSH_TIMEOUT_S)
+            await _bounded(super()._producer_flush(logger), STOP_FLUSH_TIMEOUT_S,
+                           "producer not flushed", "unacknowledged input is read again by "
+                           "the next owner")
 
     return App
 
@@ -459,24 +465,17 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
             # "Consumer: Stopping..." (seen once, in a CI run). Bounded: an offset not
             # committed is read again by the partition's next owner, which skips what
             # this worker delivered (the watermark table).
-            try:
-                await asyncio.wait_for(super().on_stop(), timeout=STOP_COMMIT_TIMEOUT_S)
-            except TimeoutError:
-                log.warning("final offset commit not done within %.0f s (broker "
-                            "unreachable?); stopping without it: the next owner of "
-                            "those partitions reads them again from the last commit",
-                            STOP_COMMIT_TIMEOUT_S)
+            await _bounded(super().on_stop(), STOP_COMMIT_TIMEOUT_S,
+                           "final offset commit not done", "stopping without it: the next "
+                           "owner of those partitions reads them again from the last commit")
 
     class Producer(driver.Producer):
         async def on_stop(self) -> None:
             # Stopping the Kafka producer first delivers what it holds: with the broker
             # gone, for the request timeout. Bounded, as the app's flush above.
-            try:
-                await asyncio.wait_for(super().on_stop(), timeout=STOP_FLUSH_TIMEOUT_S)
-            except TimeoutError:
-                log.warning("producer not stopped within %.0f s (broker unreachable?); "
-                            "its undelivered records were never acknowledged",
-                            STOP_FLUSH_TIMEOUT_S)
+            await _bounded(super().on_stop(), STOP_FLUSH_TIMEOUT_S,
+                           "producer not stopped", "its undelivered records were never "
+                           "acknowledged")
 
     class Transport(driver.Transport):
         pass
