@@ -20,9 +20,9 @@ class LoopSemaphore:
         if value < 1:
             raise ValueError(f"a concurrency bound must be at least 1, not {value}")
         self.value = value
-        self._per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
-                                                  asyncio.Semaphore] = \
+        self._per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
             weakref.WeakKeyDictionary()
+        )
 
     def _current(self) -> asyncio.Semaphore:
         loop = asyncio.get_running_loop()
@@ -34,6 +34,10 @@ class LoopSemaphore:
     async def __aenter__(self) -> None:
         await self._current().acquire()
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self._current().release()

@@ -59,8 +59,7 @@ class LabelRow(BaseModel):
     @model_validator(mode="after")
     def _has_features(self) -> LabelRow:
         if self.similarity is None and self.question is None and self.trace_id is None:
-            raise ValueError("a row needs 'question', 'trace_id' (with --traces) or "
-                             "'similarity'")
+            raise ValueError("a row needs 'question', 'trace_id' (with --traces) or 'similarity'")
         return self
 
 
@@ -72,9 +71,13 @@ def read_label_rows(path: str | Path) -> list[tuple[int, LabelRow]]:
     return rows
 
 
-def features(rows: Sequence[tuple[int, LabelRow]], index: GoldenIndex | None,
-             questions_by_trace: dict[str, str] | None = None, *, source: str = "labels"
-             ) -> list[CalibrationRow]:
+def features(
+    rows: Sequence[tuple[int, LabelRow]],
+    index: GoldenIndex | None,
+    questions_by_trace: dict[str, str] | None = None,
+    *,
+    source: str = "labels",
+) -> list[CalibrationRow]:
     """(s*, Δ, intent, appropriate) for every row, embedding questions in one batch."""
     need: list[tuple[int, int, str]] = []
     for k, (n, r) in enumerate(rows):
@@ -83,11 +86,14 @@ def features(rows: Sequence[tuple[int, LabelRow]], index: GoldenIndex | None,
         q = r.question
         if q is None:
             if questions_by_trace is None:
-                raise ConfigError(f"{source}:{n}: row has only 'trace_id': pass --traces FILE "
-                                  "to look its question up")
+                raise ConfigError(
+                    f"{source}:{n}: row has only 'trace_id': pass --traces FILE "
+                    "to look its question up"
+                )
             if r.trace_id not in questions_by_trace:
-                raise ConfigError(f"{source}:{n}: trace_id {r.trace_id!r} is not in the "
-                                  "traces file")
+                raise ConfigError(
+                    f"{source}:{n}: trace_id {r.trace_id!r} is not in the traces file"
+                )
             q = questions_by_trace[r.trace_id or ""]
         need.append((k, n, q))
     sims = None
@@ -100,25 +106,30 @@ def features(rows: Sequence[tuple[int, LabelRow]], index: GoldenIndex | None,
     out: list[CalibrationRow | None] = [None] * len(rows)
     for k, (_, r) in enumerate(rows):
         if r.similarity is not None:
-            out[k] = CalibrationRow(similarity=r.similarity, margin=r.margin, intent=r.intent,
-                                    appropriate=r.appropriate)
+            out[k] = CalibrationRow(
+                similarity=r.similarity, margin=r.margin, intent=r.intent, appropriate=r.appropriate
+            )
     for j, (k, n, _) in enumerate(need):
         assert sims is not None and index is not None
         r = rows[k][1]
         row = sims[j]
         if r.reference_id is not None:
             if r.reference_id not in ids:
-                raise ConfigError(f"{source}:{n}: reference_id {r.reference_id!r} is not in the "
-                                  "golden set")
+                raise ConfigError(
+                    f"{source}:{n}: reference_id {r.reference_id!r} is not in the golden set"
+                )
             ref = ids.index(r.reference_id)
         else:
             ref = int(np.argmax(row))
         others = np.delete(row, ref)
         s = float(row[ref])
         margin = s - float(others.max()) if len(others) else None
-        out[k] = CalibrationRow(similarity=s, margin=margin,
-                                intent=r.intent or index.golden.items[ref].intent,
-                                appropriate=r.appropriate)
+        out[k] = CalibrationRow(
+            similarity=s,
+            margin=margin,
+            intent=r.intent or index.golden.items[ref].intent,
+            appropriate=r.appropriate,
+        )
     return [x for x in out if x is not None]
 
 
@@ -191,8 +202,7 @@ def _margin_grid(s: np.ndarray, d: np.ndarray) -> list[tuple[float, float, np.nd
     return [(float(t), float(dl), (s >= t) & (d >= dl)) for t in taus for dl in deltas]
 
 
-def _margin_validity(s: np.ndarray, d: np.ndarray, y: np.ndarray, target: float
-                     ) -> Thresholds:
+def _margin_validity(s: np.ndarray, d: np.ndarray, y: np.ndarray, target: float) -> Thresholds:
     best: Thresholds = Thresholds(target, None, None, None)
     for t, dl, acc in _margin_grid(s, d):
         if not acc.any():
@@ -203,8 +213,7 @@ def _margin_validity(s: np.ndarray, d: np.ndarray, y: np.ndarray, target: float
     return best
 
 
-def _margin_coverage(s: np.ndarray, d: np.ndarray, y: np.ndarray, target: float
-                     ) -> Thresholds:
+def _margin_coverage(s: np.ndarray, d: np.ndarray, y: np.ndarray, target: float) -> Thresholds:
     best: Thresholds = Thresholds(target, None, None, None)
     for t, dl, acc in _margin_grid(s, d):
         c = float(acc.mean())
@@ -216,17 +225,26 @@ def _margin_coverage(s: np.ndarray, d: np.ndarray, y: np.ndarray, target: float
     return best
 
 
-def calibrate(rows: Sequence[CalibrationRow], *, method: Method | None = None,
-              validities: Sequence[float] = (0.9, 0.95), coverages: Sequence[float] = (0.9,),
-              set_validity: float | None = None, gamma: float = 0.8,
-              embedding_model: str | None = None) -> CalibrationReport:
+def calibrate(
+    rows: Sequence[CalibrationRow],
+    *,
+    method: Method | None = None,
+    validities: Sequence[float] = (0.9, 0.95),
+    coverages: Sequence[float] = (0.9,),
+    set_validity: float | None = None,
+    gamma: float = 0.8,
+    embedding_model: str | None = None,
+) -> CalibrationReport:
     if len(rows) < 2 * FOLDS:
-        raise GateModelError(f"need at least {2 * FOLDS} labelled rows to calibrate "
-                             f"(cross-validated), got {len(rows)}")
+        raise GateModelError(
+            f"need at least {2 * FOLDS} labelled rows to calibrate "
+            f"(cross-validated), got {len(rows)}"
+        )
     y = np.array([r.appropriate for r in rows], dtype=float)
     if y.min() == y.max():
-        raise GateModelError("the labels contain only one class; label both appropriate and "
-                             "inappropriate references")
+        raise GateModelError(
+            "the labels contain only one class; label both appropriate and inappropriate references"
+        )
     methods: tuple[Method, Method] = ("isotonic", "logistic")
     oof = {m: out_of_fold(rows, m) for m in methods}
     losses: dict[str, float] = {m: log_loss(p, y) for m, p in oof.items()}
@@ -248,29 +266,37 @@ def calibrate(rows: Sequence[CalibrationRow], *, method: Method | None = None,
     if set_validity is not None:
         t = _validity(p, y, set_validity)
         if t.threshold is None:
-            raise GateModelError(f"no threshold reaches a reference validity of "
-                                 f"{set_validity} on these labels")
+            raise GateModelError(
+                f"no threshold reaches a reference validity of {set_validity} on these labels"
+            )
         final_gamma = t.threshold
         for it in per_intent:
             mask = np.array([r.intent == it for r in rows])
             ti = _validity(p[mask], y[mask], set_validity)
             if ti.threshold is not None:
                 per_gamma[it] = ti.threshold
-    model = fit_gate_model(rows, chosen, gamma=final_gamma, embedding_model=embedding_model,
-                           per_intent_gamma=per_gamma)
+    model = fit_gate_model(
+        rows, chosen, gamma=final_gamma, embedding_model=embedding_model, per_intent_gamma=per_gamma
+    )
     return CalibrationReport(
-        rows=len(rows), positives=int(y.sum()), method=chosen, chosen_by=chosen_by,
-        oof_log_loss=losses, reliability=table, ece=ece, calibrated=cal,
+        rows=len(rows),
+        positives=int(y.sum()),
+        method=chosen,
+        chosen_by=chosen_by,
+        oof_log_loss=losses,
+        reliability=table,
+        ece=ece,
+        calibrated=cal,
         per_intent=per_intent,
         fixed_validity=[_validity(s, y, v) for v in validities],
         fixed_coverage=[_coverage(s, y, c) for c in coverages],
         margin_validity=[_margin_validity(s, d, y, v) for v in validities],
         margin_coverage=[_margin_coverage(s, d, y, c) for c in coverages],
-        model=model)
+        model=model,
+    )
 
 
-def aurc_of(scores: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray
-            ) -> float | None:
+def aurc_of(scores: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float | None:
     """AURC with loss = inappropriate reference (1 - y)."""
     from monitor.selective import aurc
 

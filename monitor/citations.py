@@ -70,15 +70,28 @@ from monitor.models import (
 from monitor.steps import StepVerifier
 
 FINDING_CATEGORIES: tuple[FindingCategory, ...] = (
-    "unknown_source", "duplicate_source", "uncited_claim", "unresolved_footnote",
-    "hash_mismatch", "render_mismatch", "quote_mismatch")
-SUPPORT_STATUSES: tuple[SupportStatus, ...] = ("supported", "contradicted", "unsupported",
-                                               "not_run")
+    "unknown_source",
+    "duplicate_source",
+    "uncited_claim",
+    "unresolved_footnote",
+    "hash_mismatch",
+    "render_mismatch",
+    "quote_mismatch",
+)
+SUPPORT_STATUSES: tuple[SupportStatus, ...] = (
+    "supported",
+    "contradicted",
+    "unsupported",
+    "not_run",
+)
 QUOTE_MIN_WORDS = 3
 # Step verdict of "the claim, as a step, against the cited passage" -> support status.
 _SUPPORT_OF_STEP: dict[str, SupportStatus] = {
-    "covered": "supported", "negated": "contradicted", "altered": "contradicted",
-    "missing": "unsupported"}
+    "covered": "supported",
+    "negated": "contradicted",
+    "altered": "contradicted",
+    "missing": "unsupported",
+}
 
 _ID = r"[A-Za-z0-9][\w.:/#-]*"
 _MARKER = re.compile(rf"(?<!\\)\[\s*({_ID}(?:\s*[,;]\s*{_ID})*)\s*\](?!\()")
@@ -91,7 +104,9 @@ _QUOTE = re.compile(r"\"([^\"\n]+)\"|\u201c([^\u201d\n]+)\u201d")
 _CONVERSATIONAL = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank you|you're welcome|you are welcome|happy to help|"
     r"glad to help|hope this helps|i hope this helps|let me know|feel free|sure|of course|"
-    r"great question|good question)\b", re.IGNORECASE)
+    r"great question|good question)\b",
+    re.IGNORECASE,
+)
 
 
 def content_hash(text: str) -> str:
@@ -146,9 +161,10 @@ def parse_markers(answer: str) -> list[ParsedClaim]:
         body = sent
         lead = _LEADING_MARKERS.match(sent)
         if lead and merged:
-            merged[-1][1].extend(i for m in _MARKER.finditer(lead.group(0))
-                                 for i in _ids(m.group(1)))
-            body = sent[lead.end():].strip()
+            merged[-1][1].extend(
+                i for m in _MARKER.finditer(lead.group(0)) for i in _ids(m.group(1))
+            )
+            body = sent[lead.end() :].strip()
             if not body:
                 continue
         merged.append((body, [i for m in _MARKER.finditer(body) for i in _ids(m.group(1))]))
@@ -159,8 +175,14 @@ def parse_markers(answer: str) -> list[ParsedClaim]:
         if not _PLACEHOLDER.sub("", prose).strip(" .,;:!?"):
             continue  # a code block on its own is not a claim
         claim_text = _PLACEHOLDER.sub(lambda m: code[int(m.group(1))], prose).replace("\\[", "[")
-        out.append(ParsedClaim(f"s{k}", claim_text, _dedup(ids),
-                               bool(ids) or _needs_citation(_PLACEHOLDER.sub("code", prose))))
+        out.append(
+            ParsedClaim(
+                f"s{k}",
+                claim_text,
+                _dedup(ids),
+                bool(ids) or _needs_citation(_PLACEHOLDER.sub("code", prose)),
+            )
+        )
     return out
 
 
@@ -185,14 +207,23 @@ def quotes_in(text: str) -> list[str]:
 
 def _claim_item(claim: str, sid: str) -> GoldenItem:
     """A claim as the one step of a reference, to align with a cited passage."""
-    return GoldenItem(id=f"claim:{sid}", intent="citation", agent="citation",
-                      question="", answer=claim, steps=(claim,))
+    return GoldenItem(
+        id=f"claim:{sid}",
+        intent="citation",
+        agent="citation",
+        question="",
+        answer=claim,
+        steps=(claim,),
+    )
 
 
 def _support_of(sid: str, verdict: StepVerdict) -> CitationSupport:
-    return CitationSupport(source_id=sid, status=_SUPPORT_OF_STEP[verdict.status],
-                           reason=f"{verdict.status} in the cited passage: {verdict.cue}",
-                           matched=verdict.matched_sentence)
+    return CitationSupport(
+        source_id=sid,
+        status=_SUPPORT_OF_STEP[verdict.status],
+        reason=f"{verdict.status} in the cited passage: {verdict.cue}",
+        matched=verdict.matched_sentence,
+    )
 
 
 def _supported(support: Sequence[CitationSupport]) -> bool | None:
@@ -202,35 +233,53 @@ def _supported(support: Sequence[CitationSupport]) -> bool | None:
     return any(s.status == "supported" for s in support)
 
 
-def _finish(mode: Literal["structured", "markers"], findings: list[CitationFinding],
-            results: list[ClaimCitations], llm: CitationLLMUsage | None) -> CitationReport:
+def _finish(
+    mode: Literal["structured", "markers"],
+    findings: list[CitationFinding],
+    results: list[ClaimCitations],
+    llm: CitationLLMUsage | None,
+) -> CitationReport:
     requiring = [r for r in results if r.requires_citation]
     covered = sum(bool(r.supported) for r in requiring)
     ran = [s for r in results for s in r.support if s.status != "not_run"]
     ok = sum(s.status == "supported" for s in ran)
     statuses = {r.quotes_status for r in results}
     quotes: Literal["pass", "fail", "not_applicable"] = (
-        "fail" if "fail" in statuses else "pass" if "pass" in statuses else "not_applicable")
+        "fail" if "fail" in statuses else "pass" if "pass" in statuses else "not_applicable"
+    )
     integrity_categories = set(FINDING_CATEGORIES) - {"uncited_claim", "quote_mismatch"}
     return CitationReport(
         mode=mode,
-        integrity="fail" if any(f.category in integrity_categories for f in findings)
-        else "pass",
-        findings=tuple(findings), claims=tuple(results), quotes=quotes,
-        requiring=len(requiring), covered=covered,
+        integrity="fail" if any(f.category in integrity_categories for f in findings) else "pass",
+        findings=tuple(findings),
+        claims=tuple(results),
+        quotes=quotes,
+        requiring=len(requiring),
+        covered=covered,
         coverage=round(covered / len(requiring), 6) if requiring else None,
-        citations_checked=len(ran), citations_supported=ok,
-        precision=round(ok / len(ran), 6) if ran else None, llm=llm)
+        citations_checked=len(ran),
+        citations_supported=ok,
+        precision=round(ok / len(ran), 6) if ran else None,
+        llm=llm,
+    )
 
 
 @dataclass
 class _State:
     findings: list[CitationFinding] = field(default_factory=list)
 
-    def add(self, category: FindingCategory, claim_id: str | None, source_ids: Sequence[str],
-            detail: str) -> None:
-        self.findings.append(CitationFinding(category=category, claim_id=claim_id,
-                                             source_ids=tuple(source_ids), detail=detail))
+    def add(
+        self,
+        category: FindingCategory,
+        claim_id: str | None,
+        source_ids: Sequence[str],
+        detail: str,
+    ) -> None:
+        self.findings.append(
+            CitationFinding(
+                category=category, claim_id=claim_id, source_ids=tuple(source_ids), detail=detail
+            )
+        )
 
 
 class CitationChecker:
@@ -241,8 +290,9 @@ class CitationChecker:
     cited passage only); an LLM failure keeps the structural verdict and is counted.
     """
 
-    def __init__(self, verifier: StepVerifier | None = None,
-                 support_judge: LLMJudge | None = None) -> None:
+    def __init__(
+        self, verifier: StepVerifier | None = None, support_judge: LLMJudge | None = None
+    ) -> None:
         self.verifier = verifier or StepVerifier()
         self.support_judge = support_judge
 
@@ -252,12 +302,16 @@ class CitationChecker:
             return report
         judge = self.support_judge
         texts = {s.source_id: s.text for s in trace.citations.sources if s.text is not None}
-        jobs = [(k, j, c.text, texts.get(sup.source_id, ""))
-                for k, c in enumerate(report.claims) for j, sup in enumerate(c.support)
-                if sup.status != "not_run"]
+        jobs = [
+            (k, j, c.text, texts.get(sup.source_id, ""))
+            for k, c in enumerate(report.claims)
+            for j, sup in enumerate(c.support)
+            if sup.status != "not_run"
+        ]
 
-        async def one(claim: str, passage: str) -> tuple[SupportOut | None, LLMCall | None,
-                                                         JudgeError | None]:
+        async def one(
+            claim: str, passage: str
+        ) -> tuple[SupportOut | None, LLMCall | None, JudgeError | None]:
             try:
                 out, call = await judge.check_support(claim, passage)
                 return out, call, None
@@ -273,21 +327,36 @@ class CitationChecker:
                 calls.append(call)
             old = claims[k][j]
             if out is not None:
-                claims[k][j] = old.model_copy(update={
-                    "status": out.status, "checked_by": "llm",
-                    "reason": f"LLM: {out.rationale[:300]} (structural: {old.status})"})
+                claims[k][j] = old.model_copy(
+                    update={
+                        "status": out.status,
+                        "checked_by": "llm",
+                        "reason": f"LLM: {out.rationale[:300]} (structural: {old.status})",
+                    }
+                )
             elif err is not None:
                 failed[err.kind] = failed.get(err.kind, 0) + 1
-                claims[k][j] = old.model_copy(update={
-                    "reason": f"{old.reason} [LLM check failed ({err.kind}); structural "
-                              "verdict kept]"})
-        results = [c.model_copy(update={"support": tuple(s), "supported": _supported(s)})
-                   for c, s in zip(report.claims, claims, strict=True)]
-        usage = TokenUsage(input_tokens=sum(c.usage.input_tokens for c in calls),
-                           output_tokens=sum(c.usage.output_tokens for c in calls))
-        llm = CitationLLMUsage(prompt_version=judge.renderer.support_version,
-                               calls=len(jobs), failed=failed, usage=usage,
-                               cost_usd=round(sum(c.cost_usd for c in calls), 8))
+                claims[k][j] = old.model_copy(
+                    update={
+                        "reason": f"{old.reason} [LLM check failed ({err.kind}); structural "
+                        "verdict kept]"
+                    }
+                )
+        results = [
+            c.model_copy(update={"support": tuple(s), "supported": _supported(s)})
+            for c, s in zip(report.claims, claims, strict=True)
+        ]
+        usage = TokenUsage(
+            input_tokens=sum(c.usage.input_tokens for c in calls),
+            output_tokens=sum(c.usage.output_tokens for c in calls),
+        )
+        llm = CitationLLMUsage(
+            prompt_version=judge.renderer.support_version,
+            calls=len(jobs),
+            failed=failed,
+            usage=usage,
+            cost_usd=round(sum(c.cost_usd for c in calls), 8),
+        )
         return _finish(report.mode, list(report.findings), results, llm)
 
     async def _check_verified(self, trace: Trace) -> CitationReport | None:
@@ -306,14 +375,15 @@ class CitationChecker:
 
         self.check(trace, support=record)
         keys = list(asked)
-        verdicts = await asyncio.gather(*(self.verifier.verify_async(_claim_item(c, s), p, [])
-                                          for c, s, p in keys))
+        verdicts = await asyncio.gather(
+            *(self.verifier.verify_async(_claim_item(c, s), p, []) for c, s, p in keys)
+        )
         done = {k: _support_of(k[1], v[0]) for k, v in zip(keys, verdicts, strict=True)}
         return self.check(trace, support=lambda c, sid, p: done[(c, sid, p)])
 
-    def check(self, trace: Trace,
-              support: Callable[[str, str, str], CitationSupport] | None = None
-              ) -> CitationReport | None:
+    def check(
+        self, trace: Trace, support: Callable[[str, str, str], CitationSupport] | None = None
+    ) -> CitationReport | None:
         """The report; ``support`` (claim, source id, passage) -> verdict replaces
         the structural support check (used by :meth:`check_async`)."""
         bundle = trace.citations
@@ -329,15 +399,16 @@ class CitationChecker:
         else:
             claims = list(parse_markers(trace.answer))
             mode = "markers"
-        results = [self._claim(c, bundle, by_id, ambiguous, transport, st,
-                               support or self._support) for c in claims]
+        results = [
+            self._claim(c, bundle, by_id, ambiguous, transport, st, support or self._support)
+            for c in claims
+        ]
         return _finish(mode, st.findings, results, None)
 
     # ------------------------------------------------------------------ integrity
 
     @staticmethod
-    def _manifest(bundle: CitationBundle, st: _State
-                  ) -> tuple[dict[str, CitationSource], set[str]]:
+    def _manifest(bundle: CitationBundle, st: _State) -> tuple[dict[str, CitationSource], set[str]]:
         by_id: dict[str, CitationSource] = {}
         counts: dict[str, int] = {}
         for s in bundle.sources:
@@ -345,14 +416,19 @@ class CitationChecker:
             by_id.setdefault(s.source_id, s)
         ambiguous = {sid for sid, n in counts.items() if n > 1}
         for sid in sorted(ambiguous):
-            st.add("duplicate_source", None, [sid],
-                   f"source id {sid!r} appears {counts[sid]} times in the manifest: a citation "
-                   "of it cannot be resolved to one passage")
+            st.add(
+                "duplicate_source",
+                None,
+                [sid],
+                f"source id {sid!r} appears {counts[sid]} times in the manifest: a citation "
+                "of it cannot be resolved to one passage",
+            )
         return by_id, ambiguous
 
     @staticmethod
-    def _hashes(bundle: CitationBundle, by_id: dict[str, CitationSource], st: _State
-                ) -> dict[str, str]:
+    def _hashes(
+        bundle: CitationBundle, by_id: dict[str, CitationSource], st: _State
+    ) -> dict[str, str]:
         """Sources whose content differs between stages -> why."""
         bad: dict[str, str] = {}
         stages: dict[str, dict[str, str]] = {}
@@ -360,9 +436,13 @@ class CitationChecker:
             for sid, h in hashes.items():
                 stages.setdefault(sid, {})[stage] = _norm_hash(h)
         for sid in sorted(set(stages) - set(by_id)):
-            st.add("unknown_source", None, [sid],
-                   f"stage hashes name {sid!r}, which is not in the manifest "
-                   f"({', '.join(sorted(stages[sid]))})")
+            st.add(
+                "unknown_source",
+                None,
+                [sid],
+                f"stage hashes name {sid!r}, which is not in the manifest "
+                f"({', '.join(sorted(stages[sid]))})",
+            )
         for sid, src in by_id.items():
             seen = dict(stages.get(sid, {}))
             if src.content_hash:
@@ -372,17 +452,27 @@ class CitationChecker:
             if len(set(seen.values())) > 1:
                 detail = ", ".join(f"{k}={v[:12]}" for k, v in sorted(seen.items()))
                 bad[sid] = f"content hash differs between stages ({detail})"
-                st.add("hash_mismatch", None, [sid],
-                       f"{sid!r}: {bad[sid]}: the text judged may not be the text the "
-                       "generator saw (evidence transport defect)")
+                st.add(
+                    "hash_mismatch",
+                    None,
+                    [sid],
+                    f"{sid!r}: {bad[sid]}: the text judged may not be the text the "
+                    "generator saw (evidence transport defect)",
+                )
         return bad
 
     # ------------------------------------------------------------------ per claim
 
-    def _claim(self, claim: ParsedClaim | CitedClaim, bundle: CitationBundle,
-               by_id: dict[str, CitationSource], ambiguous: set[str],
-               transport: dict[str, str], st: _State,
-               check_support: Callable[[str, str, str], CitationSupport]) -> ClaimCitations:
+    def _claim(
+        self,
+        claim: ParsedClaim | CitedClaim,
+        bundle: CitationBundle,
+        by_id: dict[str, CitationSource],
+        ambiguous: set[str],
+        transport: dict[str, str],
+        st: _State,
+        check_support: Callable[[str, str, str], CitationSupport],
+    ) -> ClaimCitations:
         cid = claim.claim_id
         written = _dedup(claim.citation_ids)
         if claim.requires_citation and not written:
@@ -399,62 +489,99 @@ class CitationChecker:
             elif sid in transport:
                 blocked[sid] = f"not_run: {transport[sid]}"
             elif by_id[sid].text is None:
-                blocked[sid] = ("not_run: the manifest has only a text_ref for this source; "
-                                "its text is not available to the evaluator")
+                blocked[sid] = (
+                    "not_run: the manifest has only a text_ref for this source; "
+                    "its text is not available to the evaluator"
+                )
         usable = [sid for sid in _dedup(resolved) if sid not in blocked]
-        support = [CitationSupport(source_id=sid, status="not_run", reason=blocked[sid])
-                   for sid in _dedup(resolved) if sid in blocked]
+        support = [
+            CitationSupport(source_id=sid, status="not_run", reason=blocked[sid])
+            for sid in _dedup(resolved)
+            if sid in blocked
+        ]
         support += [check_support(claim.text, sid, by_id[sid].text or "") for sid in usable]
         supported = _supported(support)
         elsewhere: tuple[str, ...] = ()
         if claim.requires_citation and not supported:
             elsewhere = tuple(
-                sid for sid, src in by_id.items()
-                if sid not in resolved and sid not in ambiguous and sid not in transport
+                sid
+                for sid, src in by_id.items()
+                if sid not in resolved
+                and sid not in ambiguous
+                and sid not in transport
                 and src.text is not None
-                and check_support(claim.text, sid, src.text).status == "supported")
+                and check_support(claim.text, sid, src.text).status == "supported"
+            )
         qstatus, qchecks = self._quotes(cid, claim.text, usable, by_id, st)
         return ClaimCitations(
-            claim_id=cid, text=claim.text, requires_citation=claim.requires_citation,
-            citation_ids=written, resolved=_dedup(resolved), quotes_status=qstatus,
-            quotes=tuple(qchecks), support=tuple(support), supported=supported,
-            supported_elsewhere=elsewhere)
+            claim_id=cid,
+            text=claim.text,
+            requires_citation=claim.requires_citation,
+            citation_ids=written,
+            resolved=_dedup(resolved),
+            quotes_status=qstatus,
+            quotes=tuple(qchecks),
+            support=tuple(support),
+            supported=supported,
+            supported_elsewhere=elsewhere,
+        )
 
     @staticmethod
-    def _resolve(cid: str, marker: str, bundle: CitationBundle,
-                 by_id: dict[str, CitationSource], st: _State) -> str | None:
+    def _resolve(
+        cid: str, marker: str, bundle: CitationBundle, by_id: dict[str, CitationSource], st: _State
+    ) -> str | None:
         fmap = bundle.footnotes
         if fmap is not None and marker in fmap:
             sid = fmap[marker]
             shown = (bundle.rendered_footnotes or {}).get(marker)
             if bundle.rendered_footnotes is not None and shown != sid:
-                st.add("render_mismatch", cid, [sid, *([shown] if shown else [])],
-                       f"[{marker}] resolves to {sid!r} through the saved footnote map, but "
-                       f"the UI showed {shown!r} (the presentation path re-mapped it)")
+                st.add(
+                    "render_mismatch",
+                    cid,
+                    [sid, *([shown] if shown else [])],
+                    f"[{marker}] resolves to {sid!r} through the saved footnote map, but "
+                    f"the UI showed {shown!r} (the presentation path re-mapped it)",
+                )
             if sid not in by_id:
-                st.add("unknown_source", cid, [sid],
-                       f"footnote [{marker}] maps to {sid!r}, which is not in the manifest")
+                st.add(
+                    "unknown_source",
+                    cid,
+                    [sid],
+                    f"footnote [{marker}] maps to {sid!r}, which is not in the manifest",
+                )
                 return None
             return sid
         if marker in by_id:
             return marker
         if marker.isdigit() and fmap is not None:
-            st.add("unresolved_footnote", cid, [marker],
-                   f"footnote [{marker}] is not in the saved footnote map "
-                   f"({', '.join(sorted(fmap)) or 'empty'})")
+            st.add(
+                "unresolved_footnote",
+                cid,
+                [marker],
+                f"footnote [{marker}] is not in the saved footnote map "
+                f"({', '.join(sorted(fmap)) or 'empty'})",
+            )
             return None
-        hint = (" (a numeric marker, but no footnote map was saved: positions are never "
-                "inferred)" if marker.isdigit() else "")
-        st.add("unknown_source", cid, [marker],
-               f"claim {cid} cites {marker!r}, which is not in the manifest{hint}")
+        hint = (
+            " (a numeric marker, but no footnote map was saved: positions are never inferred)"
+            if marker.isdigit()
+            else ""
+        )
+        st.add(
+            "unknown_source",
+            cid,
+            [marker],
+            f"claim {cid} cites {marker!r}, which is not in the manifest{hint}",
+        )
         return None
 
     def _support(self, claim: str, sid: str, passage: str) -> CitationSupport:
         return _support_of(sid, self.verifier.verify(_claim_item(claim, sid), passage, [])[0])
 
     @staticmethod
-    def _quotes(cid: str, text: str, usable: list[str], by_id: dict[str, CitationSource],
-                st: _State) -> tuple[QuoteStatus, list[QuoteCheck]]:
+    def _quotes(
+        cid: str, text: str, usable: list[str], by_id: dict[str, CitationSource], st: _State
+    ) -> tuple[QuoteStatus, list[QuoteCheck]]:
         quotes = quotes_in(text)
         if not quotes:
             return "not_applicable", []
@@ -465,11 +592,18 @@ class CitationChecker:
         for q in quotes:
             nq = _norm_text(q)
             hits = tuple(sid for sid, p in passages.items() if nq in p)
-            checks.append(QuoteCheck(quote=q, status="pass" if hits else "fail",
-                                     source_ids=hits or tuple(usable)))
+            checks.append(
+                QuoteCheck(
+                    quote=q, status="pass" if hits else "fail", source_ids=hits or tuple(usable)
+                )
+            )
             if not hits:
-                st.add("quote_mismatch", cid, usable,
-                       f"the quotation \"{q}\" does not occur in the cited passage(s) "
-                       f"{', '.join(usable)}")
+                st.add(
+                    "quote_mismatch",
+                    cid,
+                    usable,
+                    f'the quotation "{q}" does not occur in the cited passage(s) '
+                    f"{', '.join(usable)}",
+                )
         status: QuoteStatus = "fail" if any(c.status == "fail" for c in checks) else "pass"
         return status, checks

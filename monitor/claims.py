@@ -44,8 +44,7 @@ from monitor.values import (
     shape_of,
 )
 
-CUE_RANK = {"context_value": 0, "vocabulary": 1, "template": 2, "label": 3, "shape": 4,
-            "none": 5}
+CUE_RANK = {"context_value": 0, "vocabulary": 1, "template": 2, "label": 3, "shape": 4, "none": 5}
 # Trailing words that a field label may drop in prose: "case number" -> "case".
 _GENERIC_TAIL = {"number", "id", "no", "num", "code", "value", "name", "date", "nr"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+")
@@ -95,7 +94,7 @@ def split_sentences(text: str) -> list[Sentence]:
     out: list[Sentence] = []
     pos = 0
     for m in _SENTENCE_END.finditer(text):
-        chunk = text[pos:m.start()]
+        chunk = text[pos : m.start()]
         if chunk.strip():
             lead = len(chunk) - len(chunk.lstrip())
             out.append(Sentence(pos + lead, m.start(), chunk.strip()))
@@ -148,7 +147,7 @@ def _reference_prefixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[s
             text = text.replace(ospec.value, f" {WILDCARD} ")
     prefixes: list[str] = []
     for m in re.finditer(re.escape(spec.value), text):
-        before = words(text[max(0, m.start() - 60):m.start()])
+        before = words(text[max(0, m.start() - 60) : m.start()])
         if before:
             prefixes.append(" ".join(before[-2:]))
     return tuple(dict.fromkeys(prefixes))
@@ -158,9 +157,10 @@ def _prefix_matches(before: list[str], prefix: str) -> bool:
     want = prefix.split()
     if len(before) < len(want):
         return False
-    got = before[-len(want):]
-    return all(w in (WILDCARD, g) for w, g in zip(want, got, strict=True)) \
-        and any(w != WILDCARD for w in want)
+    got = before[-len(want) :]
+    return all(w in (WILDCARD, g) for w, g in zip(want, got, strict=True)) and any(
+        w != WILDCARD for w in want
+    )
 
 
 def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str, FieldInfo]:
@@ -179,8 +179,9 @@ def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str,
     for name, value in observed.items():
         info = fields.get(name)
         if info is None:
-            info = FieldInfo(name=name, labels=label_variants(field_label_words(name)),
-                             type=shape_of(value))
+            info = FieldInfo(
+                name=name, labels=label_variants(field_label_words(name)), type=shape_of(value)
+            )
             fields[name] = info
         info.observed = value
     return fields
@@ -198,8 +199,9 @@ def procedural_values(item: GoldenItem | None) -> list[str]:
     """Numbers and values that belong to the reference's procedure, not its instance."""
     if item is None:
         return []
-    return list(_procedural_values(item.answer,
-                                   tuple(spec.value for spec in item.parameters.values())))
+    return list(
+        _procedural_values(item.answer, tuple(spec.value for spec in item.parameters.values()))
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -234,7 +236,7 @@ def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     pattern = r"(?<![\w])" + r"\s+".join(re.escape(p) for p in term.split()) + r"(?![\w])"
     for m in re.finditer(pattern, text):
-        sentence_start = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?\n"
+        sentence_start = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?\n"
         if sentence_start and len(term.split()) == 1 and term[:1].isupper():
             continue
         out.append((m.start(), m.end()))
@@ -255,8 +257,9 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
     return vtype == info.type
 
 
-def _label_before(text: str, start: int, sentence: Sentence,
-                  fields: dict[str, FieldInfo], vtype: ValueType) -> str | None:
+def _label_before(
+    text: str, start: int, sentence: Sentence, fields: dict[str, FieldInfo], vtype: ValueType
+) -> str | None:
     """The field whose label ends closest before ``start`` within the same sentence."""
     window_start = max(sentence.start, start - LABEL_WINDOW)
     window = text[window_start:start]
@@ -277,13 +280,17 @@ def _label_before(text: str, start: int, sentence: Sentence,
     return best[2] if best else None
 
 
-def _template_field(text: str, start: int, fields: dict[str, FieldInfo],
-                    vtype: ValueType) -> str | None:
-    before = words(text[max(0, start - 60):start])[-2:]
+def _template_field(
+    text: str, start: int, fields: dict[str, FieldInfo], vtype: ValueType
+) -> str | None:
+    before = words(text[max(0, start - 60) : start])[-2:]
     if not before:
         return None
-    matches = [f.name for f in fields.values() if type_fits(vtype, f)
-               and any(_prefix_matches(before, p) for p in f.prefixes)]
+    matches = [
+        f.name
+        for f in fields.values()
+        if type_fits(vtype, f) and any(_prefix_matches(before, p) for p in f.prefixes)
+    ]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -292,14 +299,19 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
     "... assigned to {owner}." finds the owner in "... assigned to Priya Nair."."""
     out: list[tuple[int, int]] = []
     for m in re.finditer(re.escape(spec.value), item.answer):
-        before = _WORD.findall(item.answer[max(0, m.start() - 60):m.start()])[-2:]
-        after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end():])
+        before = _WORD.findall(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
+        after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
         if not before:
             continue
         stop = re.escape(after.group(1)) if after else "$"
         lead = r"\s+".join(re.escape(w) for w in before)
-        pattern = (r"(?<![\w])" + lead + r"\s+(?P<v>[^.;:!?\n]{1,60}?)\s*(?=" + stop
-                   + r"(?![\w])|[.;!?\n]|$)")
+        pattern = (
+            r"(?<![\w])"
+            + lead
+            + r"\s+(?P<v>[^.;:!?\n]{1,60}?)\s*(?="
+            + stop
+            + r"(?![\w])|[.;!?\n]|$)"
+        )
         for hit in re.finditer(pattern, answer, re.IGNORECASE):
             if hit.group("v").strip():
                 out.append((hit.start("v"), hit.start("v") + len(hit.group("v").rstrip())))
@@ -314,8 +326,9 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     return None
 
 
-def extract_candidates(answer: str, item: GoldenItem | None,
-                       observed: dict[str, str]) -> list[Candidate]:
+def extract_candidates(
+    answer: str, item: GoldenItem | None, observed: dict[str, str]
+) -> list[Candidate]:
     """Every instance fact the answer states, attributed to a field where possible."""
     sentences = split_sentences(answer)
     fields = build_fields(item, observed)
@@ -323,8 +336,11 @@ def extract_candidates(answer: str, item: GoldenItem | None,
     cands: list[Candidate] = []
 
     def add(start: int, end: int, vtype: ValueType, fld: str | None, cue: str) -> None:
-        cands.append(Candidate(start, end, answer[start:end], vtype, fld, cue,
-                               _sentence_of(sentences, start)))
+        cands.append(
+            Candidate(
+                start, end, answer[start:end], vtype, fld, cue, _sentence_of(sentences, start)
+            )
+        )
 
     for info in fields.values():
         if info.observed is not None and len(info.observed.strip()) >= 1:
@@ -336,9 +352,12 @@ def extract_candidates(answer: str, item: GoldenItem | None,
                 # "Gold and Platinum members are eligible": when the exemplar itself
                 # uses a vocabulary term as procedure, only a label or template cue
                 # ("status Gold", "holds {tier} status") makes it an instance claim.
-                if procedural and _template_field(answer, s, fields, "enum") != info.name \
-                        and _label_before(answer, s, _sentence_of(sentences, s), fields,
-                                          "enum") != info.name:
+                if (
+                    procedural
+                    and _template_field(answer, s, fields, "enum") != info.name
+                    and _label_before(answer, s, _sentence_of(sentences, s), fields, "enum")
+                    != info.name
+                ):
                     continue
                 add(s, e, "enum", info.name, "vocabulary")
 
@@ -354,8 +373,12 @@ def extract_candidates(answer: str, item: GoldenItem | None,
         value = m.group("value").strip()
         # A field label is a few words without values; a field value is short.
         # "For policy 68634793: stop the water ..." is an instruction, not a field.
-        if not value or len(words(label)) > 5 or any(ch.isdigit() for ch in label) \
-                or len(words(value)) > 6:
+        if (
+            not value
+            or len(words(label)) > 5
+            or any(ch.isdigit() for ch in label)
+            or len(words(value)) > 6
+        ):
             continue
         fld = _match_field_by_label(label, fields) or label
         add(m.start("value"), m.start("value") + len(value), shape_of(value), fld, "label")
@@ -368,8 +391,11 @@ def extract_candidates(answer: str, item: GoldenItem | None,
             fld = _label_before(answer, f.start, sent, fields, f.type)
             cue = "label" if fld else "none"
         if fld is None and f.type in ("digits", "alnum"):
-            shaped = [i.name for i in fields.values() if i.observed is not None
-                      and compatible_shape(f.text, f.type, i.observed)]
+            shaped = [
+                i.name
+                for i in fields.values()
+                if i.observed is not None and compatible_shape(f.text, f.type, i.observed)
+            ]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
         in_procedure = any(same_value(f.text, p) for p in procedure)
@@ -379,8 +405,9 @@ def extract_candidates(answer: str, item: GoldenItem | None,
             # The exemplar states this number as procedure ("within 5 business days");
             # a nearby field label does not make it an instance fact.
             continue
-        cands.append(Candidate(f.start, f.end, f.text, _typed(f, fields.get(fld or "")),
-                               fld, cue, sent))
+        cands.append(
+            Candidate(f.start, f.end, f.text, _typed(f, fields.get(fld or "")), fld, cue, sent)
+        )
 
     return _resolve_overlaps(cands)
 

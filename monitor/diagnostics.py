@@ -78,8 +78,9 @@ def detect_language(text: str) -> str | None:
     return best
 
 
-def compute_diagnostics(trace: Trace, gate: GateDecision | None,
-                        config: GuardConfig) -> Diagnostics:
+def compute_diagnostics(
+    trace: Trace, gate: GateDecision | None, config: GuardConfig
+) -> Diagnostics:
     if trace.response_type is not None:
         rtype, rsource = trace.response_type, "trace"
     else:
@@ -92,8 +93,10 @@ def compute_diagnostics(trace: Trace, gate: GateDecision | None,
     else:
         verdict = "match" if trace.agent.casefold() == expected.casefold() else "mismatch"
 
-    timings = tuple(ObservationTiming(kind=o.kind, name=o.name, duration_ms=o.duration_ms)
-                    for o in trace.observations)
+    timings = tuple(
+        ObservationTiming(kind=o.kind, name=o.name, duration_ms=o.duration_ms)
+        for o in trace.observations
+    )
     latency = trace.latency_ms
     if latency is None:
         durations = [t.duration_ms for t in timings if t.duration_ms is not None]
@@ -116,10 +119,16 @@ def compute_diagnostics(trace: Trace, gate: GateDecision | None,
         violations.append("too_long")
 
     return Diagnostics(
-        response_type=rtype, response_type_source=rsource,
-        planner_verdict=verdict, expected_agent=expected, actual_agent=trace.agent,
+        response_type=rtype,
+        response_type_source=rsource,
+        planner_verdict=verdict,
+        expected_agent=expected,
+        actual_agent=trace.agent,
         replans=sum(o.kind.casefold() in REPLAN_KINDS for o in trace.observations),
-        latency_ms=latency, observation_latencies=timings, language=language,
+        latency_ms=latency,
+        observation_latencies=timings,
+        language=language,
         language_source=lsource,
-        answer_chars=n, guard_violations=tuple(violations),
+        answer_chars=n,
+        guard_violations=tuple(violations),
     )

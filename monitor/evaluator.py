@@ -45,12 +45,18 @@ class _Prepared:
 
 
 class Evaluator:
-    def __init__(self, index: GoldenIndex, gate: Gate, judge: Judge, *,
-                 guards: GuardConfig | None = None,
-                 judge_timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
-                 max_concurrency: int = 8,
-                 citations: CitationChecker | None = None,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+    def __init__(
+        self,
+        index: GoldenIndex,
+        gate: Gate,
+        judge: Judge,
+        *,
+        guards: GuardConfig | None = None,
+        judge_timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
+        max_concurrency: int = 8,
+        citations: CitationChecker | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
         self.index = index
         self.gate = gate
         self.judge = judge
@@ -70,8 +76,9 @@ class Evaluator:
         """Evaluate a batch; the result is in input order, one judgment per item."""
         return await self._finish(await self._prepare(items))
 
-    async def evaluate_stream(self, batches: AsyncIterator[Sequence[RawTrace | Trace]]
-                              ) -> AsyncIterator[list[Judgment]]:
+    async def evaluate_stream(
+        self, batches: AsyncIterator[Sequence[RawTrace | Trace]]
+    ) -> AsyncIterator[list[Judgment]]:
         """Evaluate batches in order, embedding batch k+1 while batch k is judged.
 
         The embedding runs in a worker thread (the model releases the GIL), so the
@@ -102,33 +109,46 @@ class Evaluator:
                 # embedder bounds its own parallelism (a fixed pool of model threads), and
                 # a chunk of the next batch can use a core the current one left idle.
                 vectors = await asyncio.to_thread(
-                    self.index.embed_questions, [t.question for _, t, _ in prep.valid])
+                    self.index.embed_questions, [t.question for _, t, _ in prep.valid]
+                )
                 prep.retrievals = self.index.retrieve(vectors)
             except EmbeddingError as exc:
                 # The gate cannot run without an embedding: an error, never a score.
                 for k, trace, loc in prep.valid:
-                    prep.results[k] = self._error(trace, loc, None,
-                                                  JudgeError("internal", str(exc)), None)
+                    prep.results[k] = self._error(
+                        trace, loc, None, JudgeError("internal", str(exc)), None
+                    )
                 prep.valid = []
         return prep
 
     async def _finish(self, prep: _Prepared) -> list[Judgment]:
         """Gate and judge the prepared traces."""
-        jobs = [self._evaluate_one(t, loc, r)
-                for (_, t, loc), r in zip(prep.valid, prep.retrievals, strict=True)]
+        jobs = [
+            self._evaluate_one(t, loc, r)
+            for (_, t, loc), r in zip(prep.valid, prep.retrievals, strict=True)
+        ]
         for (k, _, _), judgment in zip(prep.valid, await asyncio.gather(*jobs), strict=True):
             prep.results[k] = judgment
         return [r for r in prep.results if r is not None]
 
-    async def _evaluate_one(self, trace: Trace, loc: SourceLocation | None,
-                            retrieval: Retrieval | None) -> Judgment:
+    async def _evaluate_one(
+        self, trace: Trace, loc: SourceLocation | None, retrieval: Retrieval | None
+    ) -> Judgment:
         decision = self.gate.decide(retrieval)
         diagnostics = compute_diagnostics(trace, decision, self.guards)
         cites = await self.citations.check_async(trace) if trace.citations is not None else None
         if not decision.accepted or retrieval is None:
-            return Judgment(trace_id=trace.trace_id, status="abstained", reason=decision.reason,
-                            gate=decision, judge=self.judge.info, diagnostics=diagnostics,
-                            citations=cites, source=loc, evaluated_at=self._clock())
+            return Judgment(
+                trace_id=trace.trace_id,
+                status="abstained",
+                reason=decision.reason,
+                gate=decision,
+                judge=self.judge.info,
+                diagnostics=diagnostics,
+                citations=cites,
+                source=loc,
+                evaluated_at=self._clock(),
+            )
         request = JudgeRequest(trace=trace, reference=retrieval.item, gate=decision)
         started = time.perf_counter()
         elapsed = 0.0
@@ -154,27 +174,58 @@ class Evaluator:
             err = JudgeError("internal", f"{type(exc).__name__}: {exc}")
             return self._error(trace, loc, decision, err, diagnostics, started, cites)
         return Judgment(
-            trace_id=trace.trace_id, status="evaluated", reason="accepted",
-            penalized=is_penalized(result.scores), scores=result.scores, claims=result.claims,
-            steps=result.steps, gate=decision, judge=self.judge.info, diagnostics=diagnostics,
-            rationale=result.rationale, source=loc, llm=result.call, citations=cites,
-            evaluated_at=self._clock(), duration_ms=round(elapsed * 1000, 3),
+            trace_id=trace.trace_id,
+            status="evaluated",
+            reason="accepted",
+            penalized=is_penalized(result.scores),
+            scores=result.scores,
+            claims=result.claims,
+            steps=result.steps,
+            gate=decision,
+            judge=self.judge.info,
+            diagnostics=diagnostics,
+            rationale=result.rationale,
+            source=loc,
+            llm=result.call,
+            citations=cites,
+            evaluated_at=self._clock(),
+            duration_ms=round(elapsed * 1000, 3),
         )
 
-    def _error(self, trace: Trace, loc: SourceLocation | None, decision: GateDecision | None,
-               exc: JudgeError, diagnostics: Diagnostics | None,
-               started: float | None = None,
-               citations: CitationReport | None = None) -> Judgment:
+    def _error(
+        self,
+        trace: Trace,
+        loc: SourceLocation | None,
+        decision: GateDecision | None,
+        exc: JudgeError,
+        diagnostics: Diagnostics | None,
+        started: float | None = None,
+        citations: CitationReport | None = None,
+    ) -> Judgment:
         return Judgment(
-            trace_id=trace.trace_id, status="judge_error", reason=exc.kind,
-            error=JudgeErrorInfo(kind=exc.kind, reason=exc.reason), gate=decision,
-            judge=self.judge.info, diagnostics=diagnostics, source=loc, llm=exc.call,
-            citations=citations, evaluated_at=self._clock(),
-            duration_ms=None if started is None
+            trace_id=trace.trace_id,
+            status="judge_error",
+            reason=exc.kind,
+            error=JudgeErrorInfo(kind=exc.kind, reason=exc.reason),
+            gate=decision,
+            judge=self.judge.info,
+            diagnostics=diagnostics,
+            source=loc,
+            llm=exc.call,
+            citations=citations,
+            evaluated_at=self._clock(),
+            duration_ms=None
+            if started is None
             else round((time.perf_counter() - started) * 1000, 3),
         )
 
     def _invalid(self, raw: RawTrace, exc: InvalidTraceError) -> Judgment:
-        return Judgment(trace_id=trace_id_hint(raw.payload), status="invalid", reason=exc.reason,
-                        invalid_field=exc.field, rationale=str(exc), source=raw.location,
-                        evaluated_at=self._clock())
+        return Judgment(
+            trace_id=trace_id_hint(raw.payload),
+            status="invalid",
+            reason=exc.reason,
+            invalid_field=exc.field,
+            rationale=str(exc),
+            source=raw.location,
+            evaluated_at=self._clock(),
+        )

@@ -40,13 +40,16 @@ class Gate(Protocol):
 
 def _base(kind: GateKind, r: Retrieval) -> dict[str, object]:
     return {
-        "kind": kind, "similarity": round(r.similarity, 6),
-        "second_similarity": None if r.second_similarity is None
-        else round(r.second_similarity, 6),
+        "kind": kind,
+        "similarity": round(r.similarity, 6),
+        "second_similarity": None if r.second_similarity is None else round(r.second_similarity, 6),
         "margin": None if r.margin is None else round(r.margin, 6),
-        "reference_id": r.item.id, "intent": r.item.intent, "expected_agent": r.item.agent,
-        "candidates": tuple(RetrievalCandidate(reference_id=i, similarity=s)
-                            for i, s in r.candidates),
+        "reference_id": r.item.id,
+        "intent": r.item.intent,
+        "expected_agent": r.item.agent,
+        "candidates": tuple(
+            RetrievalCandidate(reference_id=i, similarity=s) for i, s in r.candidates
+        ),
     }
 
 
@@ -66,9 +69,12 @@ class FixedGate:
         if retrieval is None:
             return _empty("fixed")
         ok = retrieval.similarity >= self.tau
-        return GateDecision(**_base("fixed", retrieval), threshold=self.tau,
-                            status="accepted" if ok else "abstained",
-                            reason="accepted" if ok else "low_similarity")
+        return GateDecision(
+            **_base("fixed", retrieval),
+            threshold=self.tau,
+            status="accepted" if ok else "abstained",
+            reason="accepted" if ok else "low_similarity",
+        )
 
 
 class MarginGate:
@@ -92,10 +98,13 @@ class MarginGate:
             reason = "low_margin"
         else:
             reason = "accepted"
-        return GateDecision(**_base("margin", retrieval),
-                            threshold=self.tau, min_margin=self.delta,
-                            status="accepted" if reason == "accepted" else "abstained",
-                            reason=reason)
+        return GateDecision(
+            **_base("margin", retrieval),
+            threshold=self.tau,
+            min_margin=self.delta,
+            status="accepted" if reason == "accepted" else "abstained",
+            reason=reason,
+        )
 
 
 # --------------------------------------------------------------------------- calibrated
@@ -180,10 +189,13 @@ class CalibratedGate:
         p = self.model.probability(retrieval.similarity, retrieval.margin, retrieval.item.intent)
         gamma = self.model.threshold_for(retrieval.item.intent)
         ok = p >= gamma
-        return GateDecision(**_base("calibrated", retrieval),
-                            probability=round(p, 6), threshold=gamma,
-                            status="accepted" if ok else "abstained",
-                            reason="accepted" if ok else "low_probability")
+        return GateDecision(
+            **_base("calibrated", retrieval),
+            probability=round(p, 6),
+            threshold=gamma,
+            status="accepted" if ok else "abstained",
+            reason="accepted" if ok else "low_probability",
+        )
 
 
 class CalibrationRow(BaseModel):
@@ -196,49 +208,77 @@ class CalibrationRow(BaseModel):
     appropriate: bool
 
 
-def fit_gate_model(rows: Sequence[CalibrationRow], method: Literal["isotonic", "logistic"],
-                   *, gamma: float = DEFAULT_GAMMA, embedding_model: str | None = None,
-                   per_intent_gamma: dict[str, float] | None = None) -> CalibratedGateModel:
+def fit_gate_model(
+    rows: Sequence[CalibrationRow],
+    method: Literal["isotonic", "logistic"],
+    *,
+    gamma: float = DEFAULT_GAMMA,
+    embedding_model: str | None = None,
+    per_intent_gamma: dict[str, float] | None = None,
+) -> CalibratedGateModel:
     """Fit ``P̂(appropriate | s*, Δ, intent)``; both classes must be present."""
     if len(rows) < 2:
         raise GateModelError(f"need at least 2 labelled rows to calibrate, got {len(rows)}")
     y = np.array([r.appropriate for r in rows], dtype=int)
     if y.min() == y.max():
-        raise GateModelError("calibration labels contain only one class; "
-                             "label both appropriate and inappropriate references")
+        raise GateModelError(
+            "calibration labels contain only one class; "
+            "label both appropriate and inappropriate references"
+        )
     s = np.array([r.similarity for r in rows], dtype=float)
-    common = {"gamma": gamma, "embedding_model": embedding_model, "fitted_rows": len(rows),
-              "fitted_positives": int(y.sum()), "per_intent_gamma": per_intent_gamma or {}}
+    common = {
+        "gamma": gamma,
+        "embedding_model": embedding_model,
+        "fitted_rows": len(rows),
+        "fitted_positives": int(y.sum()),
+        "per_intent_gamma": per_intent_gamma or {},
+    }
     if method == "isotonic":
         from sklearn.isotonic import IsotonicRegression
 
-        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip",
-                                 increasing=True).fit(s, y)
+        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(
+            s, y
+        )
         return CalibratedGateModel(
             method="isotonic",
-            isotonic=IsotonicParams(x=[float(v) for v in iso.X_thresholds_],
-                                    y=[float(v) for v in iso.y_thresholds_]),
+            isotonic=IsotonicParams(
+                x=[float(v) for v in iso.X_thresholds_], y=[float(v) for v in iso.y_thresholds_]
+            ),
             **common,
         )
     from sklearn.linear_model import LogisticRegression
 
     intents = sorted({r.intent for r in rows if r.intent})
-    x = np.column_stack([
-        s, np.array([r.margin or 0.0 for r in rows], dtype=float),
-        *[np.array([r.intent == it for r in rows], dtype=float) for it in intents],
-    ])
+    x = np.column_stack(
+        [
+            s,
+            np.array([r.margin or 0.0 for r in rows], dtype=float),
+            *[np.array([r.intent == it for r in rows], dtype=float) for it in intents],
+        ]
+    )
     lr = LogisticRegression(C=10.0, max_iter=1000).fit(x, y)
     coef = [float(c) for c in lr.coef_[0]]
     return CalibratedGateModel(
         method="logistic",
-        logistic=LogisticParams(intents=intents, coef_similarity=coef[0], coef_margin=coef[1],
-                                coef_intent=coef[2:], intercept=float(lr.intercept_[0])),
+        logistic=LogisticParams(
+            intents=intents,
+            coef_similarity=coef[0],
+            coef_margin=coef[1],
+            coef_intent=coef[2:],
+            intercept=float(lr.intercept_[0]),
+        ),
         **common,
     )
 
 
-def make_gate(kind: str, *, tau: float = DEFAULT_TAU, delta: float = DEFAULT_DELTA,
-              gamma: float | None = None, model_path: str | Path | None = None) -> Gate:
+def make_gate(
+    kind: str,
+    *,
+    tau: float = DEFAULT_TAU,
+    delta: float = DEFAULT_DELTA,
+    gamma: float | None = None,
+    model_path: str | Path | None = None,
+) -> Gate:
     from monitor.errors import ConfigError
 
     if kind == "fixed":
@@ -247,8 +287,10 @@ def make_gate(kind: str, *, tau: float = DEFAULT_TAU, delta: float = DEFAULT_DEL
         return MarginGate(tau, delta)
     if kind == "calibrated":
         if model_path is None:
-            raise ConfigError("the calibrated gate needs a model file (--gate-model / "
-                              "CARGO_GATE_MODEL), fitted from labelled rows")
+            raise ConfigError(
+                "the calibrated gate needs a model file (--gate-model / "
+                "CARGO_GATE_MODEL), fitted from labelled rows"
+            )
         return CalibratedGate(load_gate_model(model_path), gamma)
     raise ConfigError(f"unknown gate {kind!r}; choose one of: fixed, margin, calibrated")
 

@@ -68,8 +68,10 @@ def item_problems(item: GoldenItem) -> list[str]:
             out.append(f"{name}: empty text")
     for name, spec in item.parameters.items():
         if spec.value not in item.answer and spec.value not in item.question:
-            out.append(f"parameters.{name}: value {spec.value!r} occurs in neither the "
-                       "answer nor the question")
+            out.append(
+                f"parameters.{name}: value {spec.value!r} occurs in neither the "
+                "answer nor the question"
+            )
     for k, step in enumerate(item.steps):
         if not step.strip():
             out.append(f"steps.{k}: empty step")

@@ -36,8 +36,9 @@ class JudgmentSink(Protocol):
 class FileSource:
     """JSONL traces from a file; with ``follow`` it tails the file like ``tail -f``."""
 
-    def __init__(self, path: str | Path, *, follow: bool = False,
-                 poll_interval_s: float = 0.25) -> None:
+    def __init__(
+        self, path: str | Path, *, follow: bool = False, poll_interval_s: float = 0.25
+    ) -> None:
         self.path = Path(path)
         self.follow = follow
         self.poll_interval_s = poll_interval_s
@@ -59,8 +60,9 @@ class FileSource:
                 line_no += 1
                 raw, pending = pending, b""
                 if raw.strip():
-                    yield RawTrace(raw.rstrip(b"\r\n"),
-                                   SourceLocation(line=line_no, file=str(self.path)))
+                    yield RawTrace(
+                        raw.rstrip(b"\r\n"), SourceLocation(line=line_no, file=str(self.path))
+                    )
                 else:
                     await asyncio.sleep(0)
 
@@ -117,8 +119,7 @@ class InMemorySink:
         pass
 
 
-async def batched(source: TraceSource, size: int, within_s: float
-                  ) -> AsyncIterator[list[RawTrace]]:
+async def batched(source: TraceSource, size: int, within_s: float) -> AsyncIterator[list[RawTrace]]:
     """Group a source into batches of at most ``size``, waiting at most ``within_s``
     after a batch's first item (so a slow tail is not held back)."""
     queue: asyncio.Queue[RawTrace | None] = asyncio.Queue(maxsize=size * 4)
@@ -142,8 +143,11 @@ async def batched(source: TraceSource, size: int, within_s: float
             while len(batch) < size:
                 timeout = deadline - asyncio.get_running_loop().time()
                 try:
-                    item = queue.get_nowait() if not queue.empty() else \
-                        await asyncio.wait_for(queue.get(), timeout=max(timeout, 0))
+                    item = (
+                        queue.get_nowait()
+                        if not queue.empty()
+                        else await asyncio.wait_for(queue.get(), timeout=max(timeout, 0))
+                    )
                 except TimeoutError:
                     break
                 if item is None:
@@ -160,8 +164,9 @@ async def batched(source: TraceSource, size: int, within_s: float
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-def read_jsonl_models(path: str | Path, model: type[ModelT], *, what: str,
-                      prefix: str = "") -> list[tuple[int, ModelT]]:
+def read_jsonl_models(
+    path: str | Path, model: type[ModelT], *, what: str, prefix: str = ""
+) -> list[tuple[int, ModelT]]:
     """Every non-empty line of a JSONL file validated as ``model``, with its line number.
 
     Each problem is a :class:`ConfigError` that names the file, the line and the

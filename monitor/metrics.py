@@ -28,81 +28,167 @@ OTHER = "other"
 
 
 class MonitorMetrics:
-    def __init__(self, registry: CollectorRegistry, golden: GoldenSet, *,
-                 gate_kind: str, judge_name: str) -> None:
+    def __init__(
+        self, registry: CollectorRegistry, golden: GoldenSet, *, gate_kind: str, judge_name: str
+    ) -> None:
         self._intents = set(golden.intents)
         self._agents = set(golden.agents)
         self.gate_kind = gate_kind
         self.judge_name = judge_name
         r = registry
-        self.traces = Counter("cargo_traces", "Traces processed, by judgment status.",
-                              ["status"], registry=r)
-        self.invalid = Counter("cargo_invalid_traces", "Invalid traces, by reason.",
-                               ["reason"], registry=r)
-        self.gate = Counter("cargo_gate_decisions", "Gate decisions.",
-                            ["gate", "decision", "reason", "intent"], registry=r)
-        self.similarity = Histogram("cargo_gate_similarity", "Top-1 cosine similarity s*.",
-                                    ["gate", "decision"], buckets=SIM_BUCKETS, registry=r)
-        self.margin = Histogram("cargo_gate_margin", "Top-2 margin Δ = s1 − s2.",
-                                ["gate", "decision"], buckets=MARGIN_BUCKETS, registry=r)
-        self.probability = Histogram("cargo_gate_probability",
-                                     "Calibrated P̂(reference appropriate) of accepted traces.",
-                                     ["gate", "decision"], buckets=UNIT_BUCKETS, registry=r)
-        self.judgments = Counter("cargo_judgments", "Evaluated judgments.",
-                                 ["judge", "intent", "penalized"], registry=r)
-        self.claims = Counter("cargo_claims", "Claims in evaluated judgments, by status.",
-                              ["status", "intent"], registry=r)
-        self.contradictions = Counter("cargo_contradictions",
-                                      "Contradicted claims, by intent and actual agent.",
-                                      ["intent", "agent"], registry=r)
-        self.steps = Counter("cargo_procedure_steps",
-                             "Exemplar procedure-step verdicts (covered, missing, negated, "
-                             "altered).", ["verdict", "intent", "required"], registry=r)
-        self.judge_errors = Counter("cargo_judge_errors", "Failed evaluations, by kind.",
-                                    ["judge", "kind"], registry=r)
-        self.judge_duration = Histogram("cargo_judge_duration_seconds",
-                                        "Wall time of one judge call.", ["judge"],
-                                        buckets=JUDGE_BUCKETS, registry=r)
-        self.scores = Histogram("cargo_dimension_score", "Dimension scores of evaluated "
-                                "judgments (not-assessed dimensions are not observed).",
-                                ["dimension", "judge"], buckets=UNIT_BUCKETS, registry=r)
-        self.response_types = Counter("cargo_response_types", "Response types.",
-                                      ["response_type", "source"], registry=r)
-        self.planner = Counter("cargo_planner_verdicts", "Planner routing vs expected agent.",
-                               ["verdict", "intent"], registry=r)
+        self.traces = Counter(
+            "cargo_traces", "Traces processed, by judgment status.", ["status"], registry=r
+        )
+        self.invalid = Counter(
+            "cargo_invalid_traces", "Invalid traces, by reason.", ["reason"], registry=r
+        )
+        self.gate = Counter(
+            "cargo_gate_decisions",
+            "Gate decisions.",
+            ["gate", "decision", "reason", "intent"],
+            registry=r,
+        )
+        self.similarity = Histogram(
+            "cargo_gate_similarity",
+            "Top-1 cosine similarity s*.",
+            ["gate", "decision"],
+            buckets=SIM_BUCKETS,
+            registry=r,
+        )
+        self.margin = Histogram(
+            "cargo_gate_margin",
+            "Top-2 margin Δ = s1 − s2.",
+            ["gate", "decision"],
+            buckets=MARGIN_BUCKETS,
+            registry=r,
+        )
+        self.probability = Histogram(
+            "cargo_gate_probability",
+            "Calibrated P̂(reference appropriate) of accepted traces.",
+            ["gate", "decision"],
+            buckets=UNIT_BUCKETS,
+            registry=r,
+        )
+        self.judgments = Counter(
+            "cargo_judgments", "Evaluated judgments.", ["judge", "intent", "penalized"], registry=r
+        )
+        self.claims = Counter(
+            "cargo_claims",
+            "Claims in evaluated judgments, by status.",
+            ["status", "intent"],
+            registry=r,
+        )
+        self.contradictions = Counter(
+            "cargo_contradictions",
+            "Contradicted claims, by intent and actual agent.",
+            ["intent", "agent"],
+            registry=r,
+        )
+        self.steps = Counter(
+            "cargo_procedure_steps",
+            "Exemplar procedure-step verdicts (covered, missing, negated, altered).",
+            ["verdict", "intent", "required"],
+            registry=r,
+        )
+        self.judge_errors = Counter(
+            "cargo_judge_errors", "Failed evaluations, by kind.", ["judge", "kind"], registry=r
+        )
+        self.judge_duration = Histogram(
+            "cargo_judge_duration_seconds",
+            "Wall time of one judge call.",
+            ["judge"],
+            buckets=JUDGE_BUCKETS,
+            registry=r,
+        )
+        self.scores = Histogram(
+            "cargo_dimension_score",
+            "Dimension scores of evaluated judgments (not-assessed dimensions are not observed).",
+            ["dimension", "judge"],
+            buckets=UNIT_BUCKETS,
+            registry=r,
+        )
+        self.response_types = Counter(
+            "cargo_response_types", "Response types.", ["response_type", "source"], registry=r
+        )
+        self.planner = Counter(
+            "cargo_planner_verdicts",
+            "Planner routing vs expected agent.",
+            ["verdict", "intent"],
+            registry=r,
+        )
         self.replans = Counter("cargo_replans", "Replanner steps observed.", registry=r)
-        self.guards = Counter("cargo_guard_violations", "Language/length guard violations.",
-                              ["guard"], registry=r)
-        self.latency = Histogram("cargo_trace_latency_seconds",
-                                 "End-to-end latency of the assistant, from the trace.",
-                                 buckets=LATENCY_BUCKETS, registry=r)
-        self.last_judgment = Gauge("cargo_last_judgment_timestamp_seconds",
-                                   "Unix time of the last judgment recorded.", registry=r)
-        self.judge_tokens = Counter("cargo_judge_tokens", "Tokens used by LLM judge calls "
-                                    "(failed calls included).", ["judge", "direction"],
-                                    registry=r)
-        self.judge_cost = Counter("cargo_judge_cost_usd", "Estimated LLM judge cost in USD "
-                                  "(failed calls included).", ["judge"], registry=r)
-        self.llm_calls = Counter("cargo_judge_llm_calls", "LLM tier decisions per accepted "
-                                 "trace: sampled (called) or skipped (outside the sample).",
-                                 ["judge", "decision"], registry=r)
-        self.llm_attempts = Counter("cargo_judge_llm_attempts", "HTTP attempts made by the "
-                                    "LLM judge (retries included).", ["judge"], registry=r)
+        self.guards = Counter(
+            "cargo_guard_violations", "Language/length guard violations.", ["guard"], registry=r
+        )
+        self.latency = Histogram(
+            "cargo_trace_latency_seconds",
+            "End-to-end latency of the assistant, from the trace.",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.last_judgment = Gauge(
+            "cargo_last_judgment_timestamp_seconds",
+            "Unix time of the last judgment recorded.",
+            registry=r,
+        )
+        self.judge_tokens = Counter(
+            "cargo_judge_tokens",
+            "Tokens used by LLM judge calls (failed calls included).",
+            ["judge", "direction"],
+            registry=r,
+        )
+        self.judge_cost = Counter(
+            "cargo_judge_cost_usd",
+            "Estimated LLM judge cost in USD (failed calls included).",
+            ["judge"],
+            registry=r,
+        )
+        self.llm_calls = Counter(
+            "cargo_judge_llm_calls",
+            "LLM tier decisions per accepted "
+            "trace: sampled (called) or skipped (outside the sample).",
+            ["judge", "decision"],
+            registry=r,
+        )
+        self.llm_attempts = Counter(
+            "cargo_judge_llm_attempts",
+            "HTTP attempts made by the LLM judge (retries included).",
+            ["judge"],
+            registry=r,
+        )
         self.citation_findings = Counter(
-            "cargo_citation_findings", "Deterministic citation-contract findings, by category.",
-            ["category"], registry=r)
+            "cargo_citation_findings",
+            "Deterministic citation-contract findings, by category.",
+            ["category"],
+            registry=r,
+        )
         self.citation_support = Counter(
-            "cargo_citation_support", "Per-citation support checks, by status (not_run = "
-            "integrity failed first).", ["status"], registry=r)
+            "cargo_citation_support",
+            "Per-citation support checks, by status (not_run = integrity failed first).",
+            ["status"],
+            registry=r,
+        )
         self.citation_claims = Counter(
-            "cargo_citation_claims", "Citation-requiring claims, by whether at least one "
-            "cited passage supports them (coverage = covered / all).", ["covered"], registry=r)
+            "cargo_citation_claims",
+            "Citation-requiring claims, by whether at least one "
+            "cited passage supports them (coverage = covered / all).",
+            ["covered"],
+            registry=r,
+        )
         self.citation_traces = Counter(
-            "cargo_citation_traces", "Traces carrying a citation contract, by integrity and "
-            "quote result.", ["integrity", "quotes"], registry=r)
+            "cargo_citation_traces",
+            "Traces carrying a citation contract, by integrity and quote result.",
+            ["integrity", "quotes"],
+            registry=r,
+        )
         info = Info("cargo_golden_set", "The golden set in use.", registry=r)
-        info.info({"version": golden.version, "content_hash": golden.content_hash(),
-                   "items": str(len(golden.items))})
+        info.info(
+            {
+                "version": golden.version,
+                "content_hash": golden.content_hash(),
+                "items": str(len(golden.items)),
+            }
+        )
         # Pre-create the status series so that rates start at 0, not absent.
         for status in ("evaluated", "abstained", "judge_error", "invalid"):
             self.traces.labels(status=status)
@@ -140,8 +226,7 @@ class MonitorMetrics:
     def _observe_llm(self, judge: str, j: Judgment) -> None:
         call = j.llm
         assert call is not None
-        self.llm_calls.labels(judge=judge, decision="sampled" if call.sampled else "skipped"
-                              ).inc()
+        self.llm_calls.labels(judge=judge, decision="sampled" if call.sampled else "skipped").inc()
         if not call.sampled:
             return
         self.llm_attempts.labels(judge=judge).inc(call.attempts)
@@ -157,9 +242,11 @@ class MonitorMetrics:
         self.citation_traces.labels(integrity=c.integrity, quotes=c.quotes).inc()
         if c.llm is not None:  # LLM support checks: accounted like judge calls
             self.judge_tokens.labels(judge=CITATIONS, direction="input").inc(
-                c.llm.usage.input_tokens)
+                c.llm.usage.input_tokens
+            )
             self.judge_tokens.labels(judge=CITATIONS, direction="output").inc(
-                c.llm.usage.output_tokens)
+                c.llm.usage.output_tokens
+            )
             self.judge_cost.labels(judge=CITATIONS).inc(c.llm.cost_usd)
             for kind, n in c.llm.failed.items():
                 self.judge_errors.labels(judge=CITATIONS, kind=kind).inc(n)
@@ -192,8 +279,9 @@ class MonitorMetrics:
                 self.probability.labels(gate=g.kind, decision=decision).observe(g.probability)
         d = j.diagnostics
         if d is not None:
-            self.response_types.labels(response_type=d.response_type,
-                                       source=d.response_type_source).inc()
+            self.response_types.labels(
+                response_type=d.response_type, source=d.response_type_source
+            ).inc()
             self.planner.labels(verdict=d.planner_verdict, intent=intent).inc()
             if d.replans:
                 self.replans.inc(d.replans)
@@ -210,16 +298,18 @@ class MonitorMetrics:
             self._observe_llm(judge, j)
         if j.status != "evaluated":
             return
-        self.judgments.labels(judge=judge, intent=intent,
-                              penalized="true" if j.penalized else "false").inc()
+        self.judgments.labels(
+            judge=judge, intent=intent, penalized="true" if j.penalized else "false"
+        ).inc()
         agent = self._agent(d.actual_agent if d else None)
         for c in j.claims:
             self.claims.labels(status=c.status, intent=intent).inc()
             if c.status == "contradicted":
                 self.contradictions.labels(intent=intent, agent=agent).inc()
         for s in j.steps:
-            self.steps.labels(verdict=s.status, intent=intent,
-                              required="true" if s.required else "false").inc()
+            self.steps.labels(
+                verdict=s.status, intent=intent, required="true" if s.required else "false"
+            ).inc()
         for dim in DIMENSIONS:
             v = getattr(j.scores, dim)
             if v is not None:

@@ -33,8 +33,12 @@ GateReason = Literal[
     "accepted", "low_similarity", "low_margin", "low_probability", "empty_golden_set"
 ]
 ParamType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text"]
-DIMENSIONS: tuple[str, ...] = ("correctness", "completeness", "helpfulness",
-                               "hallucination_fidelity")
+DIMENSIONS: tuple[str, ...] = (
+    "correctness",
+    "completeness",
+    "helpfulness",
+    "hallucination_fidelity",
+)
 
 ContextValue = str | int | float | bool | None
 
@@ -57,9 +61,11 @@ class CitationSource(_Frozen):
     rank: int | None = Field(default=None, ge=0)
     text: StrictStr | None = Field(default=None, description="the exact text sent")
     text_ref: StrictStr | None = Field(
-        default=None, description="where a controlled copy lives when the text cannot travel")
+        default=None, description="where a controlled copy lives when the text cannot travel"
+    )
     content_hash: StrictStr | None = Field(
-        default=None, description="sha256 of the text as sent: 'sha256:<hex>' or '<hex>'")
+        default=None, description="sha256 of the text as sent: 'sha256:<hex>' or '<hex>'"
+    )
 
     @model_validator(mode="after")
     def _has_content(self) -> CitationSource:
@@ -86,13 +92,17 @@ class CitationBundle(_Frozen):
 
     sources: tuple[CitationSource, ...]
     claims: tuple[CitedClaim, ...] | None = Field(
-        default=None, description="structured claims; absent = parse [id] markers in the answer")
+        default=None, description="structured claims; absent = parse [id] markers in the answer"
+    )
     footnotes: dict[StrictStr, StrictStr] | None = Field(
-        default=None, description="the saved numeric-footnote map, e.g. {'1': 'refund-2025'}")
+        default=None, description="the saved numeric-footnote map, e.g. {'1': 'refund-2025'}"
+    )
     rendered_footnotes: dict[StrictStr, StrictStr] | None = Field(
-        default=None, description="what the UI displayed for each footnote, if captured")
+        default=None, description="what the UI displayed for each footnote, if captured"
+    )
     stage_hashes: dict[Stage, dict[StrictStr, StrictStr]] = Field(
-        default_factory=dict, description="per stage: source_id -> content hash")
+        default_factory=dict, description="per stage: source_id -> content hash"
+    )
 
     @model_validator(mode="after")
     def _unique_claims(self) -> CitationBundle:
@@ -253,7 +263,8 @@ class GateDecision(_Frozen):
     intent: str | None = None
     expected_agent: str | None = None
     candidates: tuple[RetrievalCandidate, ...] = Field(
-        default=(), description="top-K golden references, best first (retrieval quality)")
+        default=(), description="top-K golden references, best first (retrieval quality)"
+    )
 
     @property
     def accepted(self) -> bool:
@@ -266,8 +277,10 @@ class ClaimEvidence(_Frozen):
     source: Literal["context", "none"]
     context_field: str | None = None
     context_value: str | None = None
-    cue: str = Field(description="how the value was tied to its field: context_value, "
-                     "label, template, vocabulary, shape; 'llm' when an LLM judge said so")
+    cue: str = Field(
+        description="how the value was tied to its field: context_value, "
+        "label, template, vocabulary, shape; 'llm' when an LLM judge said so"
+    )
     reference_value: str | None = Field(
         default=None, description="the exemplar's own value (informational, never a target)"
     )
@@ -280,8 +293,10 @@ class ClaimVerdict(_Frozen):
     status: ClaimStatus
     sentence: str
     span: tuple[int, int] | None = Field(
-        default=None, description="character span in the answer; null when a judge's claim "
-        "text cannot be located verbatim")
+        default=None,
+        description="character span in the answer; null when a judge's claim "
+        "text cannot be located verbatim",
+    )
     evidence: ClaimEvidence
 
 
@@ -348,9 +363,15 @@ class TokenUsage(_Frozen):
     output_tokens: int = Field(default=0, ge=0)
 
 
-FindingCategory = Literal["unknown_source", "duplicate_source", "uncited_claim",
-                          "unresolved_footnote", "hash_mismatch", "render_mismatch",
-                          "quote_mismatch"]
+FindingCategory = Literal[
+    "unknown_source",
+    "duplicate_source",
+    "uncited_claim",
+    "unresolved_footnote",
+    "hash_mismatch",
+    "render_mismatch",
+    "quote_mismatch",
+]
 SupportStatus = Literal["supported", "contradicted", "unsupported", "not_run"]
 QuoteStatus = Literal["pass", "fail", "not_applicable", "not_run"]
 
@@ -387,17 +408,21 @@ class ClaimCitations(_Frozen):
     quotes_status: QuoteStatus
     quotes: tuple[QuoteCheck, ...] = ()
     support: tuple[CitationSupport, ...] = ()
-    supported: bool | None = Field(description="at least one cited passage supports it; "
-                                   "null when no support check could run")
+    supported: bool | None = Field(
+        description="at least one cited passage supports it; null when no support check could run"
+    )
     supported_elsewhere: tuple[str, ...] = Field(
-        default=(), description="uncited manifest sources that would support it (wrong source)")
+        default=(), description="uncited manifest sources that would support it (wrong source)"
+    )
 
 
 class CitationLLMUsage(_Frozen):
     prompt_version: str
     calls: int
-    failed: dict[str, int] = Field(default_factory=dict, description="failures by error kind "
-                                   "(the structural verdict is kept for those)")
+    failed: dict[str, int] = Field(
+        default_factory=dict,
+        description="failures by error kind (the structural verdict is kept for those)",
+    )
     usage: TokenUsage = Field(default_factory=TokenUsage)
     cost_usd: float = 0.0
 
@@ -415,7 +440,8 @@ class CitationReport(_Frozen):
     citations_supported: int
     precision: float | None = Field(description="supported / checked; null when none ran")
     llm: CitationLLMUsage | None = Field(
-        default=None, description="the LLM support checks, when --citation-support llm")
+        default=None, description="the LLM support checks, when --citation-support llm"
+    )
 
 
 class JudgeErrorInfo(_Frozen):
@@ -447,9 +473,11 @@ class LLMCall(_Frozen):
     latency_ms: float | None = Field(default=None, ge=0)
     rationales: dict[str, str] = Field(default_factory=dict)
     claims: tuple[ClaimVerdict, ...] = Field(
-        default=(), description="the LLM's own claim list when another tier owns 'claims'")
+        default=(), description="the LLM's own claim list when another tier owns 'claims'"
+    )
     error: JudgeErrorInfo | None = Field(
-        default=None, description="an LLM-tier failure that a hybrid judgment survived")
+        default=None, description="an LLM-tier failure that a hybrid judgment survived"
+    )
 
 
 class Judgment(_Frozen):

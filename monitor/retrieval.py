@@ -43,9 +43,15 @@ class GoldenIndex:
     or mismatched cache file is ignored and rewritten.
     """
 
-    def __init__(self, golden: GoldenSet, embedder: Embedder, *,
-                 cache_dir: Path | None = None, mask: bool = True,
-                 query_cache_size: int = 0) -> None:
+    def __init__(
+        self,
+        golden: GoldenSet,
+        embedder: Embedder,
+        *,
+        cache_dir: Path | None = None,
+        mask: bool = True,
+        query_cache_size: int = 0,
+    ) -> None:
         self.golden = golden
         self.embedder = embedder
         self.mask = mask
@@ -115,9 +121,16 @@ class GoldenIndex:
             tmp = path.with_suffix(".tmp.npy")
             np.save(tmp, m, allow_pickle=False)
             tmp.replace(path)
-            path.with_suffix(".json").write_text(json.dumps(
-                {"model_id": self.embedder.model_id, "golden_version": self.golden.version,
-                 "golden_hash": self.golden.content_hash(), "questions": questions}))
+            path.with_suffix(".json").write_text(
+                json.dumps(
+                    {
+                        "model_id": self.embedder.model_id,
+                        "golden_version": self.golden.version,
+                        "golden_hash": self.golden.content_hash(),
+                        "questions": questions,
+                    }
+                )
+            )
         return m
 
     def retrieve(self, vectors: Matrix) -> list[Retrieval | None]:

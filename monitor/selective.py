@@ -44,8 +44,9 @@ def _arr(x: Sequence[float] | Array) -> Array:
     return np.asarray(x, dtype=float)
 
 
-def risk_coverage(scores: Sequence[float] | Array, losses: Sequence[float] | Array
-                  ) -> list[CurvePoint]:
+def risk_coverage(
+    scores: Sequence[float] | Array, losses: Sequence[float] | Array
+) -> list[CurvePoint]:
     """One point per distinct score, from the strictest threshold to the loosest.
 
     Items with a score of ``-inf`` are never accepted (a gate that cannot take them).
@@ -85,8 +86,11 @@ def aurc(scores: Sequence[float] | Array, losses: Sequence[float] | Array) -> fl
     m = len(s)
     if m == 0:
         return None
-    s = np.where(np.isneginf(s), np.nanmin(np.where(np.isneginf(s), np.inf, s)) - 1.0
-                 if np.isfinite(s).any() else 0.0, s)
+    s = np.where(
+        np.isneginf(s),
+        np.nanmin(np.where(np.isneginf(s), np.inf, s)) - 1.0 if np.isfinite(s).any() else 0.0,
+        s,
+    )
     order = np.argsort(-s, kind="stable")
     s_sorted, l_sorted = s[order], loss[order]
     expected = np.empty(m)
@@ -95,7 +99,7 @@ def aurc(scores: Sequence[float] | Array, losses: Sequence[float] | Array) -> fl
         j = k
         while j + 1 < m and s_sorted[j + 1] == s_sorted[k]:
             j += 1
-        expected[k:j + 1] = l_sorted[k:j + 1].mean()  # random order inside a tie group
+        expected[k : j + 1] = l_sorted[k : j + 1].mean()  # random order inside a tie group
         k = j + 1
     cum = np.cumsum(expected)
     return float(np.mean(cum / np.arange(1, m + 1)))
@@ -122,8 +126,9 @@ def random_risk(losses: Sequence[float] | Array) -> float | None:
     return float(loss.mean()) if len(loss) else None
 
 
-def random_curve(losses: Sequence[float] | Array, coverages: Sequence[float], *,
-                 draws: int = 200, seed: int = 0) -> list[float]:
+def random_curve(
+    losses: Sequence[float] | Array, coverages: Sequence[float], *, draws: int = 200, seed: int = 0
+) -> list[float]:
     """Mean risk of ``draws`` random subsets at each coverage (a simulation of
     :func:`random_risk`, for plots)."""
     loss = _arr(losses)
@@ -132,13 +137,17 @@ def random_curve(losses: Sequence[float] | Array, coverages: Sequence[float], *,
     out = []
     for c in coverages:
         n = max(1, round(c * m))
-        out.append(float(np.mean([loss[rng.choice(m, n, replace=False)].mean()
-                                  for _ in range(draws)])))
+        out.append(
+            float(np.mean([loss[rng.choice(m, n, replace=False)].mean() for _ in range(draws)]))
+        )
     return out
 
 
-def failure_recall(scores: Sequence[float] | Array, failures: Sequence[float] | Array,
-                   flagged: Sequence[float] | Array) -> list[tuple[float, float]]:
+def failure_recall(
+    scores: Sequence[float] | Array,
+    failures: Sequence[float] | Array,
+    flagged: Sequence[float] | Array,
+) -> list[tuple[float, float]]:
     """(coverage, stream-level failure recall) at every threshold: the share of all
     failures in the stream that are evaluated and flagged."""
     s, f, g = _arr(scores), _arr(failures), _arr(flagged)
@@ -152,8 +161,9 @@ def failure_recall(scores: Sequence[float] | Array, failures: Sequence[float] | 
     return out
 
 
-def reference_validity(accepted: Sequence[bool] | Array,
-                       appropriate: Sequence[float] | Array) -> float | None:
+def reference_validity(
+    accepted: Sequence[bool] | Array, appropriate: Sequence[float] | Array
+) -> float | None:
     a, y = np.asarray(accepted, dtype=bool), _arr(appropriate)
     return float(y[a].mean()) if a.any() else None
 
@@ -175,8 +185,9 @@ class ReliabilityBin:
     observed: float | None
 
 
-def reliability(p: Sequence[float] | Array, y: Sequence[float] | Array, bins: int = 10
-                ) -> tuple[list[ReliabilityBin], float | None]:
+def reliability(
+    p: Sequence[float] | Array, y: Sequence[float] | Array, bins: int = 10
+) -> tuple[list[ReliabilityBin], float | None]:
     """Equal-width reliability table and the expected calibration error."""
     pa, ya = _arr(p), _arr(y)
     if len(pa) == 0:
@@ -196,15 +207,15 @@ def reliability(p: Sequence[float] | Array, y: Sequence[float] | Array, bins: in
     return table, ece
 
 
-def log_loss(p: Sequence[float] | Array, y: Sequence[float] | Array, eps: float = 1e-6
-             ) -> float:
+def log_loss(p: Sequence[float] | Array, y: Sequence[float] | Array, eps: float = 1e-6) -> float:
     pa = np.clip(_arr(p), eps, 1 - eps)
     ya = _arr(y)
     return float(-np.mean(ya * np.log(pa) + (1 - ya) * np.log(1 - pa)))
 
 
-def threshold_for_validity(scores: Sequence[float] | Array, appropriate: Sequence[float] | Array,
-                           target: float) -> CurvePoint | None:
+def threshold_for_validity(
+    scores: Sequence[float] | Array, appropriate: Sequence[float] | Array, target: float
+) -> CurvePoint | None:
     """The loosest threshold whose accepted set still has validity >= ``target``
     (the most coverage at that validity); ``None`` when no threshold reaches it.
     The returned point's ``risk`` is 1 - validity."""
@@ -215,8 +226,7 @@ def threshold_for_validity(scores: Sequence[float] | Array, appropriate: Sequenc
     return best
 
 
-def threshold_for_coverage(scores: Sequence[float] | Array, coverage: float
-                           ) -> CurvePoint | None:
+def threshold_for_coverage(scores: Sequence[float] | Array, coverage: float) -> CurvePoint | None:
     """The strictest threshold accepting at least ``coverage`` of the items."""
     return risk_at(risk_coverage(scores, np.zeros(len(_arr(scores)))), coverage)
 
@@ -237,7 +247,6 @@ def mrr_at_k(ranked: Sequence[str], relevant: set[str], k: int) -> float:
 
 def ndcg_at_k(ranked: Sequence[str], relevant: set[str], k: int) -> float:
     """Binary-relevance NDCG@K."""
-    dcg = sum(1.0 / math.log2(i + 1) for i, r in enumerate(ranked[:k], start=1)
-              if r in relevant)
+    dcg = sum(1.0 / math.log2(i + 1) for i, r in enumerate(ranked[:k], start=1) if r in relevant)
     ideal = sum(1.0 / math.log2(i + 1) for i in range(1, min(k, len(relevant)) + 1))
     return dcg / ideal if ideal else 0.0

@@ -31,12 +31,17 @@ class CargoSettings(BaseSettings):
     golden: Path = DEFAULT_GOLDEN
     embedder: Literal["minilm", "hashing"] = "minilm"
     batch_size: int = Field(default=32, ge=1, le=4096)
-    embed_threads: int = Field(default=0, ge=0, le=256,
-                               description="MiniLM embedding threads, each running the model "
-                                           "single-threaded (0 = one per usable core)")
+    embed_threads: int = Field(
+        default=0,
+        ge=0,
+        le=256,
+        description="MiniLM embedding threads, each running the model "
+        "single-threaded (0 = one per usable core)",
+    )
     batch_window_s: float = Field(default=1.0, gt=0)
-    query_cache_size: int = Field(default=10_000, ge=0,
-                                  description="LRU of masked question -> embedding (0 = off)")
+    query_cache_size: int = Field(
+        default=10_000, ge=0, description="LRU of masked question -> embedding (0 = off)"
+    )
     cache_dir: Path = Field(default_factory=default_cache_dir)
     gate: Literal["fixed", "margin", "calibrated"] = "fixed"
     tau: float = Field(default=0.80, ge=-1, le=1)
@@ -44,9 +49,11 @@ class CargoSettings(BaseSettings):
     gamma: float | None = Field(default=None, ge=0, le=1)
     gate_model: Path | None = None
     judge: str = "structural"
-    judge_timeout_s: float = Field(default=300.0, gt=0,
-                                   description="deadline for one trace's whole evaluation, "
-                                   "LLM retries included")
+    judge_timeout_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="deadline for one trace's whole evaluation, LLM retries included",
+    )
     # LLM judge (judge = llm | hybrid); the key is a secret and never logged.
     judge_base_url: str | None = None
     judge_model: str | None = None
@@ -67,7 +74,8 @@ class CargoSettings(BaseSettings):
     judge_price_output_per_1k: float = Field(default=0.0, ge=0)
     judge_sample_rate: float = Field(default=1.0, ge=0, le=1)
     judge_sample_rates: dict[str, float] = Field(
-        default_factory=dict, description="per-intent LLM sample rates (env: JSON object)")
+        default_factory=dict, description="per-intent LLM sample rates (env: JSON object)"
+    )
     metrics_port: int = Field(default=9108, ge=0, le=65535)
     metrics_host: str = "127.0.0.1"
     languages: str = "en"
@@ -84,21 +92,31 @@ class CargoSettings(BaseSettings):
         if not self.judge_base_url and not self.judge_model:
             return None
         return LLMConfig(
-            base_url=self.judge_base_url or "", model=self.judge_model or "",
-            api_key=self.judge_api_key, condition=self.judge_condition,
-            rubric=self.judge_rubric, temperature=self.judge_temperature,
-            top_p=self.judge_top_p, seed=self.judge_seed,
+            base_url=self.judge_base_url or "",
+            model=self.judge_model or "",
+            api_key=self.judge_api_key,
+            condition=self.judge_condition,
+            rubric=self.judge_rubric,
+            temperature=self.judge_temperature,
+            top_p=self.judge_top_p,
+            seed=self.judge_seed,
             request_timeout_s=self.judge_request_timeout_s,
-            max_concurrency=self.judge_max_concurrency, max_retries=self.judge_max_retries,
-            backoff_base_s=self.judge_backoff_base_s, backoff_cap_s=self.judge_backoff_cap_s,
-            max_tokens=self.judge_max_tokens, structured_output=self.judge_structured_output,
+            max_concurrency=self.judge_max_concurrency,
+            max_retries=self.judge_max_retries,
+            backoff_base_s=self.judge_backoff_base_s,
+            backoff_cap_s=self.judge_backoff_cap_s,
+            max_tokens=self.judge_max_tokens,
+            structured_output=self.judge_structured_output,
             price_input_per_1k=self.judge_price_input_per_1k,
-            price_output_per_1k=self.judge_price_output_per_1k)
+            price_output_per_1k=self.judge_price_output_per_1k,
+        )
 
     def sampler(self) -> TraceSampler:
         return TraceSampler(self.judge_sample_rate, self.judge_sample_rates)
 
     def procedure(self) -> ProcedureConfig:
-        return ProcedureConfig(cover_threshold=self.step_cover_threshold,
-                               lexical_sure=self.step_lexical_sure,
-                               stem_prefix=self.step_stem_prefix)
+        return ProcedureConfig(
+            cover_threshold=self.step_cover_threshold,
+            lexical_sure=self.step_lexical_sure,
+            stem_prefix=self.step_stem_prefix,
+        )

@@ -107,43 +107,79 @@ def _inflect(verb: str) -> set[str]:
 
 COMMON_VERBS = frozenset({f for v in _VERBS for f in _inflect(v)} | set(_IRREGULAR))
 # Negators and negative phrasings that flip a clause's polarity.
-NEGATORS = frozenset(
-    """not no never cannot none nobody nothing neither nor without n't""".split()
+NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
+NEGATIVE_PHRASES = (
+    "no longer",
+    "need not",
+    "needn't",
+    "not required",
+    "is optional",
+    "are optional",
+    "not necessary",
+    "not needed",
+    "not need",
 )
-NEGATIVE_PHRASES = ("no longer", "need not", "needn't", "not required", "is optional",
-                    "are optional", "not necessary", "not needed", "not need")
 # Antonym pairs: one side in the step and the other in the answer flips the
 # polarity ("Do not throw away the items" = "Keep the items"; "must be included"
 # = "must not be excluded"). Multi-word sides are matched as phrases.
 ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(a.split("|")), frozenset(b.split("|"))) for a, b in (
+    (frozenset(a.split("|")), frozenset(b.split("|")))
+    for a, b in (
         ("keep|kept|retain|retained", "throw away|discard|discarded|delete|deleted|dispose"),
         ("include|included|includes", "exclude|excluded|excludes"),
-        ("allow|allowed|allows|permit|permitted", "prohibit|prohibited|forbid|forbidden|ban|"
-                                                  "disallow|disallowed"),
-        ("accept|accepted|accepts|approve|approved", "reject|rejected|refuse|refused|decline|"
-                                                     "declined|deny|denied"),
-        ("eligible", "ineligible"), ("covered", "excluded|uncovered"),
-        ("supported", "unsupported"), ("refundable", "nonrefundable|non-refundable"),
-        ("available", "unavailable"), ("possible", "impossible"), ("able", "unable"),
-        ("valid", "invalid"), ("required|mandatory|compulsory|necessary", "optional|unnecessary"),
-        ("before", "after"), ("enable|enabled", "disable|disabled"),
-        ("open|opened", "close|closed"), ("start|started", "stop|stopped"),
-    ))
-ANTONYM_WORDS = frozenset(w for pair in ANTONYM_PAIRS for side in pair for w in side
-                          if " " not in w)
-_ANTONYM_TRIGGERS = frozenset(t for pair in ANTONYM_PAIRS for side in pair for w in side
-                              for t in w.split())
+        (
+            "allow|allowed|allows|permit|permitted",
+            "prohibit|prohibited|forbid|forbidden|ban|disallow|disallowed",
+        ),
+        (
+            "accept|accepted|accepts|approve|approved",
+            "reject|rejected|refuse|refused|decline|declined|deny|denied",
+        ),
+        ("eligible", "ineligible"),
+        ("covered", "excluded|uncovered"),
+        ("supported", "unsupported"),
+        ("refundable", "nonrefundable|non-refundable"),
+        ("available", "unavailable"),
+        ("possible", "impossible"),
+        ("able", "unable"),
+        ("valid", "invalid"),
+        ("required|mandatory|compulsory|necessary", "optional|unnecessary"),
+        ("before", "after"),
+        ("enable|enabled", "disable|disabled"),
+        ("open|opened", "close|closed"),
+        ("start|started", "stop|stopped"),
+    )
+)
+ANTONYM_WORDS = frozenset(
+    w for pair in ANTONYM_PAIRS for side in pair for w in side if " " not in w
+)
+_ANTONYM_TRIGGERS = frozenset(
+    t for pair in ANTONYM_PAIRS for side in pair for w in side for t in w.split()
+)
 # Obligation vs permission: "must be collected in person" -> "can be collected by
 # anyone" weakens a rule without a negator; it is a polarity flip of the rule.
-OBLIGATION = ("must", "have to", "has to", "need to", "needs to", "required", "shall",
-              "mandatory", "only")
+OBLIGATION = (
+    "must",
+    "have to",
+    "has to",
+    "need to",
+    "needs to",
+    "required",
+    "shall",
+    "mandatory",
+    "only",
+)
 PERMISSION = ("can", "may", "could", "optional", "allowed to", "free to")
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
 _TOKEN = re.compile(r"<[a-z]+>|\d+(?:[.,]\d+)?|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
-_CLAUSE_SPLIT = re.compile(r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*",
-                           re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*", re.IGNORECASE
+)
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
 
@@ -216,8 +252,9 @@ def same_word(a: str, b: str, prefix: int) -> bool:
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 2 and long_.startswith(short) and len(long_) >= 2 * len(short) + 4:
         return True  # an abbreviation: id / identification
-    if len(short) >= 3 and (long_.startswith(short)
-                            or (long_.endswith(short) and len(long_) - len(short) >= 2)):
+    if len(short) >= 3 and (
+        long_.startswith(short) or (long_.endswith(short) and len(long_) - len(short) >= 2)
+    ):
         return True  # one word family: pay / payable / copay (not light / flight)
     n = 0
     for x, y in zip(a, b, strict=False):
@@ -228,8 +265,11 @@ def same_word(a: str, b: str, prefix: int) -> bool:
 
 
 def content(ws: Sequence[str]) -> list[str]:
-    return [w for w in ws if w not in STOPWORDS and w not in NEGATORS and not w.startswith("<")
-            and w != "n't"]
+    return [
+        w
+        for w in ws
+        if w not in STOPWORDS and w not in NEGATORS and not w.startswith("<") and w != "n't"
+    ]
 
 
 def policy_terms(ws: Sequence[str]) -> list[str]:
@@ -262,8 +302,10 @@ def _has(words_: str, phrase: str) -> bool:
 def _sides(text: str) -> list[tuple[bool, bool]]:
     """For each antonym pair: does the text use its left side, its right side?"""
     padded = " " + text + " "
-    return [(any(_has(padded, w) for w in left), any(_has(padded, w) for w in right))
-            for left, right in ANTONYM_PAIRS]
+    return [
+        (any(_has(padded, w) for w in left), any(_has(padded, w) for w in right))
+        for left, right in ANTONYM_PAIRS
+    ]
 
 
 def polarity_flip(step: str, answer: str) -> str | None:
@@ -292,13 +334,12 @@ def mask(text: str, values: Sequence[str]) -> str:
     (identifiers, dates, amounts); small numbers stay, they can be procedure."""
     out = text
     for v in sorted({v for v in values if v and v.strip()}, key=len, reverse=True):
-        out = re.sub(r"(?<![\w])" + re.escape(v) + r"(?![\w])", "<value>", out,
-                     flags=re.IGNORECASE)
+        out = re.sub(r"(?<![\w])" + re.escape(v) + r"(?![\w])", "<value>", out, flags=re.IGNORECASE)
     pieces, pos = [], 0
     for f in find_typed_values(out):
         if f.type == "integer":
             continue
-        pieces += [out[pos:f.start], f"<{f.type}>"]
+        pieces += [out[pos : f.start], f"<{f.type}>"]
         pos = f.end
     pieces.append(out[pos:])
     return "".join(pieces)
@@ -306,7 +347,7 @@ def mask(text: str, values: Sequence[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    text: str      # original answer text
+    text: str  # original answer text
     masked: str
     kind: Literal["clause", "sentence", "window"]
     sentence: str = ""  # the enclosing sentence (masked), for term comparison
@@ -342,13 +383,17 @@ def reference_steps(item: GoldenItem) -> list[RefStep]:
     if item.steps:
         steps = [RefStep(k, s, mask(s, values), True) for k, s in enumerate(item.steps)]
         declared = " ".join(item.steps)
-        extra = [s.text for s in split_sentences(item.answer)
-                 if s.text not in declared and s.text.strip()]
-        steps += [RefStep(len(steps) + k, s, mask(s, values), False)
-                  for k, s in enumerate(extra)]
+        extra = [
+            s.text
+            for s in split_sentences(item.answer)
+            if s.text not in declared and s.text.strip()
+        ]
+        steps += [RefStep(len(steps) + k, s, mask(s, values), False) for k, s in enumerate(extra)]
         return steps
-    return [RefStep(k, s.text, mask(s.text, values), True)
-            for k, s in enumerate(split_sentences(item.answer))]
+    return [
+        RefStep(k, s.text, mask(s.text, values), True)
+        for k, s in enumerate(split_sentences(item.answer))
+    ]
 
 
 def _count(w: str, ws: list[str], prefix: int) -> int:
@@ -360,7 +405,7 @@ def _contains(hay: list[str], needle: list[str]) -> bool:
     n = len(needle)
     if n == 0 or n > len(hay):
         return False
-    return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
+    return any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
 
 
 def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
@@ -369,15 +414,16 @@ def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
         return 1.0
     have = content(seg_words)  # "not" must not match "notify"
     exact = {_norm(w) for w in have}
-    return sum(_norm(w) in exact or any(same_word(w, s, prefix) for s in have)
-               for w in need) / len(need)
+    return sum(_norm(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need) / len(
+        need
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class _Reference:
     steps: list[RefStep]
     answer_tokens: list[str]  # the exemplar's answer, masked, as tokens
-    answer_words: list[str]   # its content words
+    answer_words: list[str]  # its content words
 
 
 # Embedded step and segment texts kept (the reference steps recur with every
@@ -393,8 +439,8 @@ class _Alignment:
     segs: list[Segment]
     seg_words: list[list[str]]
     step_words: list[list[str]]
-    lex: np.ndarray        # term recall, steps x segments
-    embed: list[str]       # steps then segments, to embed; empty: term recall settles it
+    lex: np.ndarray  # term recall, steps x segments
+    embed: list[str]  # steps then segments, to embed; empty: term recall settles it
 
 
 class _EmbedBatcher:
@@ -408,8 +454,9 @@ class _EmbedBatcher:
     on it (each becomes that trace's judge error).
     """
 
-    def __init__(self, embedder: Embedder,
-                 remember: Callable[[Sequence[str], np.ndarray], None]) -> None:
+    def __init__(
+        self, embedder: Embedder, remember: Callable[[Sequence[str], np.ndarray], None]
+    ) -> None:
         self.loop = asyncio.get_running_loop()
         self.embedder = embedder
         self.remember = remember
@@ -462,8 +509,9 @@ class _EmbedBatcher:
 class StepVerifier:
     """Aligns exemplar steps with an answer and gives each one a verdict."""
 
-    def __init__(self, embedder: Embedder | None = None,
-                 config: ProcedureConfig | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, config: ProcedureConfig | None = None
+    ) -> None:
         self.embedder = embedder
         self.config = config or ProcedureConfig()
         self._step_cache: dict[str, np.ndarray] = {}
@@ -512,8 +560,13 @@ class StepVerifier:
             if len(self._step_cache) < STEP_CACHE_SIZE:
                 self._step_cache[t] = v
 
-    def verify(self, item: GoldenItem, answer: str, observed_values: Sequence[str],
-               entity_values: Sequence[str] = ()) -> list[StepVerdict]:
+    def verify(
+        self,
+        item: GoldenItem,
+        answer: str,
+        observed_values: Sequence[str],
+        entity_values: Sequence[str] = (),
+    ) -> list[StepVerdict]:
         """Step verdicts; embeds (in the calling thread, blocking it) what the words
         alone leave open."""
         al = self._align(item, answer, observed_values, entity_values)
@@ -521,9 +574,13 @@ class StepVerifier:
             return al
         return self._verdicts(al, self._embed(al.embed) if al.embed else None)
 
-    async def verify_async(self, item: GoldenItem, answer: str,
-                           observed_values: Sequence[str],
-                           entity_values: Sequence[str] = ()) -> list[StepVerdict]:
+    async def verify_async(
+        self,
+        item: GoldenItem,
+        answer: str,
+        observed_values: Sequence[str],
+        entity_values: Sequence[str] = (),
+    ) -> list[StepVerdict]:
         """:meth:`verify` for an event loop: the embedding runs in a worker thread, in
         one call together with that of the other verifications waiting at the same
         time (the judge calls of a batch), so that the loop is never blocked on the
@@ -533,8 +590,13 @@ class StepVerifier:
             return al
         return self._verdicts(al, await self._embed_async(al.embed) if al.embed else None)
 
-    def _align(self, item: GoldenItem, answer: str, observed_values: Sequence[str],
-               entity_values: Sequence[str]) -> _Alignment | list[StepVerdict]:
+    def _align(
+        self,
+        item: GoldenItem,
+        answer: str,
+        observed_values: Sequence[str],
+        entity_values: Sequence[str],
+    ) -> _Alignment | list[StepVerdict]:
         """Everything before the embedding: the segments, the term-recall matrix and
         the texts to embed (none when term recall settles every step), or the final
         verdicts when no alignment is needed."""
@@ -545,24 +607,43 @@ class StepVerifier:
         masked_values = [*observed_values, *entity_values]
         if tokens(mask(answer, masked_values)) == ref.answer_tokens:
             # The exemplar's own wording with this instance's values: nothing to align.
-            return [StepVerdict(index=s.index, step=s.text, status="covered",
-                                required=s.required, matched_sentence=None, similarity=1.0,
-                                cue="the answer is the exemplar verbatim (entity values aside)")
-                    for s in steps]
+            return [
+                StepVerdict(
+                    index=s.index,
+                    step=s.text,
+                    status="covered",
+                    required=s.required,
+                    matched_sentence=None,
+                    similarity=1.0,
+                    cue="the answer is the exemplar verbatim (entity values aside)",
+                )
+                for s in steps
+            ]
         segs = answer_segments(answer, masked_values)
         if not segs:
-            return [StepVerdict(index=s.index, step=s.text, status="missing",
-                                required=s.required, cue="empty answer") for s in steps]
+            return [
+                StepVerdict(
+                    index=s.index,
+                    step=s.text,
+                    status="missing",
+                    required=s.required,
+                    cue="empty answer",
+                )
+                for s in steps
+            ]
         cfg = self.config
         seg_words = [tokens(s.masked) for s in segs]
         step_words = [tokens(s.masked) for s in steps]
-        lex = np.array([[_recall(sw, gw, cfg.stem_prefix) for gw in seg_words]
-                        for sw in step_words])
+        lex = np.array(
+            [[_recall(sw, gw, cfg.stem_prefix) for gw in seg_words] for sw in step_words]
+        )
         embed: list[str] = []
         if self.embedder is not None and (lex.max(axis=1) < cfg.lexical_sure).any():
             # Embedding only where the words alone are not conclusive.
-            embed = [re.sub(r"<[a-z]+>", " ", t).strip() for t in
-                     [s.masked for s in steps] + [g.masked for g in segs]]
+            embed = [
+                re.sub(r"<[a-z]+>", " ", t).strip()
+                for t in [s.masked for s in steps] + [g.masked for g in segs]
+            ]
         return _Alignment(ref, segs, seg_words, step_words, lex, embed)
 
     def _verdicts(self, al: _Alignment, vecs: np.ndarray | None) -> list[StepVerdict]:
@@ -572,10 +653,11 @@ class StepVerifier:
         score = al.lex.copy()
         used_embedding = vecs is not None
         if vecs is not None:
-            cos = np.clip(vecs[:len(steps)] @ vecs[len(steps):].T, 0.0, 1.0)
+            cos = np.clip(vecs[: len(steps)] @ vecs[len(steps) :].T, 0.0, 1.0)
             score = (al.lex + cos) / 2.0
-        answer_words = content([w for g, ws in zip(segs, seg_words, strict=True)
-                                if g.kind == "sentence" for w in ws])
+        answer_words = content(
+            [w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws]
+        )
         ref_words = ref.answer_words
         # A segment that plainly realises another step does not also cover this
         # one unless it fits this one about as well (a deleted step must not be
@@ -590,23 +672,45 @@ class StepVerifier:
             seg = segs[j]
             how = "mean(embedding cosine, term recall)" if used_embedding else "term recall"
             terms = policy_terms(step_words[k])
-            present = sum(any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
-                          for w in terms) / len(terms) if terms else 1.0
+            present = (
+                sum(any(same_word(w, a, cfg.stem_prefix) for a in answer_words) for w in terms)
+                / len(terms)
+                if terms
+                else 1.0
+            )
             if best < cfg.cover_threshold or present < cfg.min_term_presence:
-                why = (f"best {how} {best:.2f} < {cfg.cover_threshold}"
-                       if best < cfg.cover_threshold else
-                       f"only {present:.0%} of the step's policy terms occur in the answer "
-                       f"(< {cfg.min_term_presence:.0%})")
-                out.append(StepVerdict(
-                    index=step.index, step=step.text, status="missing", required=step.required,
-                    matched_sentence=None, similarity=round(best, 4), cue=why))
+                why = (
+                    f"best {how} {best:.2f} < {cfg.cover_threshold}"
+                    if best < cfg.cover_threshold
+                    else f"only {present:.0%} of the step's policy terms occur in the answer "
+                    f"(< {cfg.min_term_presence:.0%})"
+                )
+                out.append(
+                    StepVerdict(
+                        index=step.index,
+                        step=step.text,
+                        status="missing",
+                        required=step.required,
+                        matched_sentence=None,
+                        similarity=round(best, 4),
+                        cue=why,
+                    )
+                )
                 continue
-            status, cue = self._compare(step, seg, step_words[k], seg_words[j], answer_words,
-                                        ref_words)
-            out.append(StepVerdict(
-                index=step.index, step=step.text, status=status, required=step.required,
-                matched_sentence=seg.text, similarity=round(best, 4),
-                cue=cue or f"{how} {best:.2f} >= {cfg.cover_threshold}"))
+            status, cue = self._compare(
+                step, seg, step_words[k], seg_words[j], answer_words, ref_words
+            )
+            out.append(
+                StepVerdict(
+                    index=step.index,
+                    step=step.text,
+                    status=status,
+                    required=step.required,
+                    matched_sentence=seg.text,
+                    similarity=round(best, 4),
+                    cue=cue or f"{how} {best:.2f} >= {cfg.cover_threshold}",
+                )
+            )
         return out
 
     def _best(self, row: np.ndarray, segs: list[Segment], threshold: float) -> int:
@@ -633,8 +737,9 @@ class StepVerifier:
         need = content(sw)
         # Clauses that share no content word with the step belong to another step
         # ("..., but not on domestic flights"): leave them out.
-        related = [u for u in units
-                   if any(same_word(w, x, p) for w in need for x in content(tokens(u)))]
+        related = [
+            u for u in units if any(same_word(w, x, p) for w in need for x in content(tokens(u)))
+        ]
         if kind != "window" and related and len(related) < len(units):
             units = [" ".join(related), *related]
         scored = [(_recall(sw, tokens(u), p), -len(u), u) for u in units]
@@ -644,9 +749,15 @@ class StepVerifier:
             return full
         return best[2]
 
-    def _compare(self, step: RefStep, seg: Segment, sw: list[str], gw: list[str],
-                 answer_words: list[str], ref_words: list[str]
-                 ) -> tuple[StepStatusT, str]:
+    def _compare(
+        self,
+        step: RefStep,
+        seg: Segment,
+        sw: list[str],
+        gw: list[str],
+        answer_words: list[str],
+        ref_words: list[str],
+    ) -> tuple[StepStatusT, str]:
         p = self.config.stem_prefix
         full = seg.sentence or seg.masked
         # Polarity is read on the whole sentence (or window) and on the part of
@@ -663,27 +774,41 @@ class StepVerifier:
         seg_nums = {w for w in gw if w[:1].isdigit()}
         lost_nums = {n for n in step_nums if n not in answer_words}
         if lost_nums and seg_nums - step_nums:
-            return "altered", (f"number changed: {', '.join(sorted(lost_nums))} -> "
-                               f"{', '.join(sorted(seg_nums - step_nums))}")
+            return "altered", (
+                f"number changed: {', '.join(sorted(lost_nums))} -> "
+                f"{', '.join(sorted(seg_nums - step_nums))}"
+            )
         # A policy swap is a local substitution: where the step and the segment
         # otherwise line up, a block of the step whose policy terms appear nowhere
         # in the answer is replaced by terms that appear nowhere in the reference.
         a = [t for t in sw if t not in STOPWORDS and t != "n't"]
         b = [t for t in gw if t not in STOPWORDS and t != "n't"]
-        matcher = difflib.SequenceMatcher(a=[_canon(t) for t in a], b=[_canon(t) for t in b],
-                                          autojunk=False)
+        matcher = difflib.SequenceMatcher(
+            a=[_canon(t) for t in a], b=[_canon(t) for t in b], autojunk=False
+        )
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op != "replace":
                 continue
             # A term is lost when the answer no longer has it -- or has it fewer
             # times than the reference and not in this sentence ("per month" ->
             # "per week" while "3 months" stays elsewhere).
-            lost = [w for w in content(a[i1:i2]) if w not in LIGHT_WORDS
-                    and (_count(w, answer_words, p) == 0
-                         or (_count(w, answer_words, p) < _count(w, ref_words, p)
-                             and _count(w, content(gw), p) == 0))]
-            new = [w for w in content(b[j1:j2]) if w not in LIGHT_WORDS
-                   and _count(w, ref_words, p) == 0]
+            lost = [
+                w
+                for w in content(a[i1:i2])
+                if w not in LIGHT_WORDS
+                and (
+                    _count(w, answer_words, p) == 0
+                    or (
+                        _count(w, answer_words, p) < _count(w, ref_words, p)
+                        and _count(w, content(gw), p) == 0
+                    )
+                )
+            ]
+            new = [
+                w
+                for w in content(b[j1:j2])
+                if w not in LIGHT_WORDS and _count(w, ref_words, p) == 0
+            ]
             # The reference must lose a policy term, and the replacement must bring
             # a new one -- or a verb phrase in place of a noun ("under Payments" ->
             # "by writing to us"). Verb-for-verb changes ("receive" -> "arrive",
@@ -692,8 +817,10 @@ class StepVerifier:
             new = [w for w in new if w not in ANTONYM_WORDS]
             lost_verbs = [w for w in lost if w in COMMON_VERBS]
             gone = [w for w in lost if _count(w, answer_words, p) == 0]
-            if policy_terms(lost) and (policy_terms(new) or (
-                    new and policy_terms(gone) and not lost_verbs)):
-                return "altered", (f"policy term replaced: {' '.join(a[i1:i2])} -> "
-                                   f"{' '.join(b[j1:j2])}")
+            if policy_terms(lost) and (
+                policy_terms(new) or (new and policy_terms(gone) and not lost_verbs)
+            ):
+                return "altered", (
+                    f"policy term replaced: {' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
+                )
         return "covered", ""

@@ -12,8 +12,14 @@ from monitor.errors import InvalidTraceError
 from monitor.models import SourceLocation, Trace
 
 # Bounded reasons of an ``invalid`` judgment (also a metric label).
-INVALID_REASONS = ("invalid_json", "not_an_object", "missing_field", "wrong_type",
-                   "invalid_value", "not_utf8")
+INVALID_REASONS = (
+    "invalid_json",
+    "not_an_object",
+    "missing_field",
+    "wrong_type",
+    "invalid_value",
+    "not_utf8",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +48,9 @@ def parse_trace(payload: str | bytes | dict[str, Any] | Trace) -> Trace:
                 "invalid_json", detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}"
             ) from exc
     if not isinstance(data, dict):
-        raise InvalidTraceError("not_an_object",
-                                detail=f"expected a JSON object, got {type(data).__name__}")
+        raise InvalidTraceError(
+            "not_an_object", detail=f"expected a JSON object, got {type(data).__name__}"
+        )
     try:
         return Trace.model_validate(data)
     except ValidationError as exc:
@@ -73,8 +80,11 @@ def is_valid_trace(payload: str | bytes | dict[str, Any] | Trace) -> bool:
 def trace_id_hint(payload: str | bytes | dict[str, Any] | Trace) -> str | None:
     """Best-effort trace id of an invalid payload, so that its judgment can be joined."""
     try:
-        data = payload if isinstance(payload, dict) else json.loads(
-            payload if isinstance(payload, str | bytes) else "{}")
+        data = (
+            payload
+            if isinstance(payload, dict)
+            else json.loads(payload if isinstance(payload, str | bytes) else "{}")
+        )
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None
     if isinstance(data, dict) and isinstance(data.get("trace_id"), str | int):

@@ -20,10 +20,20 @@ ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-         ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-         ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
-         ("december", "dec")]
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
     )
     for m in names
 }
@@ -81,8 +91,14 @@ def find_typed_values(text: str) -> list[Found]:
         return found  # every pattern below needs a digit (many steps and clauses have none)
     taken: list[tuple[int, int]] = []
     passes: list[tuple[re.Pattern[str], ValueType]] = [
-        (ISO_DATE, "date"), (SLASH_DATE, "date"), (MDY_DATE, "date"), (DMY_DATE, "date"),
-        (MONEY, "money"), (ALNUM_ID, "alnum"), (DIGIT_ID, "digits"), (NUMBER, "integer"),
+        (ISO_DATE, "date"),
+        (SLASH_DATE, "date"),
+        (MDY_DATE, "date"),
+        (DMY_DATE, "date"),
+        (MONEY, "money"),
+        (ALNUM_ID, "alnum"),
+        (DIGIT_ID, "digits"),
+        (NUMBER, "integer"),
     ]
     for pattern, vtype in passes:
         for m in pattern.finditer(text):
@@ -105,7 +121,9 @@ def shape_of(value: str) -> ValueType:
     if re.fullmatch(r"\d+", v):
         return "digits" if len(v) >= 5 else "integer"
     if normalize_date(v) is not None and (
-        ISO_DATE.fullmatch(v) or SLASH_DATE.fullmatch(v) or MDY_DATE.fullmatch(v)
+        ISO_DATE.fullmatch(v)
+        or SLASH_DATE.fullmatch(v)
+        or MDY_DATE.fullmatch(v)
         or DMY_DATE.fullmatch(v)
     ):
         return "date"
@@ -121,8 +139,12 @@ def shape_of(value: str) -> ValueType:
 def normalize_date(text: str) -> str | None:
     """ISO ``YYYY-MM-DD`` for a date written in a supported format, else ``None``."""
     t = text.strip()
-    for pattern, order in ((ISO_DATE, "ymd"), (SLASH_DATE, "ymd"), (MDY_DATE, "mdy"),
-                           (DMY_DATE, "dmy")):
+    for pattern, order in (
+        (ISO_DATE, "ymd"),
+        (SLASH_DATE, "ymd"),
+        (MDY_DATE, "mdy"),
+        (DMY_DATE, "dmy"),
+    ):
         m = pattern.fullmatch(t)
         if not m:
             continue
@@ -228,5 +250,5 @@ def mask_entities(text: str) -> str:
     out = text
     for f in reversed(find_typed_values(text)):
         if f.type != "integer":
-            out = out[:f.start] + out[f.end:]
+            out = out[: f.start] + out[f.end :]
     return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()

@@ -100,10 +100,12 @@ class EmbeddedPath:
     taken just before and just after it.
     """
 
-    def __init__(self, lines: Sequence[bytes], batch: int, query_cache: int = 0,
-                 embed_threads: int = 0) -> None:
-        settings = CargoSettings(batch_size=batch, query_cache_size=query_cache,
-                                 embed_threads=embed_threads)
+    def __init__(
+        self, lines: Sequence[bytes], batch: int, query_cache: int = 0, embed_threads: int = 0
+    ) -> None:
+        settings = CargoSettings(
+            batch_size=batch, query_cache_size=query_cache, embed_threads=embed_threads
+        )
         components = build_components(settings, load_golden(settings.golden))
         freeze_startup_heap()  # as `run` and `stream` do after loading
         self.evaluator = components.evaluator
@@ -118,7 +120,7 @@ class EmbeddedPath:
     def _pass(self) -> float:
         async def batches() -> AsyncIterator[list[RawTrace]]:
             for k in range(0, len(self.lines), self.batch):
-                yield [RawTrace(x) for x in self.lines[k:k + self.batch]]
+                yield [RawTrace(x) for x in self.lines[k : k + self.batch]]
 
         async def run() -> float:
             t0 = time.perf_counter()
@@ -144,9 +146,15 @@ class EmbeddedPath:
         return self.cpu_s * 1000 / max(1, len(self.rates) * len(self.lines))
 
 
-def _count_judgments(bootstrap: str, topic: str, start_at: int, n: int, timeout_s: float,
-                     on_start: Callable[[], None] | None = None, poll_s: float = 0.05
-                     ) -> tuple[float, int, float, int]:
+def _count_judgments(
+    bootstrap: str,
+    topic: str,
+    start_at: int,
+    n: int,
+    timeout_s: float,
+    on_start: Callable[[], None] | None = None,
+    poll_s: float = 0.05,
+) -> tuple[float, int, float, int]:
     """Watch the judgments topic's end offsets (summed over its partitions) until
     they reach n: the (time, count) of the first poll that saw at least start_at
     and of the one that saw n. on_start() runs at the first (CPU accounting).
@@ -185,60 +193,101 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--traces", type=int, default=2000)
     ap.add_argument("--latency-seconds", type=float, default=20.0)
-    ap.add_argument("--latency-warmup", type=float, default=10.0,
-                    help="seconds of traffic offered to the fresh latency worker before "
-                         "latencies count (at least --warmup traces; default 10)")
+    ap.add_argument(
+        "--latency-warmup",
+        type=float,
+        default=10.0,
+        help="seconds of traffic offered to the fresh latency worker before "
+        "latencies count (at least --warmup traces; default 10)",
+    )
     ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--warmup", type=int, default=300,
-                    help="judgments a fresh worker makes before the Kafka clock starts "
-                         "(model warm-up, first sight of each question and procedure); the "
-                         "embedded path gets a full warm-up pass (default 300)")
-    ap.add_argument("--cooldown", type=int, default=300,
-                    help="the backlog's last judgments, not timed (default 300): a finite "
-                         "backlog ends in partial batches that wait --batch-within for "
-                         "traffic that never comes (up to 1 s of idle at the end of a "
-                         "5-second drain), which a live stream does not have")
-    ap.add_argument("--query-cache", type=int, default=0,
-                    help="masked-question embedding cache size for both paths (default 0: "
-                         "off, so that every trace pays for its embedding)")
-    ap.add_argument("--workers", type=int, default=1,
-                    help="workers in the group for the maximum-throughput run (scale-out on "
-                         "this machine; default 1)")
-    ap.add_argument("--embed-threads", type=int, default=0,
-                    help="embedding threads of the embedded evaluator and of each worker "
-                         "(CARGO_EMBED_THREADS; 0 = one per usable core)")
-    ap.add_argument("--worker-embed-threads", type=int, default=None,
-                    help="embedding threads of each worker when they should differ from the "
-                         "embedded evaluator's (scale-out: --workers 2 --worker-embed-threads "
-                         "1 on two cores); default: --embed-threads")
-    ap.add_argument("--depths", default="4",
-                    help="worker pipeline depths to measure the Kafka maximum with, comma "
-                         "separated; the last one is the ratio's and the latency run's "
-                         "(default 4, the worker's default)")
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="Kafka maximum-throughput runs per depth, each between two sets "
-                         "of embedded passes (default 3; the ratio quoted is the median)")
-    ap.add_argument("--embedded-passes", type=int, default=2,
-                    help="embedded passes (1,000 traces each) before the first round and "
-                         "after each round (default 2)")
+    ap.add_argument(
+        "--warmup",
+        type=int,
+        default=300,
+        help="judgments a fresh worker makes before the Kafka clock starts "
+        "(model warm-up, first sight of each question and procedure); the "
+        "embedded path gets a full warm-up pass (default 300)",
+    )
+    ap.add_argument(
+        "--cooldown",
+        type=int,
+        default=300,
+        help="the backlog's last judgments, not timed (default 300): a finite "
+        "backlog ends in partial batches that wait --batch-within for "
+        "traffic that never comes (up to 1 s of idle at the end of a "
+        "5-second drain), which a live stream does not have",
+    )
+    ap.add_argument(
+        "--query-cache",
+        type=int,
+        default=0,
+        help="masked-question embedding cache size for both paths (default 0: "
+        "off, so that every trace pays for its embedding)",
+    )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="workers in the group for the maximum-throughput run (scale-out on "
+        "this machine; default 1)",
+    )
+    ap.add_argument(
+        "--embed-threads",
+        type=int,
+        default=0,
+        help="embedding threads of the embedded evaluator and of each worker "
+        "(CARGO_EMBED_THREADS; 0 = one per usable core)",
+    )
+    ap.add_argument(
+        "--worker-embed-threads",
+        type=int,
+        default=None,
+        help="embedding threads of each worker when they should differ from the "
+        "embedded evaluator's (scale-out: --workers 2 --worker-embed-threads "
+        "1 on two cores); default: --embed-threads",
+    )
+    ap.add_argument(
+        "--depths",
+        default="4",
+        help="worker pipeline depths to measure the Kafka maximum with, comma "
+        "separated; the last one is the ratio's and the latency run's "
+        "(default 4, the worker's default)",
+    )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="Kafka maximum-throughput runs per depth, each between two sets "
+        "of embedded passes (default 3; the ratio quoted is the median)",
+    )
+    ap.add_argument(
+        "--embedded-passes",
+        type=int,
+        default=2,
+        help="embedded passes (1,000 traces each) before the first round and "
+        "after each round (default 2)",
+    )
     args = ap.parse_args(argv)
     depths = [max(1, int(x)) for x in args.depths.split(",") if x.strip()]
     if args.rounds < 1 or args.embedded_passes < 1:
         ap.error("--rounds and --embedded-passes must be at least 1")
     if not 0 <= args.warmup < args.traces - max(0, args.cooldown):
-        ap.error(f"--warmup {args.warmup} and --cooldown {args.cooldown} leave none of the "
-                 f"{args.traces} traces to time")
+        ap.error(
+            f"--warmup {args.warmup} and --cooldown {args.cooldown} leave none of the "
+            f"{args.traces} traces to time"
+        )
     args.cooldown = max(0, args.cooldown)
-    worker_threads = args.embed_threads if args.worker_embed_threads is None \
-        else args.worker_embed_threads
+    worker_threads = (
+        args.embed_threads if args.worker_embed_threads is None else args.worker_embed_threads
+    )
 
     from kafka import KafkaProducer
 
     from pipelines.replay import ensure_topics
 
     lines = _traces(args.traces)
-    embedded = EmbeddedPath(lines[:1000], args.batch_size, args.query_cache,
-                            args.embed_threads)
+    embedded = EmbeddedPath(lines[:1000], args.batch_size, args.query_cache, args.embed_threads)
     emb_before = embedded.measure(args.embedded_passes)
 
     tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
@@ -250,28 +299,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     broker_pid = int((tmp / "kafka" / "broker.pid").read_text().strip())
     workers: list[subprocess.Popen[bytes]] = []
     try:
+
         def start_worker(group: str, depth: int) -> tuple[subprocess.Popen[bytes], int]:
             # Reads topic <group>, writes <group>-judgments and <group>-dlq.
             mport = _free_port()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap", bootstrap,
-                 "--group", group, "--traces-topic", group, "--judgments-topic",
-                 f"{group}-judgments", "--dlq-topic", f"{group}-dlq", "--metrics-port",
-                 str(mport), "--data-dir", str(tmp / group), "--batch-size",
-                 str(args.batch_size), "--pipeline-depth", str(depth)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env={**os.environ, "HF_HUB_OFFLINE": "1",
-                     "CARGO_QUERY_CACHE_SIZE": str(args.query_cache),
-                     "CARGO_EMBED_THREADS": str(worker_threads)})
+                [
+                    sys.executable,
+                    "-m",
+                    "pipelines.cli",
+                    "stream",
+                    "--bootstrap",
+                    bootstrap,
+                    "--group",
+                    group,
+                    "--traces-topic",
+                    group,
+                    "--judgments-topic",
+                    f"{group}-judgments",
+                    "--dlq-topic",
+                    f"{group}-dlq",
+                    "--metrics-port",
+                    str(mport),
+                    "--data-dir",
+                    str(tmp / group),
+                    "--batch-size",
+                    str(args.batch_size),
+                    "--pipeline-depth",
+                    str(depth),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env={
+                    **os.environ,
+                    "HF_HUB_OFFLINE": "1",
+                    "CARGO_QUERY_CACHE_SIZE": str(args.query_cache),
+                    "CARGO_EMBED_THREADS": str(worker_threads),
+                },
+            )
             return proc, mport
 
-        def start_workers(group: str, depth: int, settle: bool, grace_s: float = 0.0
-                          ) -> list[tuple[subprocess.Popen[bytes], int]]:
+        def start_workers(
+            group: str, depth: int, settle: bool, grace_s: float = 0.0
+        ) -> list[tuple[subprocess.Popen[bytes], int]]:
             """args.workers workers in one group; with settle, return once each serves
             /metrics (after grace_s) and (several workers) the group had 10 s to
             settle, so that no rebalance falls inside a measurement."""
-            started = [start_worker(group, depth)
-                       for _ in range(max(1, args.workers))]
+            started = [start_worker(group, depth) for _ in range(max(1, args.workers))]
             if settle:
                 time.sleep(grace_s)
                 for _, mp in started:
@@ -306,13 +380,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 w, stop = args.warmup, len(lines) - args.cooldown
                 snap: dict[str, float] = {}
 
-                def mark(snap: dict[str, float] = snap,
-                         pids: tuple[int, ...] = tuple(p.pid for p in workers)) -> None:
-                    snap.update(workers=sum(_cpu_s(pid) for pid in pids),
-                                broker=_cpu_s(broker_pid))
+                def mark(
+                    snap: dict[str, float] = snap,
+                    pids: tuple[int, ...] = tuple(p.pid for p in workers),
+                ) -> None:
+                    snap.update(workers=sum(_cpu_s(pid) for pid in pids), broker=_cpu_s(broker_pid))
 
                 t_first, n_first, t_last, n_last = _count_judgments(
-                    bootstrap, f"{topic}-judgments", w, stop, 600, on_start=mark)
+                    bootstrap, f"{topic}-judgments", w, stop, 600, on_start=mark
+                )
                 n_timed = n_last - n_first
                 round_rates[depth] = n_timed / max(t_last - t_first, 1e-9)
                 if snap:
@@ -332,8 +408,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ratio = round_ratio(r, emb_prev, emb_next)
                 rates[depth].append(r)
                 ratios[depth].append(ratio)
-                print(f"round {rnd}: Kafka depth {depth} {r:7.1f} traces/s, embedded around "
-                      f"it {emb_prev:.1f} / {emb_next:.1f}, ratio {ratio:.3f}", flush=True)
+                print(
+                    f"round {rnd}: Kafka depth {depth} {r:7.1f} traces/s, embedded around "
+                    f"it {emb_prev:.1f} / {emb_next:.1f}, ratio {ratio:.3f}",
+                    flush=True,
+                )
             emb_prev = emb_next
         kafka_rate = statistics.median(rates[depths[-1]])
         emb_after = emb_prev
@@ -369,8 +448,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # would otherwise wait out --batch-within in a partial batch.
             while k < warm + n or not measured_done.is_set():
                 d = json.loads(lines[k % len(lines)])
-                d["trace_id"] = (f"lat-warm-{k}" if k < warm else f"lat-{k}" if k < warm + n
-                                 else f"lat-tail-{k}")
+                d["trace_id"] = (
+                    f"lat-warm-{k}" if k < warm else f"lat-{k}" if k < warm + n else f"lat-tail-{k}"
+                )
                 if k < warm + n:
                     sent[d["trace_id"]] = time.time()
                 p.send("bench-lat", key=d["trace_id"].encode(), value=json.dumps(d).encode())
@@ -404,42 +484,57 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     lat.sort()
     p50, p99 = nearest_rank(lat, 0.5), nearest_rank(lat, 0.99)
-    print(f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
-          f"{args.batch_size}, structural judge, MiniLM ({runtime}, embedding threads "
-          f"{args.embed_threads or 'one per core'}; per worker "
-          f"{worker_threads or 'one per core'}), query cache {args.query_cache}, "
-          f"Kafka timed from judgment {args.warmup} to {len(lines) - args.cooldown}")
+    print(
+        f"traces              {len(lines)} (sample traffic, fresh trace ids), batch "
+        f"{args.batch_size}, structural judge, MiniLM ({runtime}, embedding threads "
+        f"{args.embed_threads or 'one per core'}; per worker "
+        f"{worker_threads or 'one per core'}), query cache {args.query_cache}, "
+        f"Kafka timed from judgment {args.warmup} to {len(lines) - args.cooldown}"
+    )
     ncpu = usable_cores()  # as the embedder counts them (the affinity mask)
-    print(f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
-          f"passes (first {emb_before:.1f}, last {emb_after:.1f}), "
-          f"{emb_cpu_ms:.2f} ms CPU/trace ({embedded.cpu_s / embedded.wall_s / ncpu:.0%} of "
-          f"{ncpu} cores); judgments {dict(sorted(embedded.statuses.items()))}")
+    print(
+        f"embedded evaluator  median {emb_rate:8.1f} traces/s over {len(embedded.rates)} "
+        f"passes (first {emb_before:.1f}, last {emb_after:.1f}), "
+        f"{emb_cpu_ms:.2f} ms CPU/trace ({embedded.cpu_s / embedded.wall_s / ncpu:.0%} of "
+        f"{ncpu} cores); judgments {dict(sorted(embedded.statuses.items()))}"
+    )
     for depth in depths:
         r_med, q_med = statistics.median(rates[depth]), statistics.median(ratios[depth])
-        print(f"through Kafka       median {r_med:8.1f} traces/s over {len(rates[depth])} "
-              f"round(s) ({args.workers} worker(s), 4 partitions, backlog, pipeline depth "
-              f"{depth}); ratio to the embedded passes around each: median {q_med:.3f} "
-              f"(rounds {', '.join(f'{q:.3f}' for q in ratios[depth])})")
+        print(
+            f"through Kafka       median {r_med:8.1f} traces/s over {len(rates[depth])} "
+            f"round(s) ({args.workers} worker(s), 4 partitions, backlog, pipeline depth "
+            f"{depth}); ratio to the embedded passes around each: median {q_med:.3f} "
+            f"(rounds {', '.join(f'{q:.3f}' for q in ratios[depth])})"
+        )
         t = timed[depth]
         if t.traces and t.wall_s:
             w_ms, b_ms = t.worker_cpu_s * 1000 / t.traces, t.broker_cpu_s * 1000 / t.traces
-            print(f"  CPU per trace     worker(s) {w_ms:.2f} ms + broker {b_ms:.2f} ms "
-                  f"({(t.worker_cpu_s + t.broker_cpu_s) / t.wall_s / ncpu:.0%} of {ncpu} "
-                  f"cores in use)")
+            print(
+                f"  CPU per trace     worker(s) {w_ms:.2f} ms + broker {b_ms:.2f} ms "
+                f"({(t.worker_cpu_s + t.broker_cpu_s) / t.wall_s / ncpu:.0%} of {ncpu} "
+                f"cores in use)"
+            )
     q = statistics.median(ratios[depths[-1]])
-    print(f"ratio kafka/embedded median {q:.3f} at depth {depths[-1]}  (target >= 0.80: "
-          f"{'met' if q >= 0.8 else 'NOT met'}; met in "
-          f"{sum(x >= 0.8 for x in ratios[depths[-1]])} of {len(ratios[depths[-1]])} rounds)")
-    print(f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
-          f"p99 {p99 * 1000:.0f} ms over "
-          f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})")
-    print("  p99 per 5 s of offered traffic: "
-          + ", ".join(f"{w * 1000:.0f}" for w in windows) + " ms")
+    print(
+        f"ratio kafka/embedded median {q:.3f} at depth {depths[-1]}  (target >= 0.80: "
+        f"{'met' if q >= 0.8 else 'NOT met'}; met in "
+        f"{sum(x >= 0.8 for x in ratios[depths[-1]])} of {len(ratios[depths[-1]])} rounds)"
+    )
+    print(
+        f"latency (depth {depths[-1]}) at {rate:.0f}/s   p50 {p50 * 1000:.0f} ms, "
+        f"p99 {p99 * 1000:.0f} ms over "
+        f"{len(lat)} traces (target p99 <= 1000 ms: {'met' if p99 <= 1.0 else 'NOT met'})"
+    )
+    print(
+        "  p99 per 5 s of offered traffic: " + ", ".join(f"{w * 1000:.0f}" for w in windows) + " ms"
+    )
     if lat_warm:
         lat_warm.sort()
-        print(f"  cold start        first {len(lat_warm)} traces of the fresh worker (not in "
-              f"the figures above): p50 {nearest_rank(lat_warm, 0.5) * 1000:.0f} ms, "
-              f"max {lat_warm[-1] * 1000:.0f} ms")
+        print(
+            f"  cold start        first {len(lat_warm)} traces of the fresh worker (not in "
+            f"the figures above): p50 {nearest_rank(lat_warm, 0.5) * 1000:.0f} ms, "
+            f"max {lat_warm[-1] * 1000:.0f} ms"
+        )
     print(f"worker RSS          {rss / 2**20:.0f} MiB (largest worker)")
     return 0
 
@@ -454,8 +549,7 @@ class _Timed:
     wall_s: float = 0.0
 
 
-def window_p99(sent_and_latency: Sequence[tuple[float, float]], window_s: float
-               ) -> list[float]:
+def window_p99(sent_and_latency: Sequence[tuple[float, float]], window_s: float) -> list[float]:
     """p99 latency of the traces sent in each consecutive window (send time order),
     so that a slow start or a slow-down shows where it happened."""
     if not sent_and_latency:
@@ -499,8 +593,9 @@ def _wait_ready(port: int, timeout_s: float = 180) -> None:
     time.sleep(3)
 
 
-def _latencies(bootstrap: str, topic: str, sent: dict[str, float], n: int,
-               timeout_s: float) -> dict[str, float]:
+def _latencies(
+    bootstrap: str, topic: str, sent: dict[str, float], n: int, timeout_s: float
+) -> dict[str, float]:
     """Produce-to-judgment latency of n trace ids, read from the judgments topic as
     the judgments arrive; ``sent`` (trace id -> send time) is filled by the feeder
     as it sends, always before the trace's judgment can exist."""
@@ -508,8 +603,14 @@ def _latencies(bootstrap: str, topic: str, sent: dict[str, float], n: int,
 
     # The measuring process reads without CRC checks (the broker checked them): its
     # CPU is shared with the worker it measures.
-    c = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
-                      group_id=None, consumer_timeout_ms=1000, check_crcs=False)
+    c = KafkaConsumer(
+        topic,
+        bootstrap_servers=bootstrap,
+        auto_offset_reset="earliest",
+        group_id=None,
+        consumer_timeout_ms=1000,
+        check_crcs=False,
+    )
     out: dict[str, float] = {}
     deadline = time.monotonic() + timeout_s
     while len(out) < n and time.monotonic() < deadline:

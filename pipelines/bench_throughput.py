@@ -52,8 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args(argv)
 
-    all_lines = [x for x in Path(args.input).read_text(encoding="utf-8").splitlines()
-                 if x.strip()]
+    all_lines = [x for x in Path(args.input).read_text(encoding="utf-8").splitlines() if x.strip()]
     # Both paths see exactly the same traces: the valid ones (invalid lines skip the
     # model, which would flatter the end-to-end figure).
     lines = [x for x in all_lines if is_valid_trace(x)]
@@ -61,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder = make_embedder(args.embedder, batch_size=args.batch_size)
     index = GoldenIndex(golden, embedder)
     evaluator = Evaluator(index, FixedGate(), StructuralJudge(embedder))
-    metrics = MonitorMetrics(CollectorRegistry(), golden, gate_kind="fixed",
-                             judge_name="structural")
+    metrics = MonitorMetrics(
+        CollectorRegistry(), golden, gate_kind="fixed", judge_name="structural"
+    )
     bs = args.batch_size
     # The raw path embeds exactly the texts the evaluator sends to the model
     # (entity-masked questions), so the ratio isolates the work around the model.
@@ -71,12 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     def raw_round() -> float:
         t0 = time.perf_counter()
         for k in range(0, len(questions), bs):
-            embedder.embed(questions[k:k + bs])
+            embedder.embed(questions[k : k + bs])
         return len(questions) / (time.perf_counter() - t0)
 
     async def batches() -> AsyncIterator[list[RawTrace]]:
         for k in range(0, len(lines), bs):
-            yield [RawTrace(x) for x in lines[k:k + bs]]
+            yield [RawTrace(x) for x in lines[k : k + bs]]
 
     async def e2e_round() -> float:
         # The same pipelined path as `cargo-monitor run` (embedding of the next
@@ -96,14 +96,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         e2e.append(asyncio.run(e2e_round()))
     raw_med, e2e_med = statistics.median(raw), statistics.median(e2e)
     ratio = e2e_med / raw_med
-    print(f"embedder            {embedder.model_id} (batch {bs}, {args.rounds} rounds, "
-          f"{len(lines)} valid traces of {len(all_lines)} lines)")
-    print(f"raw embedding       median {raw_med:8.1f} questions/s  "
-          f"(min {min(raw):.1f}, max {max(raw):.1f})")
-    print(f"end-to-end          median {e2e_med:8.1f} traces/s     "
-          f"(min {min(e2e):.1f}, max {max(e2e):.1f})")
-    print(f"ratio e2e/raw       {ratio:.3f}  (target >= 0.80: "
-          f"{'met' if ratio >= 0.8 else 'NOT met'})")
+    print(
+        f"embedder            {embedder.model_id} (batch {bs}, {args.rounds} rounds, "
+        f"{len(lines)} valid traces of {len(all_lines)} lines)"
+    )
+    print(
+        f"raw embedding       median {raw_med:8.1f} questions/s  "
+        f"(min {min(raw):.1f}, max {max(raw):.1f})"
+    )
+    print(
+        f"end-to-end          median {e2e_med:8.1f} traces/s     "
+        f"(min {min(e2e):.1f}, max {max(e2e):.1f})"
+    )
+    print(
+        f"ratio e2e/raw       {ratio:.3f}  (target >= 0.80: {'met' if ratio >= 0.8 else 'NOT met'})"
+    )
     return 0
 
 

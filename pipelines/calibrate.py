@@ -27,26 +27,45 @@ from pipelines.options import settings_from
 
 
 def add_calibrate_parser(sub: Any) -> None:
-    p = sub.add_parser("calibrate", help="fit the calibrated gate from reference-appropriateness "
-                       "labels and pick tau / delta / gamma for a target validity or coverage")
-    p.add_argument("--labels", required=True,
-                   help="JSONL rows: question | trace_id | similarity(+margin), optional "
-                        "reference_id and intent, appropriate 0/1")
+    p = sub.add_parser(
+        "calibrate",
+        help="fit the calibrated gate from reference-appropriateness "
+        "labels and pick tau / delta / gamma for a target validity or coverage",
+    )
+    p.add_argument(
+        "--labels",
+        required=True,
+        help="JSONL rows: question | trace_id | similarity(+margin), optional "
+        "reference_id and intent, appropriate 0/1",
+    )
     p.add_argument("--traces", help="JSONL traces to look up questions of trace_id rows")
     p.add_argument("--golden", help="golden set YAML (default: golden/techsupport.yaml)")
     p.add_argument("--embedder", choices=["minilm", "hashing"])
     p.add_argument("--cache-dir")
-    p.add_argument("--method", choices=["isotonic", "logistic"],
-                   help="default: the lower out-of-fold log-loss")
-    p.add_argument("--validity", type=float, action="append", dest="validities",
-                   help="target reference validity to report thresholds for; repeatable "
-                        "(default 0.9 and 0.95)")
-    p.add_argument("--coverage", type=float, action="append", dest="coverages",
-                   help="target coverage for the fixed and margin gates; repeatable "
-                        "(default 0.9)")
-    p.add_argument("--set-validity", type=float,
-                   help="write gamma (overall and per intent) reaching this validity into "
-                        "the model; otherwise gamma = --gamma")
+    p.add_argument(
+        "--method", choices=["isotonic", "logistic"], help="default: the lower out-of-fold log-loss"
+    )
+    p.add_argument(
+        "--validity",
+        type=float,
+        action="append",
+        dest="validities",
+        help="target reference validity to report thresholds for; repeatable "
+        "(default 0.9 and 0.95)",
+    )
+    p.add_argument(
+        "--coverage",
+        type=float,
+        action="append",
+        dest="coverages",
+        help="target coverage for the fixed and margin gates; repeatable (default 0.9)",
+    )
+    p.add_argument(
+        "--set-validity",
+        type=float,
+        help="write gamma (overall and per intent) reaching this validity into "
+        "the model; otherwise gamma = --gamma",
+    )
     p.add_argument("--gamma", type=float, default=0.8)
     p.add_argument("--out", required=True, help="the gate model JSON to write")
     p.add_argument("--json", help="also write the calibration report as JSON")
@@ -58,16 +77,22 @@ def _fmt(x: float | None, spec: str = ".3f") -> str:
 
 def _row(name: str, t: Thresholds) -> list[str]:
     extra = ", ".join(f"{k} {_fmt(v)}" for k, v in t.extra.items())
-    return [name, _fmt(t.target, ".2f"), _fmt(t.threshold, ".4f") + (f" ({extra})" if extra
-                                                                    else ""),
-            _fmt(t.coverage), _fmt(t.validity)]
+    return [
+        name,
+        _fmt(t.target, ".2f"),
+        _fmt(t.threshold, ".4f") + (f" ({extra})" if extra else ""),
+        _fmt(t.coverage),
+        _fmt(t.validity),
+    ]
 
 
 def render(report: CalibrationReport, console: Console) -> None:
-    console.print(f"{report.rows} labelled rows ({report.positives} appropriate); method "
-                  f"[bold]{report.method}[/] ({report.chosen_by}); out-of-fold log-loss "
-                  + ", ".join(f"{m} {v:.4f}" for m, v in report.oof_log_loss.items())
-                  + f"; ECE {_fmt(report.ece)}")
+    console.print(
+        f"{report.rows} labelled rows ({report.positives} appropriate); method "
+        f"[bold]{report.method}[/] ({report.chosen_by}); out-of-fold log-loss "
+        + ", ".join(f"{m} {v:.4f}" for m, v in report.oof_log_loss.items())
+        + f"; ECE {_fmt(report.ece)}"
+    )
     rel = Table(title="Reliability (out-of-fold P̂, 10 bins)")
     for h in ("P̂ bin", "n", "mean P̂", "observed appropriate"):
         rel.add_column(h, justify="right")
@@ -104,8 +129,9 @@ def main_calibrate(args: argparse.Namespace) -> int:
     if needs_index:
         from monitor.embeddings import make_embedder
 
-        embedder = make_embedder(settings.embedder, batch_size=settings.batch_size,
-                             threads=settings.embed_threads)
+        embedder = make_embedder(
+            settings.embedder, batch_size=settings.batch_size, threads=settings.embed_threads
+        )
         index = GoldenIndex(load_golden(settings.golden), embedder, cache_dir=settings.cache_dir)
         embedding_model = embedder.model_id
     questions = None
@@ -119,20 +145,35 @@ def main_calibrate(args: argparse.Namespace) -> int:
                 d = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if isinstance(d, dict) and isinstance(d.get("trace_id"), str) \
-                    and isinstance(d.get("question"), str):
+            if (
+                isinstance(d, dict)
+                and isinstance(d.get("trace_id"), str)
+                and isinstance(d.get("question"), str)
+            ):
                 questions[d["trace_id"]] = d["question"]
     feats = features(rows, index, questions, source=args.labels)
-    report = calibrate(feats, method=args.method, validities=args.validities or (0.9, 0.95),
-                       coverages=args.coverages or (0.9,), set_validity=args.set_validity,
-                       gamma=args.gamma, embedding_model=embedding_model)
+    report = calibrate(
+        feats,
+        method=args.method,
+        validities=args.validities or (0.9, 0.95),
+        coverages=args.coverages or (0.9,),
+        set_validity=args.set_validity,
+        gamma=args.gamma,
+        embedding_model=embedding_model,
+    )
     render(report, console)
     save_gate_model(report.model, args.out)
-    console.print(f"gate model: {args.out} ({report.model.method}, gamma "
-                  f"{report.model.gamma:.4f}"
-                  + (", per-intent " + ", ".join(
-                      f"{k} {v:.4f}" for k, v in sorted(report.model.per_intent_gamma.items()))
-                     if report.model.per_intent_gamma else "") + ")")
+    console.print(
+        f"gate model: {args.out} ({report.model.method}, gamma "
+        f"{report.model.gamma:.4f}"
+        + (
+            ", per-intent "
+            + ", ".join(f"{k} {v:.4f}" for k, v in sorted(report.model.per_intent_gamma.items()))
+            if report.model.per_intent_gamma
+            else ""
+        )
+        + ")"
+    )
     if args.json:
         data = asdict(report)
         data["model"] = report.model.model_dump()

@@ -29,32 +29,54 @@ class Components:
 
 def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
     """Embedder, golden index, judge and evaluator, as the settings say."""
-    gate = make_gate(settings.gate, tau=settings.tau, delta=settings.delta,
-                     gamma=settings.gamma, model_path=settings.gate_model)
-    embedder = make_embedder(settings.embedder, batch_size=settings.batch_size,
-                             threads=settings.embed_threads)
-    index = GoldenIndex(golden, embedder, cache_dir=settings.cache_dir,
-                        query_cache_size=settings.query_cache_size)
-    judge = make_judge(settings.judge, JudgeDeps(embedder=embedder,
-                                                 procedure=settings.procedure(),
-                                                 llm=settings.llm(),
-                                                 sampler=settings.sampler()))
+    gate = make_gate(
+        settings.gate,
+        tau=settings.tau,
+        delta=settings.delta,
+        gamma=settings.gamma,
+        model_path=settings.gate_model,
+    )
+    embedder = make_embedder(
+        settings.embedder, batch_size=settings.batch_size, threads=settings.embed_threads
+    )
+    index = GoldenIndex(
+        golden, embedder, cache_dir=settings.cache_dir, query_cache_size=settings.query_cache_size
+    )
+    judge = make_judge(
+        settings.judge,
+        JudgeDeps(
+            embedder=embedder,
+            procedure=settings.procedure(),
+            llm=settings.llm(),
+            sampler=settings.sampler(),
+        ),
+    )
     guards = GuardConfig(
         languages=tuple(x.strip() for x in settings.languages.split(",") if x.strip()),
-        min_chars=settings.min_answer_chars, max_chars=settings.max_answer_chars)
+        min_chars=settings.min_answer_chars,
+        max_chars=settings.max_answer_chars,
+    )
     # The evaluator's own bound only needs to let the judge's bound act; an LLM judge
     # limits its in-flight calls itself.
     support_judge = None
     if settings.citation_support == "llm":
         llm = settings.llm()
         if llm is None:
-            raise ConfigError("--citation-support llm needs the LLM judge endpoint: set "
-                              "CARGO_JUDGE_BASE_URL and CARGO_JUDGE_MODEL (or the flags)")
+            raise ConfigError(
+                "--citation-support llm needs the LLM judge endpoint: set "
+                "CARGO_JUDGE_BASE_URL and CARGO_JUDGE_MODEL (or the flags)"
+            )
         support_judge = LLMJudge(llm)
     citations = CitationChecker(StepVerifier(embedder, settings.procedure()), support_judge)
-    evaluator = Evaluator(index, gate, judge, judge_timeout_s=settings.judge_timeout_s,
-                          guards=guards, max_concurrency=max(8, settings.judge_max_concurrency),
-                          citations=citations)
+    evaluator = Evaluator(
+        index,
+        gate,
+        judge,
+        judge_timeout_s=settings.judge_timeout_s,
+        guards=guards,
+        max_concurrency=max(8, settings.judge_max_concurrency),
+        citations=citations,
+    )
     return Components(embedder, index, judge, evaluator)
 
 

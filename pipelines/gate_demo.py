@@ -38,13 +38,17 @@ from pipelines.report import Item, html_page, plots, selective, selective_lines
 def _op(accept: np.ndarray, fam: np.ndarray) -> dict[str, float]:
     p1, p5 = fam == "P1", fam == "P5"
     acc_n = int(accept.sum())
-    return {"p1_accept": float(accept[p1].mean()), "p5_reject": float((~accept[p5]).mean()),
-            "coverage": float(accept.mean()),
-            "risk": float((accept & p5).sum() / acc_n) if acc_n else float("nan")}
+    return {
+        "p1_accept": float(accept[p1].mean()),
+        "p5_reject": float((~accept[p5]).mean()),
+        "coverage": float(accept.mean()),
+        "risk": float((accept & p5).sum() / acc_n) if acc_n else float("nan"),
+    }
 
 
-def _margin_point(s: np.ndarray, d: np.ndarray, fam: np.ndarray, target: float
-                  ) -> tuple[float, float]:
+def _margin_point(
+    s: np.ndarray, d: np.ndarray, fam: np.ndarray, target: float
+) -> tuple[float, float]:
     p1 = fam == "P1"
     best: tuple[float, float, float] | None = None
     for dl in np.unique(np.concatenate([[0.0], np.quantile(d, np.linspace(0, 0.9, 19))])):
@@ -71,14 +75,19 @@ def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     fit_items = retrieve_gate_items(index, fit.instances)
     ev_items = retrieve_gate_items(index, ev.instances)
-    cal = calibrate(calibration_rows(fit_items), method=args.method,
-                    embedding_model=embedder.model_id)
+    cal = calibrate(
+        calibration_rows(fit_items), method=args.method, embedding_model=embedder.model_id
+    )
     model = cal.model
 
     def arrays(items: list[GateItem]) -> tuple[np.ndarray, ...]:
         s = np.array([g.retrieval.similarity for g in items if g.retrieval])
-        d = np.array([g.retrieval.margin if g.retrieval and g.retrieval.margin is not None
-                      else np.inf for g in items])
+        d = np.array(
+            [
+                g.retrieval.margin if g.retrieval and g.retrieval.margin is not None else np.inf
+                for g in items
+            ]
+        )
         p = predict(model, calibration_rows(items))
         fam = np.array([g.instance.family for g in items])
         return s, d, p, fam
@@ -92,71 +101,115 @@ def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
     m_tau, m_delta = _margin_point(fs, fd, ffam, args.p1_coverage)
     ops = {
         "fixed": {"threshold": f"τ {tau_pt.threshold:.4f}", **_op(es >= tau_pt.threshold, efam)},
-        "margin": {"threshold": f"τ {m_tau:.4f}, δ {m_delta:.4f}",
-                   **_op((es >= m_tau) & (ed >= m_delta), efam)},
-        "calibrated": {"threshold": f"γ {gamma_pt.threshold:.4f} ({model.method})",
-                       **_op(ep >= gamma_pt.threshold, efam)},
+        "margin": {
+            "threshold": f"τ {m_tau:.4f}, δ {m_delta:.4f}",
+            **_op((es >= m_tau) & (ed >= m_delta), efam),
+        },
+        "calibrated": {
+            "threshold": f"γ {gamma_pt.threshold:.4f} ({model.method})",
+            **_op(ep >= gamma_pt.threshold, efam),
+        },
     }
-    items = [Item(f"{g.instance.id}", float(s), None if not np.isfinite(d) else float(d),
-                  float(p), None, 1.0 - float(g.retrieval.item.id == g.instance.question_seed
-                                              if g.retrieval else 0.0), None,
-                  float(g.retrieval.item.id == g.instance.question_seed) if g.retrieval else 0.0)
-             for g, s, d, p in zip(ev_items, es, ed, ep, strict=True)]
-    sel = selective(items, delta=m_delta, coverages=[0.5, 0.8, args.p1_coverage * 0.5 + 0.5],
-                    ce=0.0001, cj=0.01)
-    t = Table(title=f"Gates at P1 coverage ≥ {args.p1_coverage:.2f} (thresholds fitted on gen "
-                    f"seed {args.fit_gen_seed}, evaluated on gen seed {args.eval_gen_seed}: "
-                    f"{int((efam == 'P1').sum())} P1, {int((efam == 'P5').sum())} P5 pairs)")
+    items = [
+        Item(
+            f"{g.instance.id}",
+            float(s),
+            None if not np.isfinite(d) else float(d),
+            float(p),
+            None,
+            1.0 - float(g.retrieval.item.id == g.instance.question_seed if g.retrieval else 0.0),
+            None,
+            float(g.retrieval.item.id == g.instance.question_seed) if g.retrieval else 0.0,
+        )
+        for g, s, d, p in zip(ev_items, es, ed, ep, strict=True)
+    ]
+    sel = selective(
+        items, delta=m_delta, coverages=[0.5, 0.8, args.p1_coverage * 0.5 + 0.5], ce=0.0001, cj=0.01
+    )
+    t = Table(
+        title=f"Gates at P1 coverage ≥ {args.p1_coverage:.2f} (thresholds fitted on gen "
+        f"seed {args.fit_gen_seed}, evaluated on gen seed {args.eval_gen_seed}: "
+        f"{int((efam == 'P1').sum())} P1, {int((efam == 'P5').sum())} P5 pairs)"
+    )
     for h in ("gate", "threshold", "P1 accept", "P5 reject", "coverage", "risk", "AURC"):
         t.add_column(h, justify="left" if h in ("gate", "threshold") else "right")
-    names = {"fixed": "fixed (s*)", "margin": f"margin (s*, Δ ≥ {m_delta:g})",
-             "calibrated": "calibrated (P̂)"}
+    names = {
+        "fixed": "fixed (s*)",
+        "margin": f"margin (s*, Δ ≥ {m_delta:g})",
+        "calibrated": "calibrated (P̂)",
+    }
     for k, o in ops.items():
         g = sel["gates"][names[k]]
         o["aurc"] = g["aurc"]
-        t.add_row(k, str(o["threshold"]), f"{o['p1_accept']:.3f}", f"{o['p5_reject']:.3f}",
-                  f"{o['coverage']:.3f}", f"{o['risk']:.3f}", f"{g['aurc']:.4f}")
-    t.add_row("random", "—", "—", "—", "—", f"{sel['random']['risk']:.3f}",
-              f"{sel['random']['aurc']:.4f}")
+        t.add_row(
+            k,
+            str(o["threshold"]),
+            f"{o['p1_accept']:.3f}",
+            f"{o['p5_reject']:.3f}",
+            f"{o['coverage']:.3f}",
+            f"{o['risk']:.3f}",
+            f"{g['aurc']:.4f}",
+        )
+    t.add_row(
+        "random", "—", "—", "—", "—", f"{sel['random']['risk']:.3f}", f"{sel['random']['aurc']:.4f}"
+    )
     t.add_row("oracle", "—", "—", "—", "—", "—", f"{sel['oracle']['aurc']:.4f}")
     console.print(t)
-    console.print(f"calibration on the fit pairs: {cal.method} ({cal.chosen_by}), out-of-fold "
-                  f"log-loss " + ", ".join(f"{m} {v:.4f}" for m, v in cal.oof_log_loss.items())
-                  + f", ECE {cal.ece:.3f}")
+    console.print(
+        f"calibration on the fit pairs: {cal.method} ({cal.chosen_by}), out-of-fold "
+        f"log-loss "
+        + ", ".join(f"{m} {v:.4f}" for m, v in cal.oof_log_loss.items())
+        + f", ECE {cal.ece:.3f}"
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     save_gate_model(model, out / "gate.json")
     rep: dict[str, Any] = {
-        "format": "cargo-gate-demo/1", "seeds": str(args.seeds), "draws": args.draws,
-        "fit_gen_seed": args.fit_gen_seed, "eval_gen_seed": args.eval_gen_seed,
-        "p1_coverage": args.p1_coverage, "embedder": embedder.model_id,
-        "operating_points": ops, "calibration": {"method": cal.method,
-                                                 "oof_log_loss": cal.oof_log_loss,
-                                                 "ece": cal.ece},
-        "selective": sel, "summary": None, "_losses": [i.loss for i in items],
+        "format": "cargo-gate-demo/1",
+        "seeds": str(args.seeds),
+        "draws": args.draws,
+        "fit_gen_seed": args.fit_gen_seed,
+        "eval_gen_seed": args.eval_gen_seed,
+        "p1_coverage": args.p1_coverage,
+        "embedder": embedder.model_id,
+        "operating_points": ops,
+        "calibration": {"method": cal.method, "oof_log_loss": cal.oof_log_loss, "ece": cal.ece},
+        "selective": sel,
+        "summary": None,
+        "_losses": [i.loss for i in items],
     }
     rep["plots"] = plots(rep, out)
     rep.pop("_losses")
-    op_md = ["# Gate demo: calibrated vs fixed vs margin", "",
-             f"Fit on gen seed {args.fit_gen_seed}, evaluated on gen seed {args.eval_gen_seed} "
-             f"({args.seeds}, {args.draws} draws, {embedder.model_id}). Thresholds reach P1 "
-             f"coverage ≥ {args.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
-             "reference accepted (a P5 pair).", "",
-             "| gate | threshold | P1 accept | P5 reject | coverage | risk | AURC |",
-             "|---|---|---|---|---|---|---|"]
+    op_md = [
+        "# Gate demo: calibrated vs fixed vs margin",
+        "",
+        f"Fit on gen seed {args.fit_gen_seed}, evaluated on gen seed {args.eval_gen_seed} "
+        f"({args.seeds}, {args.draws} draws, {embedder.model_id}). Thresholds reach P1 "
+        f"coverage ≥ {args.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
+        "reference accepted (a P5 pair).",
+        "",
+        "| gate | threshold | P1 accept | P5 reject | coverage | risk | AURC |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for k, o in ops.items():
-        op_md.append(f"| {k} | {o['threshold']} | {o['p1_accept']:.3f} | {o['p5_reject']:.3f} "
-                     f"| {o['coverage']:.3f} | {o['risk']:.3f} | {o['aurc']:.4f} |")
-    op_md.append(f"| random | — | — | — | — | {sel['random']['risk']:.3f} | "
-                 f"{sel['random']['aurc']:.4f} |")
+        op_md.append(
+            f"| {k} | {o['threshold']} | {o['p1_accept']:.3f} | {o['p5_reject']:.3f} "
+            f"| {o['coverage']:.3f} | {o['risk']:.3f} | {o['aurc']:.4f} |"
+        )
+    op_md.append(
+        f"| random | — | — | — | — | {sel['random']['risk']:.3f} | {sel['random']['aurc']:.4f} |"
+    )
     op_md.append(f"| oracle | — | — | — | — | — | {sel['oracle']['aurc']:.4f} |")
-    md = "\n".join([*op_md, "", *selective_lines(sel), "",
-                    "Plots: " + ", ".join(rep["plots"])]) + "\n"
+    md = (
+        "\n".join([*op_md, "", *selective_lines(sel), "", "Plots: " + ", ".join(rep["plots"])])
+        + "\n"
+    )
     (out / "report.md").write_text(md, encoding="utf-8")
-    (out / "report.json").write_text(json.dumps(rep, indent=2, default=float) + "\n",
-                                     encoding="utf-8")
+    (out / "report.json").write_text(
+        json.dumps(rep, indent=2, default=float) + "\n", encoding="utf-8"
+    )
     (out / "report.html").write_text(html_page(md, out, rep["plots"]), encoding="utf-8")
-    console.print(f"report: {out / 'report.md'}, {out / 'report.html'}; gate model "
-                  f"{out / 'gate.json'}")
+    console.print(
+        f"report: {out / 'report.md'}, {out / 'report.html'}; gate model {out / 'gate.json'}"
+    )
     return 0
-

@@ -23,15 +23,13 @@ from monitor.errors import ConfigError
 
 
 @contextlib.contextmanager
-def kafka_client(bootstrap: str, factory: Callable[..., Any], **kwargs: Any
-                 ) -> Iterator[Any]:
+def kafka_client(bootstrap: str, factory: Callable[..., Any], **kwargs: Any) -> Iterator[Any]:
     """A kafka-python client (admin or consumer) for the admin helpers, closed after
     use; a broker that cannot be reached is a :class:`ConfigError` naming it."""
     from kafka.errors import KafkaError
 
     try:
-        client = factory(bootstrap_servers=bootstrap, client_id="cargo-monitor-admin",
-                         **kwargs)
+        client = factory(bootstrap_servers=bootstrap, client_id="cargo-monitor-admin", **kwargs)
     except KafkaError as exc:
         raise ConfigError(f"cannot reach Kafka at {bootstrap}: {exc}") from exc
     try:
@@ -40,18 +38,25 @@ def kafka_client(bootstrap: str, factory: Callable[..., Any], **kwargs: Any
         client.close()
 
 
-def ensure_topics(bootstrap: str, topics: dict[str, int], *, compact: set[str] | None = None,
-                  replication: int = 1) -> list[str]:
+def ensure_topics(
+    bootstrap: str, topics: dict[str, int], *, compact: set[str] | None = None, replication: int = 1
+) -> list[str]:
     """Create missing topics with the given partition counts; returns those created."""
     from kafka.admin import KafkaAdminClient, NewTopic
     from kafka.errors import TopicAlreadyExistsError
 
     with kafka_client(bootstrap, KafkaAdminClient, request_timeout_ms=15000) as admin:
         existing = set(admin.list_topics())
-        new = [NewTopic(name, num_partitions=n, replication_factor=replication,
-                        topic_configs={"cleanup.policy": "compact"}
-                        if compact and name in compact else {})
-               for name, n in topics.items() if name not in existing]
+        new = [
+            NewTopic(
+                name,
+                num_partitions=n,
+                replication_factor=replication,
+                topic_configs={"cleanup.policy": "compact"} if compact and name in compact else {},
+            )
+            for name, n in topics.items()
+            if name not in existing
+        ]
         if new:
             with contextlib.suppress(TopicAlreadyExistsError):
                 admin.create_topics(new)
@@ -80,8 +85,13 @@ def main_replay(args: argparse.Namespace) -> int:
         raise ConfigError(f"{path}: no lines to send")
     ensure_topics(args.bootstrap, {args.topic: args.partitions})
     try:
-        producer = KafkaProducer(bootstrap_servers=args.bootstrap, acks="all", linger_ms=5,
-                                 retries=5, client_id="cargo-monitor-replay")
+        producer = KafkaProducer(
+            bootstrap_servers=args.bootstrap,
+            acks="all",
+            linger_ms=5,
+            retries=5,
+            client_id="cargo-monitor-replay",
+        )
     except KafkaError as exc:
         raise ConfigError(f"cannot reach Kafka at {args.bootstrap}: {exc}") from exc
     console = Console(stderr=True)
@@ -89,9 +99,14 @@ def main_replay(args: argparse.Namespace) -> int:
     interval = 1.0 / args.rate if args.rate > 0 else 0.0
     sent = 0
     started = time.perf_counter()
-    with Progress(TextColumn(f"[bold]replay → {args.topic}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[rate]}"), console=console,
-                  disable=args.no_progress or not sys.stderr.isatty()) as bar:
+    with Progress(
+        TextColumn(f"[bold]replay → {args.topic}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        console=console,
+        disable=args.no_progress or not sys.stderr.isatty(),
+    ) as bar:
         task = bar.add_task("replay", total=total, rate="")
         try:
             while True:
@@ -116,6 +131,7 @@ def main_replay(args: argparse.Namespace) -> int:
         bar.update(task, completed=sent)
     producer.close()
     elapsed = time.perf_counter() - started
-    console.print(f"sent {sent} messages to {args.topic} in {elapsed:.1f}s "
-                  f"({sent / elapsed:.0f} msg/s)")
+    console.print(
+        f"sent {sent} messages to {args.topic} in {elapsed:.1f}s ({sent / elapsed:.0f} msg/s)"
+    )
     return 0

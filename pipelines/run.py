@@ -80,8 +80,12 @@ class Summary:
         elif j.status == "judge_error" and j.error:
             self.judge_errors[j.error.kind] += 1
         elif j.status == "invalid":
-            self.invalid.append((j.source.line if j.source else None,
-                                 f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}"))
+            self.invalid.append(
+                (
+                    j.source.line if j.source else None,
+                    f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}",
+                )
+            )
 
     @property
     def coverage(self) -> float:
@@ -108,8 +112,13 @@ class Summary:
         for kind, n in sorted(self.judge_errors.items()):
             t.add_row(f"  judge error: {kind}", str(n))
         if self.llm:
-            for key in ("calls", "skipped (not sampled)", "attempts", "input tokens",
-                        "output tokens"):
+            for key in (
+                "calls",
+                "skipped (not sampled)",
+                "attempts",
+                "input tokens",
+                "output tokens",
+            ):
                 t.add_row(f"LLM {key}", str(self.llm[key]))
             t.add_row("LLM estimated cost (USD)", f"{self.llm_cost_usd:.4f}")
             for key, n in sorted(self.llm.items()):
@@ -117,10 +126,16 @@ class Summary:
                     t.add_row(f"  {key}", str(n))
         if self.cited:
             t.add_row("traces with citations", str(self.cited))
-            cov = (f"{self.cite_covered / self.cite_requiring:.1%} of {self.cite_requiring}"
-                   if self.cite_requiring else "n/a")
-            prec = (f"{self.cite_supported / self.cite_checked:.1%} of {self.cite_checked}"
-                    if self.cite_checked else "n/a")
+            cov = (
+                f"{self.cite_covered / self.cite_requiring:.1%} of {self.cite_requiring}"
+                if self.cite_requiring
+                else "n/a"
+            )
+            prec = (
+                f"{self.cite_supported / self.cite_checked:.1%} of {self.cite_checked}"
+                if self.cite_checked
+                else "n/a"
+            )
             t.add_row("  citation coverage (claims)", cov)
             t.add_row("  citation precision (checked)", prec)
             for cat, n in sorted(self.citation_findings.items()):
@@ -142,9 +157,16 @@ def _source(settings_input: str, follow: bool) -> TraceSource:
     return FileSource(path, follow=follow)
 
 
-async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
-                      follow: bool, keep_serving: bool, progress: bool,
-                      console: Console) -> Summary:
+async def run_monitor(
+    settings: CargoSettings,
+    *,
+    input_path: str,
+    output: str,
+    follow: bool,
+    keep_serving: bool,
+    progress: bool,
+    console: Console,
+) -> Summary:
     golden = load_golden(settings.golden)
     source = _source(input_path, follow)
     registry = CollectorRegistry()
@@ -154,27 +176,37 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
     metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
     if settings.metrics_port:
         try:
-            start_http_server(settings.metrics_port, addr=settings.metrics_host,
-                              registry=registry)
+            start_http_server(settings.metrics_port, addr=settings.metrics_host, registry=registry)
         except OSError as exc:
-            raise ConfigError(f"cannot serve metrics on {settings.metrics_host}:"
-                              f"{settings.metrics_port}: {exc} (use --metrics-port to pick "
-                              "another port, 0 to disable)") from exc
+            raise ConfigError(
+                f"cannot serve metrics on {settings.metrics_host}:"
+                f"{settings.metrics_port}: {exc} (use --metrics-port to pick "
+                "another port, 0 to disable)"
+            ) from exc
         console.print(f"metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics")
     with console.status("loading the embedding model and golden index..."):
         parts = build_components(settings, golden)
         freeze_startup_heap()
-    console.print(f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
-                  f"items, embedder {parts.embedder.model_id} "
-                  f"({'cached' if parts.index.cache_hit else 'built'} index), "
-                  f"gate {settings.gate}, judge {parts.judge.info.name}")
+    console.print(
+        f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
+        f"items, embedder {parts.embedder.model_id} "
+        f"({'cached' if parts.index.cache_hit else 'built'} index), "
+        f"gate {settings.gate}, judge {parts.judge.info.name}"
+    )
     evaluator = parts.evaluator
     sink = JsonlSink(output)
     summary = Summary()
     total = _count_lines(input_path) if (input_path != "-" and not follow) else None
-    bar = Progress(SpinnerColumn(), TextColumn("[bold]evaluating"), BarColumn(),
-                   MofNCompleteColumn(), TextColumn("{task.fields[status]}"),
-                   console=console, disable=not progress, transient=False)
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]evaluating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        console=console,
+        disable=not progress,
+        transient=False,
+    )
     try:
         with bar:
             task = bar.add_task("run", total=total, status="")
@@ -184,8 +216,11 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
                 for j in judgments:
                     metrics.observe(j)
                     summary.add(j)
-                bar.update(task, advance=len(judgments),
-                           status=f"cov {summary.coverage:.0%} pen {summary.penalized}")
+                bar.update(
+                    task,
+                    advance=len(judgments),
+                    status=f"cov {summary.coverage:.0%} pen {summary.penalized}",
+                )
     finally:
         sink.close()
         await aclose_judge(parts.judge)
@@ -193,8 +228,10 @@ async def run_monitor(settings: CargoSettings, *, input_path: str, output: str,
     if output != "-":
         console.print(f"judgments: {output}")
     if keep_serving and settings.metrics_port:
-        console.print(f"still serving http://{settings.metrics_host}:{settings.metrics_port}"
-                      "/metrics — press Ctrl-C to stop")
+        console.print(
+            f"still serving http://{settings.metrics_host}:{settings.metrics_port}"
+            "/metrics — press Ctrl-C to stop"
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -211,13 +248,29 @@ def _count_lines(path: str) -> int | None:
         return None
 
 
-def main_run(settings: CargoSettings, *, input_path: str, output: str, follow: bool,
-             keep_serving: bool, progress: bool) -> int:
+def main_run(
+    settings: CargoSettings,
+    *,
+    input_path: str,
+    output: str,
+    follow: bool,
+    keep_serving: bool,
+    progress: bool,
+) -> int:
     # Progress and summary go to stderr when judgments stream to stdout.
     console = Console(stderr=output == "-")
     try:
-        asyncio.run(run_monitor(settings, input_path=input_path, output=output, follow=follow,
-                                keep_serving=keep_serving, progress=progress, console=console))
+        asyncio.run(
+            run_monitor(
+                settings,
+                input_path=input_path,
+                output=output,
+                follow=follow,
+                keep_serving=keep_serving,
+                progress=progress,
+                console=console,
+            )
+        )
     except KeyboardInterrupt:
         return 130
     except ConfigError as exc:

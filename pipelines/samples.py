@@ -49,8 +49,12 @@ GUARD_ANSWERS = [
 ]
 NAMES = ["Ana Souza", "Jonas Berg", "Priya Nair", "Tom Walsh", "Keiko Ito", "Omar Haddad"]
 MODELS = ["Latitude 5550", "Precision 3680", "OptiPlex 7020", "XPS 14", "PowerEdge R760"]
-EXTRA_FIELDS = [("Created", "date"), ("Last contact", "date"), ("Site", "site"),
-                ("Contract", "contract")]
+EXTRA_FIELDS = [
+    ("Created", "date"),
+    ("Last contact", "date"),
+    ("Site", "site"),
+    ("Contract", "contract"),
+]
 PREFIXES = ["", "", "Hi, ", "Hello! ", "Quick question: "]
 
 
@@ -104,27 +108,46 @@ class Gen:
             return self.rng.choice(["Dublin plant", "Austin HQ", "Penang lab"])
         return self.rng.choice(["Gold", "Silver", "Enterprise"])
 
-    def base(self, n: int, question: str, answer: str, agent: str | None,
-             context: dict[str, Any], kind: str, **extra: Any) -> dict[str, Any]:
+    def base(
+        self,
+        n: int,
+        question: str,
+        answer: str,
+        agent: str | None,
+        context: dict[str, Any],
+        kind: str,
+        **extra: Any,
+    ) -> dict[str, Any]:
         ts = self.start + timedelta(seconds=17 * n)
         plan_ms = round(self.rng.uniform(80, 400), 1)
         agent_ms = round(self.rng.uniform(300, 4000), 1)
         tool_ms = round(self.rng.uniform(50, 1500), 1)
         obs: list[dict[str, Any]] = [
-            {"kind": "planner", "name": "planner", "duration_ms": plan_ms, "status": "ok",
-             "decision": agent},
+            {
+                "kind": "planner",
+                "name": "planner",
+                "duration_ms": plan_ms,
+                "status": "ok",
+                "decision": agent,
+            },
             {"kind": "agent", "name": agent or "none", "duration_ms": agent_ms, "status": "ok"},
             {"kind": "tool", "name": "crm_lookup", "duration_ms": tool_ms, "status": "ok"},
         ]
         if extra.pop("replan", False):
-            obs.insert(1, {"kind": "replanner", "name": "replanner", "duration_ms": 120.0,
-                           "status": "ok"})
+            obs.insert(
+                1, {"kind": "replanner", "name": "replanner", "duration_ms": 120.0, "status": "ok"}
+            )
         trace: dict[str, Any] = {
-            "trace_id": self.uid(), "timestamp": ts.isoformat(), "question": question,
-            "answer": answer, "context": context, "agent": agent, "observations": obs,
+            "trace_id": self.uid(),
+            "timestamp": ts.isoformat(),
+            "question": question,
+            "answer": answer,
+            "context": context,
+            "agent": agent,
+            "observations": obs,
             "latency_ms": round(plan_ms + agent_ms + tool_ms + self.rng.uniform(5, 60), 1),
-            "language": "en", "metadata": {"channel": self.rng.choice(["web", "teams"]),
-                                           "sample_kind": kind},
+            "language": "en",
+            "metadata": {"channel": self.rng.choice(["web", "teams"]), "sample_kind": kind},
         }
         trace.update(extra)
         return trace
@@ -144,14 +167,22 @@ def _id_field(item: GoldenItem) -> str:
     return next(iter(item.parameters))
 
 
-CITED_KINDS = ("cited_ok", "cited_prose_ok", "cited_unknown_source", "cited_duplicate_source",
-               "cited_uncited_claim", "cited_render_mismatch", "cited_unresolved_footnote",
-               "cited_wrong_chunk", "cited_hash_mismatch", "cited_quote_mismatch",
-               "cited_quote_ok")
+CITED_KINDS = (
+    "cited_ok",
+    "cited_prose_ok",
+    "cited_unknown_source",
+    "cited_duplicate_source",
+    "cited_uncited_claim",
+    "cited_render_mismatch",
+    "cited_unresolved_footnote",
+    "cited_wrong_chunk",
+    "cited_hash_mismatch",
+    "cited_quote_mismatch",
+    "cited_quote_ok",
+)
 
 
-def cited_case(kind: str, item: GoldenItem, other: GoldenItem
-               ) -> tuple[str, dict[str, Any]]:
+def cited_case(kind: str, item: GoldenItem, other: GoldenItem) -> tuple[str, dict[str, Any]]:
     """An answer citing a knowledge-base snapshot, with one citation-contract defect
     (or none) of the given kind. The snapshot holds the answer's own sentences as
     chunks plus one chunk of another article (the "wrong source")."""
@@ -161,16 +192,31 @@ def cited_case(kind: str, item: GoldenItem, other: GoldenItem
     sents = [x.text for x in split_sentences(item.answer)]
     doc = f"kb-{item.id.removeprefix('g_')}"
     sources: list[dict[str, Any]] = [
-        {"source_id": f"{doc}#{k}", "document_version": "2026-10-01", "chunk_id": str(k),
-         "rank": k, "text": t, "content_hash": f"sha256:{content_hash(t)}"}
-        for k, t in enumerate(sents)]
+        {
+            "source_id": f"{doc}#{k}",
+            "document_version": "2026-10-01",
+            "chunk_id": str(k),
+            "rank": k,
+            "text": t,
+            "content_hash": f"sha256:{content_hash(t)}",
+        }
+        for k, t in enumerate(sents)
+    ]
     wrong_text = split_sentences(other.answer)[0].text
     wrong = f"kb-{other.id.removeprefix('g_')}#0"
-    sources.append({"source_id": wrong, "document_version": "2026-10-01", "chunk_id": "0",
-                    "rank": len(sents), "text": wrong_text})
+    sources.append(
+        {
+            "source_id": wrong,
+            "document_version": "2026-10-01",
+            "chunk_id": "0",
+            "rank": len(sents),
+            "text": wrong_text,
+        }
+    )
     claims: list[dict[str, Any]] = [
         {"claim_id": f"c{k + 1}", "text": t, "citation_ids": [f"{doc}#{k}"]}
-        for k, t in enumerate(sents)]
+        for k, t in enumerate(sents)
+    ]
     out: dict[str, Any] = {"sources": sources, "claims": claims}
     answer = item.answer
     first = claims[0]
@@ -179,16 +225,33 @@ def cited_case(kind: str, item: GoldenItem, other: GoldenItem
         answer = " ".join(f"{t} [{doc}#{k}]" for k, t in enumerate(sents))
     elif kind == "cited_unknown_source":
         first["citation_ids"] = [f"{doc}-2019#0"]
-        claims.append({"claim_id": "cx", "text": "This rule also applies to refurbished "
-                       "products.", "citation_ids": []})
+        claims.append(
+            {
+                "claim_id": "cx",
+                "text": "This rule also applies to refurbished products.",
+                "citation_ids": [],
+            }
+        )
         answer += " This rule also applies to refurbished products."
     elif kind == "cited_duplicate_source":
-        sources.append({**sources[0], "chunk_id": "0-old", "text": wrong_text,
-                        "content_hash": f"sha256:{content_hash(wrong_text)}"})
+        sources.append(
+            {
+                **sources[0],
+                "chunk_id": "0-old",
+                "text": wrong_text,
+                "content_hash": f"sha256:{content_hash(wrong_text)}",
+            }
+        )
     elif kind == "cited_uncited_claim":
         first["citation_ids"] = []
-        claims.append({"claim_id": "cz", "text": "Let me know if there is anything else.",
-                       "citation_ids": [], "requires_citation": False})
+        claims.append(
+            {
+                "claim_id": "cz",
+                "text": "Let me know if there is anything else.",
+                "citation_ids": [],
+                "requires_citation": False,
+            }
+        )
         answer += " Let me know if there is anything else."
     elif kind in ("cited_render_mismatch", "cited_unresolved_footnote"):
         out["footnotes"] = {str(k + 1): f"{doc}#{k}" for k in range(len(sents))}
@@ -197,9 +260,11 @@ def cited_case(kind: str, item: GoldenItem, other: GoldenItem
         if kind == "cited_render_mismatch":
             # The UI sorted its source cards after generation: [1] now opens another chunk.
             out["footnotes"][str(len(sents) + 1)] = wrong
-            out["rendered_footnotes"] = {"1": wrong, str(len(sents) + 1): f"{doc}#0",
-                                         **{str(k + 1): f"{doc}#{k}"
-                                            for k in range(1, len(sents))}}
+            out["rendered_footnotes"] = {
+                "1": wrong,
+                str(len(sents) + 1): f"{doc}#0",
+                **{str(k + 1): f"{doc}#{k}" for k in range(1, len(sents))},
+            }
         else:
             first["citation_ids"] = [str(len(sents) + 7)]
     elif kind == "cited_wrong_chunk":
@@ -207,8 +272,11 @@ def cited_case(kind: str, item: GoldenItem, other: GoldenItem
     elif kind == "cited_hash_mismatch":
         # The evaluator was handed a stale copy of the first chunk.
         h = content_hash(sents[0])
-        out["stage_hashes"] = {"retrieval": {f"{doc}#0": h}, "generation": {f"{doc}#0": h},
-                               "evaluation": {f"{doc}#0": content_hash(sents[0] + " (2024)")}}
+        out["stage_hashes"] = {
+            "retrieval": {f"{doc}#0": h},
+            "generation": {f"{doc}#0": h},
+            "evaluation": {f"{doc}#0": content_hash(sents[0] + " (2024)")},
+        }
     elif kind == "cited_quote_mismatch":
         quote = " ".join(wrong_text.rstrip(".").split()[:6])
         first["text"] = f'{sents[0]} The article says "{quote}".'
@@ -251,8 +319,17 @@ def generate(golden_path: Path, seed: int) -> list[str]:
                 extras = g.rng.sample(EXTRA_FIELDS, 2)
                 answer += " " + " ".join(f"{label}: {g.extra_value(t)}." for label, t in extras)
                 kind = "unverifiable_extra"
-            emit(g.base(n, question, answer, item.agent, context, kind,
-                        response_type="answer" if g.rng.random() < 0.7 else None))
+            emit(
+                g.base(
+                    n,
+                    question,
+                    answer,
+                    item.agent,
+                    context,
+                    kind,
+                    response_type="answer" if g.rng.random() < 0.7 else None,
+                )
+            )
     for item in policy:
         for k in range(5):
             n += 1
@@ -261,8 +338,18 @@ def generate(golden_path: Path, seed: int) -> list[str]:
             if k == 3:
                 agent = g.rng.choice(["case", "asset", "workorder"])
                 kind = "policy_misrouted"
-            emit(g.base(n, g.rng.choice(PREFIXES) + item.question, item.answer, agent, {}, kind,
-                        replan=k == 4, response_type="answer" if k % 2 else None))
+            emit(
+                g.base(
+                    n,
+                    g.rng.choice(PREFIXES) + item.question,
+                    item.answer,
+                    agent,
+                    {},
+                    kind,
+                    replan=k == 4,
+                    response_type="answer" if k % 2 else None,
+                )
+            )
     for q in OFF_TOPIC:
         n += 1
         emit(g.base(n, q, OFF_TOPIC_ANSWER, "policy", {}, "off_topic"))
@@ -273,14 +360,31 @@ def generate(golden_path: Path, seed: int) -> list[str]:
         question = render(item.question, item, values)
         # Drop the identifier so the clarification is warranted.
         question = question.replace(values[_id_field(item)], "my").replace("  ", " ")
-        emit(g.base(n, question, CLARIFY_ANSWERS[k % 3], item.agent, {}, "clarification",
-                    response_type="clarification" if k % 2 else None))
+        emit(
+            g.base(
+                n,
+                question,
+                CLARIFY_ANSWERS[k % 3],
+                item.agent,
+                {},
+                "clarification",
+                response_type="clarification" if k % 2 else None,
+            )
+        )
     for k in range(8):
         n += 1
         item = g.rng.choice(entity)
         values = {name: g.value(spec) for name, spec in item.parameters.items()}
-        emit(g.base(n, render(item.question, item, values), GUARD_ANSWERS[k % 2], item.agent,
-                    {_id_field(item): values[_id_field(item)]}, "guardrail"))
+        emit(
+            g.base(
+                n,
+                render(item.question, item, values),
+                GUARD_ANSWERS[k % 2],
+                item.agent,
+                {_id_field(item): values[_id_field(item)]},
+                "guardrail",
+            )
+        )
     for k, kind in enumerate(CITED_KINDS * 2):
         n += 1
         item = policy[(3 * k) % len(policy)]
@@ -292,8 +396,14 @@ def generate(golden_path: Path, seed: int) -> list[str]:
         '{"trace_id": "bad-json-1", "question": "What is the status of case 1',
         json.dumps({"trace_id": "bad-missing-answer", "question": "Status of case 123456789?"}),
         json.dumps({"trace_id": "bad-type-question", "question": 42, "answer": "n/a"}),
-        json.dumps({"trace_id": "bad-context", "question": "q?", "answer": "a.",
-                    "context": ["caseNumber", "123"]}),
+        json.dumps(
+            {
+                "trace_id": "bad-context",
+                "question": "q?",
+                "answer": "a.",
+                "context": ["caseNumber", "123"],
+            }
+        ),
         json.dumps(["not", "an", "object"]),
         json.dumps({"question": "What is the status of case 215474133?", "answer": "Closed."}),
     ]

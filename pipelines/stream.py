@@ -116,19 +116,25 @@ class StreamConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def dead_letter(raw: bytes, exc: InvalidTraceError, *, topic: str, partition: int,
-                offset: int, worker: str) -> dict[str, Any]:
+def dead_letter(
+    raw: bytes, exc: InvalidTraceError, *, topic: str, partition: int, offset: int, worker: str
+) -> dict[str, Any]:
     """The DLQ record: everything needed to find, understand and replay the message."""
     try:
         text: str | None = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = None
     return {
-        "reason": exc.reason, "field": exc.field, "detail": exc.detail,
-        "topic": topic, "partition": partition, "offset": offset,
+        "reason": exc.reason,
+        "field": exc.field,
+        "detail": exc.detail,
+        "topic": topic,
+        "partition": partition,
+        "offset": offset,
         "trace_id": trace_id_hint(raw),
         "original_base64": base64.b64encode(raw).decode("ascii"),
-        "original_text": text, "worker": worker,
+        "original_text": text,
+        "worker": worker,
         "dead_lettered_at": datetime.now(UTC).isoformat(),
     }
 
@@ -142,9 +148,12 @@ def _credentials(cfg: StreamConfig) -> Any:
             import ssl
 
             ssl_context = ssl.create_default_context(cafile=cfg.ssl_cafile)
-        return faust.SASLCredentials(username=cfg.sasl_username, password=cfg.sasl_password,
-                                     mechanism=cfg.sasl_mechanism or "PLAIN",
-                                     ssl_context=ssl_context)
+        return faust.SASLCredentials(
+            username=cfg.sasl_username,
+            password=cfg.sasl_password,
+            mechanism=cfg.sasl_mechanism or "PLAIN",
+            ssl_context=ssl_context,
+        )
     if cfg.security_protocol.upper() == "SSL":
         import ssl
 
@@ -170,51 +179,85 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         cfg.group,
         broker=[f"kafka://{b.strip()}" for b in cfg.bootstrap.split(",")],
         broker_credentials=_credentials(cfg),
-        value_serializer="raw", key_serializer="raw",
-        topic_partitions=cfg.partitions, topic_replication_factor=cfg.replication,
+        value_serializer="raw",
+        key_serializer="raw",
+        topic_partitions=cfg.partitions,
+        topic_replication_factor=cfg.replication,
         consumer_auto_offset_reset="earliest",
-        web_enabled=False, datadir=cfg.data_dir or f"/tmp/cargo-faust-{cfg.group}-{os.getpid()}",
-        producer_acks=-1, producer_linger=cfg.producer_linger_s,
+        web_enabled=False,
+        datadir=cfg.data_dir or f"/tmp/cargo-faust-{cfg.group}-{os.getpid()}",
+        producer_acks=-1,
+        producer_linger=cfg.producer_linger_s,
         producer_max_batch_size=cfg.producer_batch_bytes,
-        broker_commit_every=cfg.batch_size, broker_commit_interval=1.0,
-        stream_wait_empty=False, table_standby_replicas=0,
+        broker_commit_every=cfg.batch_size,
+        broker_commit_interval=1.0,
+        stream_wait_empty=False,
+        table_standby_replicas=0,
         # No leader-election topic: nothing here runs on_leader, and its single
         # partition never gets a record, so fetching it only held the fetch above.
         topic_disable_leader=True,
         **cfg.extra,
     )
     app.transport = _kafka_transport(round(cfg.fetch_max_wait_s * 1000))(
-        app.conf.broker_consumer, app)
-    traces = app.topic(cfg.traces_topic, value_type=bytes, key_type=bytes,
-                       partitions=cfg.partitions)
-    judgments = app.topic(cfg.judgments_topic, value_type=bytes, key_type=bytes,
-                          partitions=cfg.partitions, compacting=True)
+        app.conf.broker_consumer, app
+    )
+    traces = app.topic(
+        cfg.traces_topic, value_type=bytes, key_type=bytes, partitions=cfg.partitions
+    )
+    judgments = app.topic(
+        cfg.judgments_topic,
+        value_type=bytes,
+        key_type=bytes,
+        partitions=cfg.partitions,
+        compacting=True,
+    )
     dlq = app.topic(cfg.dlq_topic, value_type=bytes, key_type=bytes, partitions=cfg.partitions)
     # No default: a read must never write (a defaultdict-style write would land
     # in whatever partition the stream happens to be on).
-    processed = app.Table(f"{cfg.group}-processed", partitions=cfg.partitions,
-                          key_type=str, value_type=int)
+    processed = app.Table(
+        f"{cfg.group}-processed", partitions=cfg.partitions, key_type=str, value_type=int
+    )
 
     golden = load_golden(settings.golden)
     registry = CollectorRegistry()
     ProcessCollector(registry=registry)
     PlatformCollector(registry=registry)
-    metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate,
-                             judge_name=settings.judge)
-    duplicates = Counter("cargo_duplicates_skipped", "Redelivered messages skipped "
-                         "(already judged before a rebalance or restart).", registry=registry)
-    retries = Counter("cargo_judge_outage_retries", "Batches retried because of a judge "
-                      "outage (backpressure).", registry=registry)
-    lag_gauge = Gauge("cargo_stream_partition_lag", "Input messages of an assigned traces "
-                      "partition not yet judged by this worker (end offset minus the next "
-                      "offset to judge).", ["partition"], registry=registry)
-    gaps = Counter("cargo_stream_gaps", "Times the Kafka consumer skipped input offsets "
-                   "(a message above the next expected offset); the skipped records are "
-                   "read back and judged.", registry=registry)
-    repaired = Counter("cargo_stream_gap_records", "Input records read back and judged "
-                       "because the consumer had skipped them.", registry=registry)
-    stalls = Counter("cargo_stream_stalls", "Times an assigned traces partition with lag "
-                     "made no progress for the stall window.", registry=registry)
+    metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
+    duplicates = Counter(
+        "cargo_duplicates_skipped",
+        "Redelivered messages skipped (already judged before a rebalance or restart).",
+        registry=registry,
+    )
+    retries = Counter(
+        "cargo_judge_outage_retries",
+        "Batches retried because of a judge outage (backpressure).",
+        registry=registry,
+    )
+    lag_gauge = Gauge(
+        "cargo_stream_partition_lag",
+        "Input messages of an assigned traces "
+        "partition not yet judged by this worker (end offset minus the next "
+        "offset to judge).",
+        ["partition"],
+        registry=registry,
+    )
+    gaps = Counter(
+        "cargo_stream_gaps",
+        "Times the Kafka consumer skipped input offsets "
+        "(a message above the next expected offset); the skipped records are "
+        "read back and judged.",
+        registry=registry,
+    )
+    repaired = Counter(
+        "cargo_stream_gap_records",
+        "Input records read back and judged because the consumer had skipped them.",
+        registry=registry,
+    )
+    stalls = Counter(
+        "cargo_stream_stalls",
+        "Times an assigned traces partition with lag made no progress for the stall window.",
+        registry=registry,
+    )
     evaluator = build_components(settings, golden).evaluator
     progress = _Progress()
 
@@ -235,8 +278,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
     async def serve_metrics() -> None:
         if cfg.metrics_port:
             start_http_server(cfg.metrics_port, addr=settings.metrics_host, registry=registry)
-            log.info("metrics on http://%s:%s/metrics", settings.metrics_host,
-                     cfg.metrics_port)
+            log.info("metrics on http://%s:%s/metrics", settings.metrics_host, cfg.metrics_port)
 
     @app.timer(interval=cfg.progress_interval_s)  # type: ignore[untyped-decorator]
     async def watch_progress() -> None:
@@ -248,13 +290,17 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         for attempt in range(cfg.outage_retries + 1):
             # Only the traces that failed transiently are judged again: the others
             # already have their judgment (and an LLM call is not free).
-            transient = [k for k, j in enumerate(out) if j.status == "judge_error"
-                         and j.error and j.error.kind in TRANSIENT_KINDS]
+            transient = [
+                k
+                for k, j in enumerate(out)
+                if j.status == "judge_error" and j.error and j.error.kind in TRANSIENT_KINDS
+            ]
             if not transient or attempt == cfg.outage_retries:
                 return out
             retries.inc()
-            log.warning("judge outage (%d transient errors), retrying them in %.1fs",
-                        len(transient), delay)
+            log.warning(
+                "judge outage (%d transient errors), retrying them in %.1fs", len(transient), delay
+            )
             await asyncio.sleep(delay)
             delay = min(delay * 2, cfg.outage_backoff_max_s)
             again = await evaluator.evaluate_batch([raws[k] for k in transient])
@@ -291,9 +337,15 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                 missing = await reader.read(msg.topic, msg.partition, nxt, msg.offset)
                 gaps.inc()
                 repaired.inc(len(missing))
-                log.warning("partition %s:%d: the consumer skipped offsets %d..%d; read "
-                            "back %d record(s) to judge them", msg.topic, msg.partition,
-                            nxt, msg.offset - 1, len(missing))
+                log.warning(
+                    "partition %s:%d: the consumer skipped offsets %d..%d; read "
+                    "back %d record(s) to judge them",
+                    msg.topic,
+                    msg.partition,
+                    nxt,
+                    msg.offset - 1,
+                    len(missing),
+                )
                 out.extend(missing)
             out.append(InputRecord.of(msg))
             expected[key] = msg.offset + 1
@@ -310,8 +362,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
         pending: deque[asyncio.Task[None]] = deque()
         prev: asyncio.Task[None] | None = None
         try:
-            async for events in stream.take_events(cfg.batch_size,
-                                                   within=cfg.batch_within_s):
+            async for events in stream.take_events(cfg.batch_size, within=cfg.batch_within_s):
                 for ev in events:
                     ev.message.incref()
                 records = await admit(list(events))
@@ -330,19 +381,33 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
                 task.cancel()
             await reader.close()
 
-    async def handle(stream: Any, records: list[InputRecord], events: list[Any],
-                     prev: asyncio.Task[None] | None) -> None:
+    async def handle(
+        stream: Any, records: list[InputRecord], events: list[Any], prev: asyncio.Task[None] | None
+    ) -> None:
         fresh, sends = [], []
         for rec in records:
             loc = SourceLocation(topic=rec.topic, partition=rec.partition, offset=rec.offset)
             try:
                 trace = parse_trace(rec.value)
             except InvalidTraceError as exc:
-                record = dead_letter(rec.value, exc, topic=rec.topic, partition=rec.partition,
-                                     offset=rec.offset, worker=worker_name)
-                sends.append(await app.producer.send(
-                    cfg.dlq_topic, f"{rec.topic}:{rec.partition}:{rec.offset}".encode(),
-                    json.dumps(record).encode(), None, None, None))
+                record = dead_letter(
+                    rec.value,
+                    exc,
+                    topic=rec.topic,
+                    partition=rec.partition,
+                    offset=rec.offset,
+                    worker=worker_name,
+                )
+                sends.append(
+                    await app.producer.send(
+                        cfg.dlq_topic,
+                        f"{rec.topic}:{rec.partition}:{rec.offset}".encode(),
+                        json.dumps(record).encode(),
+                        None,
+                        None,
+                        None,
+                    )
+                )
                 metrics.traces.labels(status="invalid").inc()
                 metrics.invalid.labels(reason=exc.reason).inc()
                 continue
@@ -356,9 +421,16 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
             # message to the current event and publish it only at commit time
             # (which a SIGKILL can lose), or with force=True resolve when queued;
             # it also costs more CPU per message.
-            sends.append(await app.producer.send(
-                cfg.judgments_topic, (j.trace_id or "").encode(),
-                j.model_dump_json().encode(), None, None, None))
+            sends.append(
+                await app.producer.send(
+                    cfg.judgments_topic,
+                    (j.trace_id or "").encode(),
+                    j.model_dump_json().encode(),
+                    None,
+                    None,
+                    None,
+                )
+            )
             metrics.observe(j)
         # At-least-once: nothing is acknowledged, and no watermark written,
         # before its output is delivered.
@@ -398,14 +470,14 @@ def build_app(cfg: StreamConfig, settings: CargoSettings) -> Any:
     return app
 
 
-async def _bounded(step: Awaitable[None], timeout_s: float, what: str,
-                   consequence: str) -> None:
+async def _bounded(step: Awaitable[None], timeout_s: float, what: str, consequence: str) -> None:
     """A shutdown step that waits on the broker, given at most ``timeout_s``."""
     try:
         await asyncio.wait_for(step, timeout=timeout_s)
     except TimeoutError:
-        log.warning("%s within %.0f s on stop (broker unreachable?); %s", what, timeout_s,
-                    consequence)
+        log.warning(
+            "%s within %.0f s on stop (broker unreachable?); %s", what, timeout_s, consequence
+        )
 
 
 def _app_class() -> Any:
@@ -417,9 +489,12 @@ def _app_class() -> Any:
             # the request timeout (20 min). Bounded: what is not delivered was never
             # acknowledged (its input is read again by the next owner of the
             # partition), and a watermark not written only means a re-judgment.
-            await _bounded(super()._producer_flush(logger), STOP_FLUSH_TIMEOUT_S,
-                           "producer not flushed", "unacknowledged input is read again by "
-                           "the next owner")
+            await _bounded(
+                super()._producer_flush(logger),
+                STOP_FLUSH_TIMEOUT_S,
+                "producer not flushed",
+                "unacknowledged input is read again by the next owner",
+            )
 
     return App
 
@@ -449,8 +524,10 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise
-                log.warning("consumer stopped while a fetch waited to retry (broker "
-                            "unreachable); closing its connections")
+                log.warning(
+                    "consumer stopped while a fetch waited to retry (broker "
+                    "unreachable); closing its connections"
+                )
                 client = getattr(self._consumer, "_client", None)
                 if client is not None:
                     await client.close()
@@ -465,17 +542,24 @@ def _kafka_transport(fetch_max_wait_ms: int) -> Any:
             # "Consumer: Stopping..." (seen once, in a CI run). Bounded: an offset not
             # committed is read again by the partition's next owner, which skips what
             # this worker delivered (the watermark table).
-            await _bounded(super().on_stop(), STOP_COMMIT_TIMEOUT_S,
-                           "final offset commit not done", "stopping without it: the next "
-                           "owner of those partitions reads them again from the last commit")
+            await _bounded(
+                super().on_stop(),
+                STOP_COMMIT_TIMEOUT_S,
+                "final offset commit not done",
+                "stopping without it: the next "
+                "owner of those partitions reads them again from the last commit",
+            )
 
     class Producer(driver.Producer):
         async def on_stop(self) -> None:
             # Stopping the Kafka producer first delivers what it holds: with the broker
             # gone, for the request timeout. Bounded, as the app's flush above.
-            await _bounded(super().on_stop(), STOP_FLUSH_TIMEOUT_S,
-                           "producer not stopped", "its undelivered records were never "
-                           "acknowledged")
+            await _bounded(
+                super().on_stop(),
+                STOP_FLUSH_TIMEOUT_S,
+                "producer not stopped",
+                "its undelivered records were never acknowledged",
+            )
 
     class Transport(driver.Transport):
         pass
@@ -499,8 +583,7 @@ class RepeatedLogFilter(logging.Filter):
     PREFIXES = ("aiokafka", "kafka")
     MAX_KEYS = 1000
 
-    def __init__(self, window_s: float = 30.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, window_s: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.window_s = window_s
         self.clock = clock
@@ -526,12 +609,12 @@ class RepeatedLogFilter(logging.Filter):
                 self._seen[key] = (shown[0], shown[1] + 1)
                 return False
             if len(self._seen) >= self.MAX_KEYS:
-                self._seen = {k: v for k, v in self._seen.items()
-                              if now - v[0] < self.window_s}
+                self._seen = {k: v for k, v in self._seen.items() if now - v[0] < self.window_s}
             self._seen[key] = (now, 0)
         if shown is not None and shown[1]:
-            record.msg = (f"{record.msg} [and {shown[1]} more like it in the "
-                          f"{now - shown[0]:.0f} s before]")
+            record.msg = (
+                f"{record.msg} [and {shown[1]} more like it in the {now - shown[0]:.0f} s before]"
+            )
         return True
 
 
@@ -595,22 +678,27 @@ class RangeReader:
             cfg = self.cfg
             opts: dict[str, Any] = {"security_protocol": cfg.security_protocol.upper()}
             if cfg.security_protocol.upper().startswith("SASL"):
-                opts |= {"sasl_mechanism": cfg.sasl_mechanism or "PLAIN",
-                         "sasl_plain_username": cfg.sasl_username,
-                         "sasl_plain_password": cfg.sasl_password}
+                opts |= {
+                    "sasl_mechanism": cfg.sasl_mechanism or "PLAIN",
+                    "sasl_plain_username": cfg.sasl_username,
+                    "sasl_plain_password": cfg.sasl_password,
+                }
             if cfg.security_protocol.upper() in ("SSL", "SASL_SSL"):
                 import ssl
 
                 opts["ssl_context"] = ssl.create_default_context(cafile=cfg.ssl_cafile)
-            consumer = AIOKafkaConsumer(bootstrap_servers=cfg.bootstrap, group_id=None,
-                                        enable_auto_commit=False,
-                                        auto_offset_reset="earliest", **opts)
+            consumer = AIOKafkaConsumer(
+                bootstrap_servers=cfg.bootstrap,
+                group_id=None,
+                enable_auto_commit=False,
+                auto_offset_reset="earliest",
+                **opts,
+            )
             await consumer.start()
             self._consumer = consumer
         return self._consumer
 
-    async def read(self, topic: str, partition: int, start: int, stop: int
-                   ) -> list[InputRecord]:
+    async def read(self, topic: str, partition: int, start: int, stop: int) -> list[InputRecord]:
         """Records with start <= offset < stop (offsets without a record -- transaction
         markers, compacted or expired records -- are simply absent)."""
         delay = self.retry_s
@@ -618,14 +706,20 @@ class RangeReader:
             try:
                 return await self._read(topic, partition, start, stop)
             except Exception as exc:  # Kafka unavailable: wait, never skip
-                log.warning("reading back %s:%d offsets %d..%d failed (%s); retrying in "
-                            "%.0fs", topic, partition, start, stop - 1, exc, delay)
+                log.warning(
+                    "reading back %s:%d offsets %d..%d failed (%s); retrying in %.0fs",
+                    topic,
+                    partition,
+                    start,
+                    stop - 1,
+                    exc,
+                    delay,
+                )
                 await self.close()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.retry_max_s)
 
-    async def _read(self, topic: str, partition: int, start: int, stop: int
-                    ) -> list[InputRecord]:
+    async def _read(self, topic: str, partition: int, start: int, stop: int) -> list[InputRecord]:
         from aiokafka import TopicPartition
 
         consumer = await self._ensure()
@@ -658,13 +752,21 @@ class _Progress:
         self.inflight -= 1
 
 
-async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_gauge: Any,
-                          stalls: Any, clock: Callable[[], float] = time.monotonic) -> None:
+async def _watch_progress(
+    app: Any,
+    cfg: StreamConfig,
+    progress: _Progress,
+    lag_gauge: Any,
+    stalls: Any,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
     """One round of the progress watch (see ``StreamConfig.progress_interval_s``)."""
     done, moved = progress.done, progress.moved
     consumer = app.consumer
-    tps = sorted((tp for tp in consumer.assignment() if tp.topic == cfg.traces_topic),
-                 key=lambda tp: tp.partition)
+    tps = sorted(
+        (tp for tp in consumer.assignment() if tp.topic == cfg.traces_topic),
+        key=lambda tp: tp.partition,
+    )
     if not tps:
         return
     try:
@@ -672,8 +774,9 @@ async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_
         # consumer cannot wedge the watch too (then the fetcher's cached marks).
         ends = await asyncio.wait_for(consumer.highwaters(*tps), timeout=5.0)
     except Exception as exc:  # timeout included
-        log.warning("progress watch: end offsets not available (%s); using cached ones",
-                    type(exc).__name__)
+        log.warning(
+            "progress watch: end offsets not available (%s); using cached ones", type(exc).__name__
+        )
         ends = {tp: consumer.highwater(tp) for tp in tps}
     now = clock()
     for tp in tps:
@@ -700,11 +803,20 @@ async def _watch_progress(app: Any, cfg: StreamConfig, progress: _Progress, lag_
                 "partition %s:%d stalled: lag %d, no progress for %.0fs; consumer position "
                 "%s, committed %s, read offset %s, active %s, paused %s, buffered %s, flow "
                 "active %s, flow control active %s, batches in flight %d",
-                tp.topic, tp.partition, lag, now - since, position,
-                committed, consumer._read_offset.get(tp),
-                tp in (consumer._active_partitions or ()), tp in consumer._paused_partitions,
-                tp in consumer._buffered_partitions, consumer.flow_active,
-                app.flow_control.is_active(), progress.inflight)
+                tp.topic,
+                tp.partition,
+                lag,
+                now - since,
+                position,
+                committed,
+                consumer._read_offset.get(tp),
+                tp in (consumer._active_partitions or ()),
+                tp in consumer._paused_partitions,
+                tp in consumer._buffered_partitions,
+                consumer.flow_active,
+                app.flow_control.is_active(),
+                progress.inflight,
+            )
 
 
 def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warning") -> int:
@@ -713,8 +825,10 @@ def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warn
     from pipelines.replay import ensure_topics
 
     if not 0.001 <= cfg.fetch_max_wait_s <= 30:
-        raise ConfigError(f"fetch max wait {cfg.fetch_max_wait_s}s is outside 0.001-30 s "
-                          "(0 would make the broker answer every fetch at once: a busy loop)")
+        raise ConfigError(
+            f"fetch max wait {cfg.fetch_max_wait_s}s is outside 0.001-30 s "
+            "(0 would make the broker answer every fetch at once: a busy loop)"
+        )
     if cfg.metrics_port:
         # Checked before Faust starts: a busy port would otherwise crash the worker
         # after it joined the group, with a traceback.
@@ -727,14 +841,21 @@ def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warn
             except OSError as exc:
                 raise ConfigError(
                     f"cannot serve /metrics on {settings.metrics_host}:{cfg.metrics_port}: "
-                    f"{exc.strerror}; give each worker its own --metrics-port") from exc
+                    f"{exc.strerror}; give each worker its own --metrics-port"
+                ) from exc
     if cfg.security_protocol == "PLAINTEXT":
         # Missing topics are created up front with the configured partition count
         # (the judgments topic log-compacted: one judgment per trace id).
         created = ensure_topics(
-            cfg.bootstrap, {cfg.traces_topic: cfg.partitions,
-                            cfg.judgments_topic: cfg.partitions, cfg.dlq_topic: cfg.partitions},
-            compact={cfg.judgments_topic}, replication=cfg.replication)
+            cfg.bootstrap,
+            {
+                cfg.traces_topic: cfg.partitions,
+                cfg.judgments_topic: cfg.partitions,
+                cfg.dlq_topic: cfg.partitions,
+            },
+            compact={cfg.judgments_topic},
+            replication=cfg.replication,
+        )
         if created:
             log.warning("created topics: %s", ", ".join(created))
     app = build_app(cfg, settings)

@@ -37,16 +37,21 @@ def topic_table(bootstrap: str) -> list[tuple[str, int, str, int]]:
     from kafka import KafkaConsumer, TopicPartition
     from kafka.admin import ConfigResource, ConfigResourceType, KafkaAdminClient
 
-    with kafka_client(bootstrap, KafkaAdminClient, request_timeout_ms=15000) as admin, \
-            kafka_client(bootstrap, KafkaConsumer, group_id=None,
-                         enable_auto_commit=False) as consumer:
+    with (
+        kafka_client(bootstrap, KafkaAdminClient, request_timeout_ms=15000) as admin,
+        kafka_client(bootstrap, KafkaConsumer, group_id=None, enable_auto_commit=False) as consumer,
+    ):
         names = sorted(t for t in admin.list_topics() if not t.startswith("__"))
         if not names:
             return []
         policies: dict[str, str] = {}
         described = admin.describe_configs(
-            [ConfigResource(ConfigResourceType.TOPIC, n, configs={"cleanup.policy": None})
-             for n in names], config_filter="all")
+            [
+                ConfigResource(ConfigResourceType.TOPIC, n, configs={"cleanup.policy": None})
+                for n in names
+            ],
+            config_filter="all",
+        )
         for by_name in described.values():
             for name, entries in by_name.items():
                 entry = entries.get("cleanup.policy")
@@ -54,11 +59,13 @@ def topic_table(bootstrap: str) -> list[tuple[str, int, str, int]]:
                     policies[name] = str(entry["value"] if isinstance(entry, dict) else entry)
         rows = []
         for name in names:
-            tps = [TopicPartition(name, p) for p in sorted(consumer.partitions_for_topic(name)
-                                                           or ())]
+            tps = [
+                TopicPartition(name, p) for p in sorted(consumer.partitions_for_topic(name) or ())
+            ]
             ends, starts = consumer.end_offsets(tps), consumer.beginning_offsets(tps)
-            rows.append((name, len(tps), policies.get(name, "?"),
-                         sum(ends[tp] - starts[tp] for tp in tps)))
+            rows.append(
+                (name, len(tps), policies.get(name, "?"), sum(ends[tp] - starts[tp] for tp in tps))
+            )
         return rows
 
 
@@ -68,8 +75,9 @@ def group_lag(bootstrap: str, group: str, topic: str) -> list[tuple[int, int | N
 
     # A consumer with the group's id reads its committed offsets (OffsetFetch)
     # without joining the group: nothing is rebalanced.
-    with kafka_client(bootstrap, KafkaConsumer, group_id=group,
-                      enable_auto_commit=False) as consumer:
+    with kafka_client(
+        bootstrap, KafkaConsumer, group_id=group, enable_auto_commit=False
+    ) as consumer:
         parts = consumer.partitions_for_topic(topic)
         if not parts:
             raise ConfigError(f"topic {topic!r} not found at {bootstrap}")
@@ -82,10 +90,14 @@ def main_topics(args: argparse.Namespace) -> int:
     if args.verb == "create":
         if args.partitions < 1 or args.replication < 1:
             raise ConfigError("--partitions and --replication must be at least 1")
-        wanted = {args.traces_topic: args.partitions, args.judgments_topic: args.partitions,
-                  args.dlq_topic: args.partitions}
-        created = ensure_topics(args.bootstrap, wanted, compact={args.judgments_topic},
-                                replication=args.replication)
+        wanted = {
+            args.traces_topic: args.partitions,
+            args.judgments_topic: args.partitions,
+            args.dlq_topic: args.partitions,
+        }
+        created = ensure_topics(
+            args.bootstrap, wanted, compact={args.judgments_topic}, replication=args.replication
+        )
         for name in wanted:
             print(f"{name}: {'created' if name in created else 'exists (left as it is)'}")
         return 0

@@ -74,20 +74,25 @@ class ScriptedChatServer:
                     if reply.delay_s:
                         time.sleep(reply.delay_s)
                     if reply.reject_structured and "response_format" in body:
-                        self._send(reply.reject_status, {"error": {
-                            "message": "response_format json_schema is not supported",
-                            "type": "invalid_request_error"}}, {})
+                        self._send(
+                            reply.reject_status,
+                            {
+                                "error": {
+                                    "message": "response_format json_schema is not supported",
+                                    "type": "invalid_request_error",
+                                }
+                            },
+                            {},
+                        )
                     elif reply.status != 200:
-                        self._send(reply.status, {"error": {"message": reply.error}},
-                                   reply.headers)
+                        self._send(reply.status, {"error": {"message": reply.error}}, reply.headers)
                     else:
                         self._send(200, _completion(body, reply), reply.headers)
                 finally:
                     with server._lock:
                         server.in_flight -= 1
 
-            def _send(self, status: int, payload: dict[str, Any],
-                      headers: dict[str, str]) -> None:
+            def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
                 data = json.dumps(payload).encode()
                 try:
                     self.send_response(status)
@@ -125,15 +130,28 @@ class ScriptedChatServer:
 
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()),
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": int(time.time()),
         "model": body.get("model", "scripted"),
-        "choices": [{"index": 0, "finish_reason": reply.finish_reason,
-                     "message": {"role": "assistant", "content": reply.content,
-                                 "refusal": reply.refusal}}],
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": reply.finish_reason,
+                "message": {
+                    "role": "assistant",
+                    "content": reply.content,
+                    "refusal": reply.refusal,
+                },
+            }
+        ],
     }
     if reply.usage is not None:
-        out["usage"] = {"prompt_tokens": reply.usage[0], "completion_tokens": reply.usage[1],
-                        "total_tokens": sum(reply.usage)}
+        out["usage"] = {
+            "prompt_tokens": reply.usage[0],
+            "completion_tokens": reply.usage[1],
+            "total_tokens": sum(reply.usage),
+        }
     return out
 
 
@@ -146,11 +164,20 @@ def scripted_server(*script: Reply) -> Iterator[ScriptedChatServer]:
         server.stop()
 
 
-def verdict_json(correctness: float = 0.9, fidelity: float = 1.0, *,
-                 claims: list[dict[str, Any]] | None = None, **extra: Any) -> str:
+def verdict_json(
+    correctness: float = 0.9,
+    fidelity: float = 1.0,
+    *,
+    claims: list[dict[str, Any]] | None = None,
+    **extra: Any,
+) -> str:
     """A valid verdict as the judge must return it."""
-    dims = {"correctness": correctness, "completeness": 0.8, "helpfulness": 0.7,
-            "hallucination_fidelity": fidelity}
+    dims = {
+        "correctness": correctness,
+        "completeness": 0.8,
+        "helpfulness": 0.7,
+        "hallucination_fidelity": fidelity,
+    }
     out: dict[str, Any] = {d: {"score": v, "rationale": f"{d} rationale"} for d, v in dims.items()}
     out["claims"] = claims if claims is not None else []
     out.update(extra)

@@ -10,26 +10,44 @@ from monitor.models import GateDecision, GoldenItem, GoldenSet
 from monitor.settings import DEFAULT_GOLDEN
 
 # The machines are shared and noisy: property tests must not fail on timing.
-settings.register_profile("cargo", deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("cargo", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("cargo")
 
 REPO = Path(__file__).resolve().parent.parent
 
-CASE_ITEM = GoldenItem.model_validate({
-    "id": "g_case", "intent": "case_status", "agent": "case",
-    "question": "What is the status of case 215474133?",
-    "answer": "Case 215474133 is currently Closed.",
-    "parameters": {
-        "caseNumber": {"value": "215474133", "type": "digits", "length": 9,
-                       "label": "case number"},
-        "status": {"value": "Closed", "type": "enum", "label": "status",
-                   "values": ["Open", "Closed", "Pending Customer", "Escalated"]},
-    },
-})
+CASE_ITEM = GoldenItem.model_validate(
+    {
+        "id": "g_case",
+        "intent": "case_status",
+        "agent": "case",
+        "question": "What is the status of case 215474133?",
+        "answer": "Case 215474133 is currently Closed.",
+        "parameters": {
+            "caseNumber": {
+                "value": "215474133",
+                "type": "digits",
+                "length": 9,
+                "label": "case number",
+            },
+            "status": {
+                "value": "Closed",
+                "type": "enum",
+                "label": "status",
+                "values": ["Open", "Closed", "Pending Customer", "Escalated"],
+            },
+        },
+    }
+)
 
-ACCEPTED = GateDecision(kind="fixed", status="accepted", reason="accepted", similarity=0.95,
-                        reference_id="g_case", intent="case_status", expected_agent="case")
+ACCEPTED = GateDecision(
+    kind="fixed",
+    status="accepted",
+    reason="accepted",
+    similarity=0.95,
+    reference_id="g_case",
+    intent="case_status",
+    expected_agent="case",
+)
 
 
 @pytest.fixture(scope="session")

@@ -52,19 +52,29 @@ _CURRENCY_SYMBOL = {"USD": "$", "EUR": "€", "GBP": "£"}
 # General English polarity flips, tried on procedure sentences first. Each
 # pattern flips one modal, eligibility or coverage phrase.
 _BE = r"(?P<be>is|are|was|were)"
-_STATE = (r"(?P<state>eligible|covered|available|required|included|supported|allowed|"
-          r"permitted|entitled|refundable|valid|needed|necessary|mandatory)")
+_STATE = (
+    r"(?P<state>eligible|covered|available|required|included|supported|allowed|"
+    r"permitted|entitled|refundable|valid|needed|necessary|mandatory)"
+)
 NEGATION_RULES: tuple[tuple[str, str], ...] = (
     (r"\b" + _BE + r" not " + _STATE + r"\b", r"\g<be> \g<state>"),
     (r"\b" + _BE + r" " + _STATE + r"\b", r"\g<be> not \g<state>"),
-    (r"\bmust not\b", "must"), (r"\bmust\b", "must not"),
-    (r"\bshould not\b", "should"), (r"\bshould\b", "should not"),
-    (r"\bcannot\b", "can"), (r"\bcan\b", "cannot"),
-    (r"\bwill not\b", "will"), (r"\bwill\b", "will not"),
-    (r"\bdo not\b", "do"), (r"\bdoes not\b", "does"),
-    (r"\bneed to\b", "do not need to"), (r"\bneeds to\b", "does not need to"),
-    (r"\brequires\b", "does not require"), (r"\brequire\b", "do not require"),
-    (r"\bnever\b", "always"), (r"\balways\b", "never"),
+    (r"\bmust not\b", "must"),
+    (r"\bmust\b", "must not"),
+    (r"\bshould not\b", "should"),
+    (r"\bshould\b", "should not"),
+    (r"\bcannot\b", "can"),
+    (r"\bcan\b", "cannot"),
+    (r"\bwill not\b", "will"),
+    (r"\bwill\b", "will not"),
+    (r"\bdo not\b", "do"),
+    (r"\bdoes not\b", "does"),
+    (r"\bneed to\b", "do not need to"),
+    (r"\bneeds to\b", "does not need to"),
+    (r"\brequires\b", "does not require"),
+    (r"\brequire\b", "do not require"),
+    (r"\bnever\b", "always"),
+    (r"\balways\b", "never"),
     (r"\bno longer\b", "still"),
 )
 _SENTENCES = re.compile(r"[^.!?]+[.!?]?")
@@ -75,8 +85,9 @@ class GenerationError(CargoError):
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
-        super().__init__(f"{len(problems)} instances failed consistency checks:\n  "
-                         + "\n  ".join(problems[:50]))
+        super().__init__(
+            f"{len(problems)} instances failed consistency checks:\n  " + "\n  ".join(problems[:50])
+        )
 
 
 class BenchInstance(BaseModel):
@@ -186,7 +197,7 @@ def negation_candidates(sentence: str) -> list[str]:
             flipped = m.expand(repl)
             if m.group(0)[:1].isupper():
                 flipped = flipped[:1].upper() + flipped[1:]
-            cand = sentence[:m.start()] + flipped + sentence[m.end():]
+            cand = sentence[: m.start()] + flipped + sentence[m.end() :]
             if cand != sentence and cand not in out:
                 out.append(cand)
     return out
@@ -220,8 +231,9 @@ def repeated_identifier(text: str) -> str | None:
     return None
 
 
-def check_instance(inst: BenchInstance, seed: Seed, p1_answer: str, live: dict[str, str]
-                   ) -> list[str]:
+def check_instance(
+    inst: BenchInstance, seed: Seed, p1_answer: str, live: dict[str, str]
+) -> list[str]:
     """The appendix's consistency checks, plus ours for P6 and for rendering."""
     out: list[str] = []
     for where, text in (("question", inst.question), ("answer", inst.answer)):
@@ -271,21 +283,41 @@ class _Draw:
     context: dict[str, str]
     made: list[BenchInstance] = field(default_factory=list)
 
-    def add(self, family: Family, ans: str, *, subtype: str | None = None,
-            q: str | None = None, qseed: str | None = None, penal: bool | None,
-            gate: bool | None = None, **detail: Any) -> None:
+    def add(
+        self,
+        family: Family,
+        ans: str,
+        *,
+        subtype: str | None = None,
+        q: str | None = None,
+        qseed: str | None = None,
+        penal: bool | None,
+        gate: bool | None = None,
+        **detail: Any,
+    ) -> None:
         suffix = f"-{subtype}" if subtype else ""
-        self.made.append(BenchInstance(
-            id=f"{self.seed.id}-{family}{suffix}-{self.draw}", seed=self.seed.id,
-            family=family, subtype=subtype, draw=self.draw,
-            question=self.question if q is None else q, answer=_tidy(ans),
-            context=dict(self.context), reference_id=self.seed.id,
-            question_seed=qseed or self.seed.id, target_penalize=penal,
-            target_gate_accept=gate, detail=detail))
+        self.made.append(
+            BenchInstance(
+                id=f"{self.seed.id}-{family}{suffix}-{self.draw}",
+                seed=self.seed.id,
+                family=family,
+                subtype=subtype,
+                draw=self.draw,
+                question=self.question if q is None else q,
+                answer=_tidy(ans),
+                context=dict(self.context),
+                reference_id=self.seed.id,
+                question_seed=qseed or self.seed.id,
+                target_penalize=penal,
+                target_gate_accept=gate,
+                detail=detail,
+            )
+        )
 
 
-def _entities_for(other: Seed, seed: Seed, live: dict[str, str], sampler: Sampler
-                  ) -> dict[str, str]:
+def _entities_for(
+    other: Seed, seed: Seed, live: dict[str, str], sampler: Sampler
+) -> dict[str, str]:
     """Values for ``other``'s question taken from this seed's live entities: same
     field name first, then a field of the same type and length, else a fresh draw."""
     out: dict[str, str] = {}
@@ -295,8 +327,14 @@ def _entities_for(other: Seed, seed: Seed, live: dict[str, str], sampler: Sample
             out[n] = live[n]
             used.add(n)
             continue
-        same = [m for m, s in seed.parameters.items() if m not in used
-                and s.type == spec.type and s.length == spec.length and s.type != "enum"]
+        same = [
+            m
+            for m, s in seed.parameters.items()
+            if m not in used
+            and s.type == spec.type
+            and s.length == spec.length
+            and s.type != "enum"
+        ]
         if same:
             out[n] = live[same[0]]
             used.add(same[0])
@@ -306,13 +344,17 @@ def _entities_for(other: Seed, seed: Seed, live: dict[str, str], sampler: Sample
 
 
 def seeds_hash(seeds: list[Seed]) -> str:
-    blob = json.dumps([s.model_dump(mode="json", by_alias=True) for s in seeds],
-                      sort_keys=True, ensure_ascii=False)
+    blob = json.dumps(
+        [s.model_dump(mode="json", by_alias=True) for s in seeds],
+        sort_keys=True,
+        ensure_ascii=False,
+    )
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def generate(seeds: list[Seed], *, draws: int = 5, gen_seed: int = 2027,
-             drop_invalid: bool = False) -> Generated:
+def generate(
+    seeds: list[Seed], *, draws: int = 5, gen_seed: int = 2027, drop_invalid: bool = False
+) -> Generated:
     """All families for every seed and draw. Raises :class:`GenerationError` when an
     instance fails its checks, unless ``drop_invalid`` (then it is counted)."""
     rng = random.Random(gen_seed)
@@ -324,8 +366,10 @@ def generate(seeds: list[Seed], *, draws: int = 5, gen_seed: int = 2027,
     for seed in seeds:
         golden_avoid = set(seed.golden.values())
         for d in range(draws):
-            live = {n: sampler.value(spec, golden_avoid | {seed.golden[n]})
-                    for n, spec in seed.parameters.items()}
+            live = {
+                n: sampler.value(spec, golden_avoid | {seed.golden[n]})
+                for n, spec in seed.parameters.items()
+            }
             hidden_extra = {n: sampler.value(spec) for n, spec in seed.extra_fields.items()}
             obs = list(seed.observed_fields)
             k = rng.randint(1, len(obs)) if obs else 0
@@ -342,56 +386,102 @@ def generate(seeds: list[Seed], *, draws: int = 5, gen_seed: int = 2027,
             if p2_fields:
                 f = rng.choice(p2_fields)
                 wrong = sampler.value(seed.parameters[f], golden_avoid | set(live.values()))
-                mk("P2", seed.render(seed.answer, {**live, f: wrong}), penal=True,
-                   field=f, stated=wrong, true=live[f])
+                mk(
+                    "P2",
+                    seed.render(seed.answer, {**live, f: wrong}),
+                    penal=True,
+                    field=f,
+                    stated=wrong,
+                    true=live[f],
+                )
 
             extra_names = list(seed.extra_fields)
             if extra_names:
                 kk = min(2, len(extra_names))
                 chosen = rng.sample(extra_names, kk)
                 for split in P3_SPLITS:
-                    vals = {n: hidden_extra[n] if split == "unobserved" else
-                            sampler.value(seed.extra_fields[n], {hidden_extra[n]})
-                            for n in chosen}
-                    tail = " ".join(f"{_label(n, seed.extra_fields[n])}: {vals[n]}."
-                                    for n in chosen)
-                    mk("P3", f"{answer} {tail}", subtype=split, penal=False, added=chosen,
-                       values=vals)
+                    vals = {
+                        n: hidden_extra[n]
+                        if split == "unobserved"
+                        else sampler.value(seed.extra_fields[n], {hidden_extra[n]})
+                        for n in chosen
+                    }
+                    tail = " ".join(
+                        f"{_label(n, seed.extra_fields[n])}: {vals[n]}." for n in chosen
+                    )
+                    mk(
+                        "P3",
+                        f"{answer} {tail}",
+                        subtype=split,
+                        penal=False,
+                        added=chosen,
+                        values=vals,
+                    )
 
             if seed.steps:
                 step = rng.choice(seed.steps)
-                mk("P4", seed.render(seed.answer.replace(step, " "), live),
-                   subtype="delete_step", penal=True, step=seed.render(step, live))
+                mk(
+                    "P4",
+                    seed.render(seed.answer.replace(step, " "), live),
+                    subtype="delete_step",
+                    penal=True,
+                    step=seed.render(step, live),
+                )
             negs = [(rw.from_, rw.to, "seed") for rw in seed.negations]
-            proc_sents = [s.strip() for s in _SENTENCES.findall(seed.answer)
-                          if s.strip() and not PLACEHOLDER.search(s)]
-            ent_sents = [s.strip() for s in _SENTENCES.findall(seed.answer)
-                         if s.strip() and PLACEHOLDER.search(s)]
+            proc_sents = [
+                s.strip()
+                for s in _SENTENCES.findall(seed.answer)
+                if s.strip() and not PLACEHOLDER.search(s)
+            ]
+            ent_sents = [
+                s.strip()
+                for s in _SENTENCES.findall(seed.answer)
+                if s.strip() and PLACEHOLDER.search(s)
+            ]
             for sent in proc_sents or ent_sents:
                 negs += [(sent, c, "rule") for c in negation_candidates(sent)]
             if negs:
                 frm, to, origin = negs[rng.randrange(len(negs))]
-                mk("P4", seed.render(seed.answer.replace(frm, to, 1), live), subtype="negate",
-                   penal=True, rewrite={"from": seed.render(frm, live),
-                                        "to": seed.render(to, live)}, origin=origin)
+                mk(
+                    "P4",
+                    seed.render(seed.answer.replace(frm, to, 1), live),
+                    subtype="negate",
+                    penal=True,
+                    rewrite={"from": seed.render(frm, live), "to": seed.render(to, live)},
+                    origin=origin,
+                )
             if seed.policy_alternatives:
                 rw = rng.choice(seed.policy_alternatives)
-                mk("P4", seed.render(seed.answer.replace(rw.from_, rw.to, 1), live),
-                   subtype="swap_policy", penal=True,
-                   rewrite={"from": seed.render(rw.from_, live), "to": seed.render(rw.to, live)})
+                mk(
+                    "P4",
+                    seed.render(seed.answer.replace(rw.from_, rw.to, 1), live),
+                    subtype="swap_policy",
+                    penal=True,
+                    rewrite={"from": seed.render(rw.from_, live), "to": seed.render(rw.to, live)},
+                )
 
             others = [s for s in seeds if s.intent != seed.intent]
             if others:
                 other = rng.choice(others)
                 other_vals = _entities_for(other, seed, live, sampler)
-                mk("P5", answer, q=other.render(other.question, other_vals), qseed=other.id,
-                   penal=None, gate=False)
+                mk(
+                    "P5",
+                    answer,
+                    q=other.render(other.question, other_vals),
+                    qseed=other.id,
+                    penal=None,
+                    gate=False,
+                )
 
             if seed.paraphrases:
                 para = rng.choice(seed.paraphrases)
-                mk("P6", seed.render(para, live), penal=False,
-                   fields=sorted(set(PLACEHOLDER.findall(para))),
-                   template=seed.paraphrases.index(para))
+                mk(
+                    "P6",
+                    seed.render(para, live),
+                    penal=False,
+                    fields=sorted(set(PLACEHOLDER.findall(para))),
+                    template=seed.paraphrases.index(para),
+                )
 
             for inst in draw.made:
                 issues = check_instance(inst, seed, _tidy(answer), live)
@@ -403,14 +493,20 @@ def generate(seeds: list[Seed], *, draws: int = 5, gen_seed: int = 2027,
 
     if problems and not drop_invalid:
         raise GenerationError(problems)
-    header = BenchHeader(gen_seed=gen_seed, draws=draws, seeds_hash=seeds_hash(seeds),
-                         seeds=[s.id for s in seeds], dropped=dict(sorted(dropped.items())),
-                         golden=bench_golden_set(seeds))
+    header = BenchHeader(
+        gen_seed=gen_seed,
+        draws=draws,
+        seeds_hash=seeds_hash(seeds),
+        seeds=[s.id for s in seeds],
+        dropped=dict(sorted(dropped.items())),
+        golden=bench_golden_set(seeds),
+    )
     return Generated(header=header, instances=instances, problems=problems)
 
 
-def read_instances(text: str, *, source: str = "<instances>"
-                   ) -> tuple[BenchHeader, list[BenchInstance]]:
+def read_instances(
+    text: str, *, source: str = "<instances>"
+) -> tuple[BenchHeader, list[BenchInstance]]:
     lines = [x for x in text.splitlines() if x.strip()]
     if not lines:
         raise CargoError(f"{source}: empty instances file")

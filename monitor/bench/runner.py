@@ -54,8 +54,12 @@ class AlwaysPenalize:
         return JudgeInfo(name="always-penalize", prompt_version="sanity-1")
 
     async def judge(self, request: JudgeRequest) -> JudgeResult:
-        return JudgeResult(Scores(correctness=0.0, hallucination_fidelity=0.0), (), (),
-                           "sanity judge: penalise everything")
+        return JudgeResult(
+            Scores(correctness=0.0, hallucination_fidelity=0.0),
+            (),
+            (),
+            "sanity judge: penalise everything",
+        )
 
 
 class NeverPenalize:
@@ -66,12 +70,18 @@ class NeverPenalize:
         return JudgeInfo(name="never-penalize", prompt_version="sanity-1")
 
     async def judge(self, request: JudgeRequest) -> JudgeResult:
-        return JudgeResult(Scores(correctness=1.0, hallucination_fidelity=1.0), (), (),
-                           "sanity judge: penalise nothing")
+        return JudgeResult(
+            Scores(correctness=1.0, hallucination_fidelity=1.0),
+            (),
+            (),
+            "sanity judge: penalise nothing",
+        )
 
 
 SANITY_JUDGES: dict[str, Callable[[], Judge]] = {
-    "always-penalize": AlwaysPenalize, "never-penalize": NeverPenalize}
+    "always-penalize": AlwaysPenalize,
+    "never-penalize": NeverPenalize,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,18 +102,35 @@ def _mean(values: list[float | None]) -> float | None:
     return statistics.fmean(xs) if xs else None
 
 
-async def judge_items(judge: Judge, instances: Sequence[BenchInstance], golden: GoldenSet, *,
-                      repeats: int = 1, concurrency: int = 8,
-                      timeout_s: float = 120.0) -> list[ItemOutcome]:
+async def judge_items(
+    judge: Judge,
+    instances: Sequence[BenchInstance],
+    golden: GoldenSet,
+    *,
+    repeats: int = 1,
+    concurrency: int = 8,
+    timeout_s: float = 120.0,
+) -> list[ItemOutcome]:
     refs = {i.id: i for i in golden.items}
     sem = asyncio.Semaphore(concurrency)
 
     async def one(inst: BenchInstance) -> ItemOutcome:
         ref = refs[inst.reference_id]
-        trace = Trace(trace_id=inst.id, question=inst.question, answer=inst.answer,
-                      context=dict(inst.context), agent=ref.agent)
-        gate = GateDecision(kind="fixed", status="accepted", reason="accepted",
-                            reference_id=ref.id, intent=ref.intent, expected_agent=ref.agent)
+        trace = Trace(
+            trace_id=inst.id,
+            question=inst.question,
+            answer=inst.answer,
+            context=dict(inst.context),
+            agent=ref.agent,
+        )
+        gate = GateDecision(
+            kind="fixed",
+            status="accepted",
+            reason="accepted",
+            reference_id=ref.id,
+            intent=ref.intent,
+            expected_agent=ref.agent,
+        )
         results: list[Scores] = []
         kinds: list[str] = []
         calls: list[LLMCall] = []
@@ -126,14 +153,16 @@ async def judge_items(judge: Judge, instances: Sequence[BenchInstance], golden: 
         tokens_out = sum(c.usage.output_tokens for c in calls)
         cost = sum(c.cost_usd for c in calls)
         if not results:
-            return ItemOutcome(inst, None, None, None, len(kinds), tuple(kinds), tokens_in,
-                               tokens_out, cost)
+            return ItemOutcome(
+                inst, None, None, None, len(kinds), tuple(kinds), tokens_in, tokens_out, cost
+            )
         # The paper's rule on the per-item mean over repeats.
         corr = _mean([s.correctness for s in results])
         fid = _mean([s.hallucination_fidelity for s in results])
         pen = any(v is not None and v < PENALTY_LINE for v in (corr, fid))
-        return ItemOutcome(inst, pen, corr, fid, len(kinds), tuple(kinds), tokens_in, tokens_out,
-                           cost)
+        return ItemOutcome(
+            inst, pen, corr, fid, len(kinds), tuple(kinds), tokens_in, tokens_out, cost
+        )
 
     judged = [i for i in instances if i.family in JUDGED_FAMILIES]
     return list(await asyncio.gather(*(one(i) for i in judged)))
@@ -146,8 +175,9 @@ def _rate(xs: list[bool]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def bootstrap_di(pos: np.ndarray, neg: np.ndarray, *, resamples: int = BOOTSTRAP_RESAMPLES,
-                 seed: int = 0) -> tuple[float, float] | None:
+def bootstrap_di(
+    pos: np.ndarray, neg: np.ndarray, *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0
+) -> tuple[float, float] | None:
     """95% percentile CI of mean(pos) − mean(neg), resampling items within each pool."""
     if len(pos) == 0 or len(neg) == 0:
         return None
@@ -158,11 +188,17 @@ def bootstrap_di(pos: np.ndarray, neg: np.ndarray, *, resamples: int = BOOTSTRAP
     return float(lo), float(hi)
 
 
-def paired_delta(a: Mapping[str, ItemOutcome], b: Mapping[str, ItemOutcome], *,
-                 resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict[str, Any]:
+def paired_delta(
+    a: Mapping[str, ItemOutcome],
+    b: Mapping[str, ItemOutcome],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> dict[str, Any]:
     """ΔDI = DI(b) − DI(a) on the items both judged, with a paired bootstrap CI."""
-    common = sorted(k for k in a.keys() & b.keys()
-                    if a[k].penalized is not None and b[k].penalized is not None)
+    common = sorted(
+        k for k in a.keys() & b.keys() if a[k].penalized is not None and b[k].penalized is not None
+    )
     pos = [k for k in common if a[k].instance.family in POSITIVE]
     neg = [k for k in common if a[k].instance.family in NEGATIVE]
     if not pos or not neg:
@@ -181,8 +217,9 @@ def paired_delta(a: Mapping[str, ItemOutcome], b: Mapping[str, ItemOutcome], *,
     return {"n": len(common), "delta_di": float(delta), "ci": [float(lo), float(hi)]}
 
 
-def summarize(outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RESAMPLES
-              ) -> dict[str, Any]:
+def summarize(
+    outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RESAMPLES
+) -> dict[str, Any]:
     ok = [o for o in outcomes if o.penalized is not None]
     fam: dict[str, Any] = {}
     for f in JUDGED_FAMILIES:
@@ -195,13 +232,15 @@ def summarize(outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RES
     di = tp - fp if tp is not None and fp is not None else None
     p4 = {}
     for t in P4_TYPES:
-        xs = [bool(o.penalized) for o in ok if o.instance.family == "P4"
-              and o.instance.subtype == t]
+        xs = [
+            bool(o.penalized) for o in ok if o.instance.family == "P4" and o.instance.subtype == t
+        ]
         p4[t] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
     p3 = {}
     for s in P3_SPLITS:
-        xs = [bool(o.penalized) for o in ok if o.instance.family == "P3"
-              and o.instance.subtype == s]
+        xs = [
+            bool(o.penalized) for o in ok if o.instance.family == "P3" and o.instance.subtype == s
+        ]
         p3[s] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
     errors = sum(o.errors for o in outcomes)
     kinds: dict[str, int] = {}
@@ -209,13 +248,22 @@ def summarize(outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RES
         for k in o.error_kinds:
             kinds[k] = kinds.get(k, 0) + 1
     return {
-        "families": fam, "tp": tp, "fp": fp, "di": di,
+        "families": fam,
+        "tp": tp,
+        "fp": fp,
+        "di": di,
         "di_ci": list(ci) if (ci := bootstrap_di(pos, neg, resamples=resamples)) else None,
-        "p4_by_type": p4, "p3_by_split": p3, "errors": errors, "error_kinds": kinds,
-        "items_failed": sum(o.penalized is None for o in outcomes), "items": len(outcomes),
-        "usage": {"input_tokens": sum(o.input_tokens for o in outcomes),
-                  "output_tokens": sum(o.output_tokens for o in outcomes),
-                  "cost_usd": round(sum(o.cost_usd for o in outcomes), 6)},
+        "p4_by_type": p4,
+        "p3_by_split": p3,
+        "errors": errors,
+        "error_kinds": kinds,
+        "items_failed": sum(o.penalized is None for o in outcomes),
+        "items": len(outcomes),
+        "usage": {
+            "input_tokens": sum(o.input_tokens for o in outcomes),
+            "output_tokens": sum(o.output_tokens for o in outcomes),
+            "cost_usd": round(sum(o.cost_usd for o in outcomes), 6),
+        },
     }
 
 
@@ -228,8 +276,7 @@ class GateItem:
     retrieval: Retrieval | None
 
 
-def retrieve_gate_items(index: GoldenIndex, instances: Sequence[BenchInstance]
-                        ) -> list[GateItem]:
+def retrieve_gate_items(index: GoldenIndex, instances: Sequence[BenchInstance]) -> list[GateItem]:
     """The (question, seed reference) pair of every P1 and P5 instance as a retrieval."""
     items = [i for i in instances if i.family in ("P1", "P5")]
     if not items:
@@ -257,19 +304,33 @@ def _gate_rates(gate: Gate, items: Sequence[GateItem]) -> dict[str, Any]:
 
 def calibration_rows(items: Sequence[GateItem]) -> list[CalibrationRow]:
     """A pair is appropriate when the reference is the seed whose question was asked."""
-    return [CalibrationRow(similarity=g.retrieval.similarity, margin=g.retrieval.margin,
-                           intent=g.retrieval.item.intent,
-                           appropriate=g.retrieval.item.id == g.instance.question_seed)
-            for g in items if g.retrieval is not None]
+    return [
+        CalibrationRow(
+            similarity=g.retrieval.similarity,
+            margin=g.retrieval.margin,
+            intent=g.retrieval.item.intent,
+            appropriate=g.retrieval.item.id == g.instance.question_seed,
+        )
+        for g in items
+        if g.retrieval is not None
+    ]
 
 
-def gate_report(items: Sequence[GateItem], *, tau: float, delta: float, gamma: float,
-                calibrated: Gate | None = None) -> dict[str, Any]:
+def gate_report(
+    items: Sequence[GateItem],
+    *,
+    tau: float,
+    delta: float,
+    gamma: float,
+    calibrated: Gate | None = None,
+) -> dict[str, Any]:
     """P1 acceptance and P5 rejection per gate kind. Without a calibrated model,
     the calibrated gate is cross-fitted over two folds of seeds (isotonic), so that
     no item is scored by a model fitted on it."""
-    out: dict[str, Any] = {"fixed": _gate_rates(FixedGate(tau), items),
-                           "margin": _gate_rates(MarginGate(tau, delta), items)}
+    out: dict[str, Any] = {
+        "fixed": _gate_rates(FixedGate(tau), items),
+        "margin": _gate_rates(MarginGate(tau, delta), items),
+    }
     if calibrated is not None:
         out["calibrated"] = {**_gate_rates(calibrated, items), "model": "given"}
         return out
@@ -282,12 +343,20 @@ def gate_report(items: Sequence[GateItem], *, tau: float, delta: float, gamma: f
         test = [g for g in items if g.instance.seed in folds[1 - k]]
         rows = calibration_rows(train)
         if len({r.appropriate for r in rows}) < 2:
-            out["calibrated"] = {"p1_accept": None, "p5_reject": None,
-                                 "model": "not fitted: a fold has a single label class"}
+            out["calibrated"] = {
+                "p1_accept": None,
+                "p5_reject": None,
+                "model": "not fitted: a fold has a single label class",
+            }
             return out
         gate = CalibratedGate(fit_gate_model(rows, "isotonic", gamma=gamma))
         p1 += [_accepts_own(gate, g) for g in test if g.instance.family == "P1"]
         p5 += [not _accepts_own(gate, g) for g in test if g.instance.family == "P5"]
-    out["calibrated"] = {"p1_accept": _rate(p1), "p5_reject": _rate(p5), "n_p1": len(p1),
-                         "n_p5": len(p5), "model": f"isotonic, 2-fold by seed, gamma {gamma}"}
+    out["calibrated"] = {
+        "p1_accept": _rate(p1),
+        "p5_reject": _rate(p5),
+        "n_p1": len(p1),
+        "n_p5": len(p5),
+        "model": f"isotonic, 2-fold by seed, gamma {gamma}",
+    }
     return out

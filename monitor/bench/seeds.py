@@ -83,9 +83,12 @@ class Seed(BaseModel):
 
     def problems(self) -> list[str]:
         out: list[str] = []
-        templates = {"question": self.question, "answer": self.answer,
-                     **{f"paraphrases.{k}": p for k, p in enumerate(self.paraphrases)},
-                     **{f"steps.{k}": s for k, s in enumerate(self.steps)}}
+        templates = {
+            "question": self.question,
+            "answer": self.answer,
+            **{f"paraphrases.{k}": p for k, p in enumerate(self.paraphrases)},
+            **{f"steps.{k}": s for k, s in enumerate(self.steps)},
+        }
         for where, text in templates.items():
             for name in PLACEHOLDER.findall(text):
                 if name not in self.parameters:
@@ -111,8 +114,10 @@ class Seed(BaseModel):
         for k, step in enumerate(self.steps):
             if step not in self.answer:
                 out.append(f"steps.{k}: not a sentence of the answer template")
-        for kind, rewrites in (("negations", self.negations),
-                               ("policy_alternatives", self.policy_alternatives)):
+        for kind, rewrites in (
+            ("negations", self.negations),
+            ("policy_alternatives", self.policy_alternatives),
+        ):
             for k, rw in enumerate(rewrites):
                 if rw.from_ not in self.answer:
                     out.append(f"{kind}.{k}: {rw.from_!r} does not occur in the answer")
@@ -133,12 +138,24 @@ class Seed(BaseModel):
             if name not in used:
                 continue
             params[name] = ParamSpec(
-                value=self.golden[name], type=spec.type, label=spec.label or None,
-                values=spec.values, length=spec.length, min=spec.min, max=spec.max,
-                currency=spec.currency)
-        return GoldenItem(id=self.id, intent=self.intent, agent=self.agent, question=question,
-                          answer=answer, parameters=params,
-                          steps=tuple(self.render(s, self.golden) for s in self.steps))
+                value=self.golden[name],
+                type=spec.type,
+                label=spec.label or None,
+                values=spec.values,
+                length=spec.length,
+                min=spec.min,
+                max=spec.max,
+                currency=spec.currency,
+            )
+        return GoldenItem(
+            id=self.id,
+            intent=self.intent,
+            agent=self.agent,
+            question=question,
+            answer=answer,
+            parameters=params,
+            steps=tuple(self.render(s, self.golden) for s in self.steps),
+        )
 
 
 def seed_files(path: str | Path) -> list[Path]:
@@ -172,8 +189,9 @@ def load_seeds(path: str | Path) -> list[Seed]:
             try:
                 seed = Seed.model_validate(entry)
             except ValidationError as exc:
-                problems.extend(f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']}"
-                                for e in exc.errors())
+                problems.extend(
+                    f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()
+                )
                 continue
             problems.extend(f"{where}: {p}" for p in seed.problems())
             seeds.append((f, seed))

@@ -30,9 +30,11 @@ def _structural(deps: JudgeDeps) -> Judge:
 
 def _llm_config(deps: JudgeDeps) -> LLMConfig:
     if deps.llm is None:
-        raise ConfigError("the LLM judge needs an endpoint and a model: set "
-                          "CARGO_JUDGE_BASE_URL and CARGO_JUDGE_MODEL (or --judge-base-url "
-                          "and --judge-model)")
+        raise ConfigError(
+            "the LLM judge needs an endpoint and a model: set "
+            "CARGO_JUDGE_BASE_URL and CARGO_JUDGE_MODEL (or --judge-base-url "
+            "and --judge-model)"
+        )
     return deps.llm
 
 
@@ -41,8 +43,9 @@ def _llm(deps: JudgeDeps) -> Judge:
 
 
 def _hybrid(deps: JudgeDeps) -> Judge:
-    return HybridJudge(_structural(deps), LLMJudge(_llm_config(deps)),
-                       deps.sampler or TraceSampler())
+    return HybridJudge(
+        _structural(deps), LLMJudge(_llm_config(deps)), deps.sampler or TraceSampler()
+    )
 
 
 JUDGES: dict[str, Callable[[JudgeDeps], Judge]] = {

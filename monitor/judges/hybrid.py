@@ -77,12 +77,15 @@ class HybridJudge:
         self.llm = llm
         self.sampler = sampler
         s, m = structural.info, llm.info
-        self._info = JudgeInfo(name=self.name, model=m.model,
-                               prompt_version=f"{s.prompt_version}+{m.prompt_version}",
-                               config_hash=hashlib.sha256(
-                                   f"{s.config_hash}:{m.config_hash}:{sampler.rate}:"
-                                   f"{sorted(sampler.per_intent.items())}".encode()
-                               ).hexdigest()[:12])
+        self._info = JudgeInfo(
+            name=self.name,
+            model=m.model,
+            prompt_version=f"{s.prompt_version}+{m.prompt_version}",
+            config_hash=hashlib.sha256(
+                f"{s.config_hash}:{m.config_hash}:{sampler.rate}:"
+                f"{sorted(sampler.per_intent.items())}".encode()
+            ).hexdigest()[:12],
+        )
 
     @property
     def info(self) -> JudgeInfo:
@@ -95,18 +98,34 @@ class HybridJudge:
         s = await self.structural.judge(request)
         rate = self.sampler.rate_for(request.gate.intent)
         if not self.sampler.sampled(request.trace.trace_id, request.gate.intent):
-            return JudgeResult(scores=s.scores, claims=s.claims, steps=s.steps,
-                               rationale=s.rationale,
-                               call=LLMCall(sampled=False, sample_rate=rate))
+            return JudgeResult(
+                scores=s.scores,
+                claims=s.claims,
+                steps=s.steps,
+                rationale=s.rationale,
+                call=LLMCall(sampled=False, sample_rate=rate),
+            )
         try:
             m = await self.llm.judge(request)
         except JudgeError as exc:
-            call = (exc.call or LLMCall()).model_copy(update={
-                "sample_rate": rate, "error": JudgeErrorInfo(kind=exc.kind, reason=exc.reason)})
-            return JudgeResult(scores=s.scores, claims=s.claims, steps=s.steps,
-                               rationale=f"{s.rationale}\n[LLM tier failed ({exc.kind}); "
-                                         "structural verdict only]", call=call)
-        call = (m.call or LLMCall()).model_copy(update={"sample_rate": rate,
-                                                         "claims": m.claims})
-        return JudgeResult(scores=combine(s.scores, m.scores), claims=s.claims, steps=s.steps,
-                           rationale=f"{s.rationale}\n{m.rationale}", call=call)
+            call = (exc.call or LLMCall()).model_copy(
+                update={
+                    "sample_rate": rate,
+                    "error": JudgeErrorInfo(kind=exc.kind, reason=exc.reason),
+                }
+            )
+            return JudgeResult(
+                scores=s.scores,
+                claims=s.claims,
+                steps=s.steps,
+                rationale=f"{s.rationale}\n[LLM tier failed ({exc.kind}); structural verdict only]",
+                call=call,
+            )
+        call = (m.call or LLMCall()).model_copy(update={"sample_rate": rate, "claims": m.claims})
+        return JudgeResult(
+            scores=combine(s.scores, m.scores),
+            claims=s.claims,
+            steps=s.steps,
+            rationale=f"{s.rationale}\n{m.rationale}",
+            call=call,
+        )

@@ -82,14 +82,16 @@ class LLMConfig:
 
     def __post_init__(self) -> None:
         if not self.base_url:
-            raise ConfigError("the LLM judge needs an endpoint: set CARGO_JUDGE_BASE_URL or "
-                              "--judge-base-url (e.g. http://127.0.0.1:8000/v1)")
+            raise ConfigError(
+                "the LLM judge needs an endpoint: set CARGO_JUDGE_BASE_URL or "
+                "--judge-base-url (e.g. http://127.0.0.1:8000/v1)"
+            )
         if not self.model:
-            raise ConfigError("the LLM judge needs a model: set CARGO_JUDGE_MODEL or "
-                              "--judge-model")
+            raise ConfigError("the LLM judge needs a model: set CARGO_JUDGE_MODEL or --judge-model")
         if self.max_concurrency < 1 or self.max_retries < 0 or self.request_timeout_s <= 0:
-            raise ConfigError("judge max_concurrency must be >= 1, max_retries >= 0 and "
-                              "request timeout > 0")
+            raise ConfigError(
+                "judge max_concurrency must be >= 1, max_retries >= 0 and request timeout > 0"
+            )
 
 
 # --------------------------------------------------------------------------- output contract
@@ -142,8 +144,7 @@ def support_schema() -> dict[str, Any]:
 def _schema_text(statuses: tuple[str, ...]) -> str:
     schema = VerdictOut.model_json_schema()
     _strictify(schema)
-    schema["$defs"]["ClaimOut"]["properties"]["status"] = {"type": "string",
-                                                          "enum": list(statuses)}
+    schema["$defs"]["ClaimOut"]["properties"]["status"] = {"type": "string", "enum": list(statuses)}
     return json.dumps(schema, sort_keys=True)
 
 
@@ -205,12 +206,14 @@ def parse_verdict(text: str, statuses: tuple[str, ...]) -> VerdictOut:
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
-            for e in exc.errors()[:5])
+            for e in exc.errors()[:5]
+        )
         raise JudgeError("schema", f"output violates the verdict schema: {problems}") from exc
     for k, c in enumerate(verdict.claims):
         if c.status not in statuses:
-            raise JudgeError("schema", f"claims.{k}.status: {c.status!r} is not one of "
-                             f"{', '.join(statuses)}")
+            raise JudgeError(
+                "schema", f"claims.{k}.status: {c.status!r} is not one of {', '.join(statuses)}"
+            )
     return verdict
 
 
@@ -228,8 +231,9 @@ class LLMJudge:
 
     name = "llm"
 
-    def __init__(self, config: LLMConfig, *, library: PromptLibrary | None = None,
-                 client: Any | None = None) -> None:
+    def __init__(
+        self, config: LLMConfig, *, library: PromptLibrary | None = None, client: Any | None = None
+    ) -> None:
         self.config = config
         self.renderer = PromptRenderer(config.condition, config.rubric, library)
         self._client = client or _make_client(config)
@@ -239,12 +243,21 @@ class LLMJudge:
         host = urlsplit(config.base_url).hostname or ""
         port = urlsplit(config.base_url).port
         self._host = f"{host}:{port}" if port else host
-        settings = {"model": config.model, "prompt_hash": self.renderer.prompt_hash,
-                    "temperature": config.temperature, "top_p": config.top_p,
-                    "seed": config.seed, "max_tokens": config.max_tokens}
+        settings = {
+            "model": config.model,
+            "prompt_hash": self.renderer.prompt_hash,
+            "temperature": config.temperature,
+            "top_p": config.top_p,
+            "seed": config.seed,
+            "max_tokens": config.max_tokens,
+        }
         digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:12]
-        self._info = JudgeInfo(name=self.name, model=config.model,
-                               prompt_version=self.renderer.prompt_version, config_hash=digest)
+        self._info = JudgeInfo(
+            name=self.name,
+            model=config.model,
+            prompt_version=self.renderer.prompt_version,
+            config_hash=digest,
+        )
 
     @property
     def info(self) -> JudgeInfo:
@@ -270,13 +283,12 @@ class LLMJudge:
             exc.call = self._call(prompt, seed, attempts, started)
             raise
         call = self._call(prompt, seed, attempts, started).model_copy(
-            update={"rationales": {d: getattr(verdict, d).rationale for d in DIMENSIONS}})
+            update={"rationales": {d: getattr(verdict, d).rationale for d in DIMENSIONS}}
+        )
         scores = Scores(**{d: getattr(verdict, d).score for d in DIMENSIONS})
-        claims = tuple(_claim(c, request, binary=len(prompt.statuses) == 2)
-                       for c in verdict.claims)
+        claims = tuple(_claim(c, request, binary=len(prompt.statuses) == 2) for c in verdict.claims)
         rationale = "\n".join(f"{d}: {getattr(verdict, d).rationale}" for d in DIMENSIONS)
-        return JudgeResult(scores=scores, claims=claims, steps=(), rationale=rationale,
-                           call=call)
+        return JudgeResult(scores=scores, claims=claims, steps=(), rationale=rationale, call=call)
 
     async def check_support(self, claim: str, passage: str) -> tuple[SupportOut, LLMCall]:
         """Does this passage support this claim? ``JudgeError`` when no valid answer."""
@@ -292,30 +304,47 @@ class LLMJudge:
                 out = SupportOut.model_validate(data)
             except ValidationError as exc:
                 e = exc.errors()[0]
-                raise JudgeError("schema", f"support check output violates its schema: "
-                                 f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}") from exc
+                raise JudgeError(
+                    "schema",
+                    f"support check output violates its schema: "
+                    f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}",
+                ) from exc
         except JudgeError as exc:
             exc.call = self._call(prompt, self.config.seed, attempts, started)
             raise
         return out, self._call(prompt, self.config.seed, attempts, started)
 
-    def _call(self, prompt: RenderedPrompt, seed: int | None, attempts: _Attempts,
-              started: float) -> LLMCall:
+    def _call(
+        self, prompt: RenderedPrompt, seed: int | None, attempts: _Attempts, started: float
+    ) -> LLMCall:
         u = attempts.usage
-        cost = (u.input_tokens * self.config.price_input_per_1k
-                + u.output_tokens * self.config.price_output_per_1k) / 1000.0
-        return LLMCall(model=self.config.model, base_url_host=self._host,
-                       condition=prompt.condition, prompt_version=prompt.prompt_version,
-                       prompt_hash=prompt.prompt_hash, temperature=self.config.temperature,
-                       top_p=self.config.top_p, seed=seed, structured_output=self._structured,
-                       attempts=attempts.count, usage=u, cost_usd=round(cost, 8),
-                       latency_ms=round((time.perf_counter() - started) * 1000, 3))
+        cost = (
+            u.input_tokens * self.config.price_input_per_1k
+            + u.output_tokens * self.config.price_output_per_1k
+        ) / 1000.0
+        return LLMCall(
+            model=self.config.model,
+            base_url_host=self._host,
+            condition=prompt.condition,
+            prompt_version=prompt.prompt_version,
+            prompt_hash=prompt.prompt_hash,
+            temperature=self.config.temperature,
+            top_p=self.config.top_p,
+            seed=seed,
+            structured_output=self._structured,
+            attempts=attempts.count,
+            usage=u,
+            cost_usd=round(cost, 8),
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
 
     def _kwargs(self, prompt: RenderedPrompt, seed: int | None) -> dict[str, Any]:
         kw: dict[str, Any] = {
             "model": self.config.model,
-            "messages": [{"role": "system", "content": prompt.system},
-                         {"role": "user", "content": prompt.user}],
+            "messages": [
+                {"role": "system", "content": prompt.system},
+                {"role": "user", "content": prompt.user},
+            ],
             "temperature": self.config.temperature,
             "timeout": self.config.request_timeout_s,
         }
@@ -330,12 +359,15 @@ class LLMJudge:
                 name, schema = "cargo_citation_support", support_schema()
             else:
                 name, schema = "cargo_verdict", verdict_schema(prompt.statuses)
-            kw["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": name, "strict": True, "schema": schema}}
+            kw["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": name, "strict": True, "schema": schema},
+            }
         return kw
 
-    async def _complete(self, prompt: RenderedPrompt, seed: int | None,
-                        attempts: _Attempts) -> tuple[str | None, str | None]:
+    async def _complete(
+        self, prompt: RenderedPrompt, seed: int | None, attempts: _Attempts
+    ) -> tuple[str | None, str | None]:
         import openai
 
         retries = 0
@@ -343,11 +375,12 @@ class LLMJudge:
             attempts.count += 1
             try:
                 async with self._sem:
-                    resp = await self._client.chat.completions.create(
-                        **self._kwargs(prompt, seed))
+                    resp = await self._client.chat.completions.create(**self._kwargs(prompt, seed))
             except openai.APITimeoutError as exc:
-                raise JudgeError("timeout", f"no answer within {self.config.request_timeout_s}s "
-                                 f"(attempt {attempts.count})") from exc
+                raise JudgeError(
+                    "timeout",
+                    f"no answer within {self.config.request_timeout_s}s (attempt {attempts.count})",
+                ) from exc
             except openai.APIConnectionError as exc:
                 kind, wait = "connection", None
                 reason = f"cannot reach {self._host}: {_short(exc)}"
@@ -359,15 +392,22 @@ class LLMJudge:
                 # Endpoints that do not speak json_schema say so with a 400 (vLLM, OpenAI),
                 # a 422, or even a 500 (llama-cpp-python's server): whatever the status,
                 # an error about response_format switches to lenient parsing.
-                if self._structured and self.config.structured_output == "auto" \
-                        and _mentions_response_format(exc):
-                    log.warning("judge endpoint rejected response_format (HTTP %s); falling "
-                                "back to lenient JSON parsing for this worker", exc.status_code)
+                if (
+                    self._structured
+                    and self.config.structured_output == "auto"
+                    and _mentions_response_format(exc)
+                ):
+                    log.warning(
+                        "judge endpoint rejected response_format (HTTP %s); falling "
+                        "back to lenient JSON parsing for this worker",
+                        exc.status_code,
+                    )
                     self._structured = False
                     continue
                 if exc.status_code < 500:
-                    raise JudgeError("http", f"HTTP {exc.status_code} from the judge endpoint: "
-                                     f"{_short(exc)}") from exc
+                    raise JudgeError(
+                        "http", f"HTTP {exc.status_code} from the judge endpoint: {_short(exc)}"
+                    ) from exc
                 kind, wait = "http", _retry_after(exc.response.headers)
                 reason = f"HTTP {exc.status_code} from the judge endpoint: {_short(exc)}"
                 error = exc
@@ -378,14 +418,21 @@ class LLMJudge:
                 message = resp.choices[0].message
                 refusal = getattr(message, "refusal", None)
                 content = message.content
-                if not refusal and not (content or "").strip() \
-                        and resp.choices[0].finish_reason == "length":
-                    raise JudgeError("empty", "no content: the output hit the token cap "
-                                     "(reasoning models need no max-token cap)")
+                if (
+                    not refusal
+                    and not (content or "").strip()
+                    and resp.choices[0].finish_reason == "length"
+                ):
+                    raise JudgeError(
+                        "empty",
+                        "no content: the output hit the token cap "
+                        "(reasoning models need no max-token cap)",
+                    )
                 return content, refusal
             if retries >= self.config.max_retries:
-                raise JudgeError(kind, f"{reason} (gave up after {attempts.count} attempts)"
-                                 ) from error
+                raise JudgeError(
+                    kind, f"{reason} (gave up after {attempts.count} attempts)"
+                ) from error
             retries += 1
             await asyncio.sleep(self._backoff(retries, wait))
 
@@ -402,8 +449,9 @@ def _make_client(config: LLMConfig) -> Any:
 
     key = config.api_key.get_secret_value() if config.api_key else "not-set"
     # Retries are ours (bounded, Retry-After aware, counted); the client must not add any.
-    return AsyncOpenAI(base_url=config.base_url, api_key=key, max_retries=0,
-                       timeout=config.request_timeout_s)
+    return AsyncOpenAI(
+        base_url=config.base_url, api_key=key, max_retries=0, timeout=config.request_timeout_s
+    )
 
 
 def _add_usage(attempts: _Attempts, resp: Any) -> None:
@@ -413,7 +461,8 @@ def _add_usage(attempts: _Attempts, resp: Any) -> None:
     attempts.usage = TokenUsage(
         input_tokens=attempts.usage.input_tokens + int(getattr(usage, "prompt_tokens", 0) or 0),
         output_tokens=attempts.usage.output_tokens
-        + int(getattr(usage, "completion_tokens", 0) or 0))
+        + int(getattr(usage, "completion_tokens", 0) or 0),
+    )
 
 
 def _retry_after(headers: Any) -> float | None:
@@ -457,8 +506,16 @@ def _claim(c: ClaimOut, request: JudgeRequest, *, binary: bool) -> ClaimVerdict:
     text = c.claim.strip()[:500]
     pos = request.trace.answer.lower().find(text.lower()) if text else -1
     return ClaimVerdict(
-        field=fld, value=text, type="text", status=status, sentence=text,
+        field=fld,
+        value=text,
+        type="text",
+        status=status,
+        sentence=text,
         span=(pos, pos + len(text)) if pos >= 0 else None,
-        evidence=ClaimEvidence(source="context" if fld else "none", context_field=fld,
-                               context_value=observed.get(fld) if fld else None,
-                               cue="llm-binary" if binary else "llm"))
+        evidence=ClaimEvidence(
+            source="context" if fld else "none",
+            context_field=fld,
+            context_value=observed.get(fld) if fld else None,
+            cue="llm-binary" if binary else "llm",
+        ),
+    )

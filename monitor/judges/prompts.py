@@ -53,8 +53,10 @@ class Rubric(_Frozen):
 
     def model_post_init(self, _: Any) -> None:
         if set(self.dimensions) != set(DIMENSIONS):
-            raise ValueError(f"rubric {self.name!r} must define exactly {', '.join(DIMENSIONS)}"
-                             f" (has {', '.join(sorted(self.dimensions))})")
+            raise ValueError(
+                f"rubric {self.name!r} must define exactly {', '.join(DIMENSIONS)}"
+                f" (has {', '.join(sorted(self.dimensions))})"
+            )
 
 
 class ReferenceBlock(_Frozen):
@@ -123,27 +125,35 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
-def load_library(conditions_file: Path = CONDITIONS_FILE,
-                 rubrics_file: Path = RUBRICS_FILE) -> PromptLibrary:
+def load_library(
+    conditions_file: Path = CONDITIONS_FILE, rubrics_file: Path = RUBRICS_FILE
+) -> PromptLibrary:
     """Read and validate the prompt data; every problem names its file and key."""
     cdata, rdata = _read_yaml(conditions_file), _read_yaml(rubrics_file)
     try:
-        rubrics = {name: Rubric(name=name, **body)
-                   for name, body in (rdata.get("rubrics") or {}).items()}
-        conditions = {name: Condition(name=name, **body)
-                      for name, body in (cdata.get("conditions") or {}).items()}
+        rubrics = {
+            name: Rubric(name=name, **body) for name, body in (rdata.get("rubrics") or {}).items()
+        }
+        conditions = {
+            name: Condition(name=name, **body)
+            for name, body in (cdata.get("conditions") or {}).items()
+        }
         common = CommonRules(**(cdata.get("common") or {}))
-        support = (SupportTask(**cdata["citation_support"])
-                   if cdata.get("citation_support") else None)
+        support = (
+            SupportTask(**cdata["citation_support"]) if cdata.get("citation_support") else None
+        )
     except (ValidationError, TypeError, ValueError) as exc:
-        raise ConfigError(f"{conditions_file} / {rubrics_file}: invalid prompt data: {exc}"
-                          ) from exc
+        raise ConfigError(
+            f"{conditions_file} / {rubrics_file}: invalid prompt data: {exc}"
+        ) from exc
     for c in conditions.values():
         if c.rubric not in rubrics:
-            raise ConfigError(f"{conditions_file}: condition {c.name!r} names unknown rubric "
-                              f"{c.rubric!r}")
-    return PromptLibrary(common=common, conditions=conditions, rubrics=rubrics,
-                         citation_support=support)
+            raise ConfigError(
+                f"{conditions_file}: condition {c.name!r} names unknown rubric {c.rubric!r}"
+            )
+    return PromptLibrary(
+        common=common, conditions=conditions, rubrics=rubrics, citation_support=support
+    )
 
 
 @lru_cache(maxsize=1)
@@ -154,23 +164,32 @@ def default_library() -> PromptLibrary:
 class PromptRenderer:
     """Renders requests for one condition and rubric."""
 
-    def __init__(self, condition: str = "cargo", rubric: str | None = None,
-                 library: PromptLibrary | None = None) -> None:
+    def __init__(
+        self,
+        condition: str = "cargo",
+        rubric: str | None = None,
+        library: PromptLibrary | None = None,
+    ) -> None:
         lib = library or default_library()
         if condition not in lib.conditions:
-            raise ConfigError(f"unknown judge condition {condition!r}; choose one of: "
-                              f"{', '.join(sorted(lib.conditions))}")
+            raise ConfigError(
+                f"unknown judge condition {condition!r}; choose one of: "
+                f"{', '.join(sorted(lib.conditions))}"
+            )
         self.condition = lib.conditions[condition]
         rubric_name = rubric or self.condition.rubric
         if rubric_name not in lib.rubrics:
-            raise ConfigError(f"unknown rubric {rubric_name!r}; choose one of: "
-                              f"{', '.join(sorted(lib.rubrics))}")
+            raise ConfigError(
+                f"unknown rubric {rubric_name!r}; choose one of: {', '.join(sorted(lib.rubrics))}"
+            )
         self.rubric = lib.rubrics[rubric_name]
         self.common = lib.common
         self.support = lib.citation_support
         self.system = self._system()
-        self.prompt_version = (f"{self.condition.name}@{self.condition.version}"
-                               f"+{self.rubric.name}@{self.rubric.version}")
+        self.prompt_version = (
+            f"{self.condition.name}@{self.condition.version}"
+            f"+{self.rubric.name}@{self.rubric.version}"
+        )
         self.prompt_hash = hashlib.sha256(self.system.encode("utf-8")).hexdigest()[:16]
 
     @property
@@ -187,8 +206,10 @@ class PromptRenderer:
         parts.append(c.claim_rules)
         if c.authority_rule:
             parts.append(c.authority_rule)
-        parts.append("Score these dimensions, each in [0, 1] (1 is best):\n" + "\n".join(
-            f"- {dim}: {self.rubric.dimensions[dim]}" for dim in DIMENSIONS))
+        parts.append(
+            "Score these dimensions, each in [0, 1] (1 is best):\n"
+            + "\n".join(f"- {dim}: {self.rubric.dimensions[dim]}" for dim in DIMENSIONS)
+        )
         parts.append(self.common.data_rule)
         statuses = ", ".join(f'"{s}"' for s in c.statuses)
         parts.append(self.common.output_rule.replace("{statuses}", statuses))
@@ -198,14 +219,23 @@ class PromptRenderer:
         t = request.trace
         blocks: list[tuple[str, str]] = [("QUESTION", t.question), ("LIVE ANSWER", t.answer)]
         if self.condition.context is not None:
-            blocks.append(("LIVE CONTEXT", json.dumps(t.observed(), ensure_ascii=False,
-                                                      indent=1, sort_keys=True)))
+            blocks.append(
+                (
+                    "LIVE CONTEXT",
+                    json.dumps(t.observed(), ensure_ascii=False, indent=1, sort_keys=True),
+                )
+            )
         if self.condition.reference is not None:
             blocks.append((self.condition.reference.label, request.reference.answer))
         user = _blocks(blocks)
-        return RenderedPrompt(system=self.system, user=user, condition=self.condition.name,
-                              prompt_version=self.prompt_version, prompt_hash=self.prompt_hash,
-                              statuses=self.statuses)
+        return RenderedPrompt(
+            system=self.system,
+            user=user,
+            condition=self.condition.name,
+            prompt_version=self.prompt_version,
+            prompt_hash=self.prompt_hash,
+            statuses=self.statuses,
+        )
 
     @property
     def support_version(self) -> str:
@@ -218,22 +248,28 @@ class PromptRenderer:
         task = self.support
         if task is None:
             raise ConfigError("the prompt library has no 'citation_support' task")
-        system = "\n\n".join(p.strip() for p in (task.instructions, self.common.data_rule,
-                                                  task.output_rule))
+        system = "\n\n".join(
+            p.strip() for p in (task.instructions, self.common.data_rule, task.output_rule)
+        )
         user = _blocks([("CLAIM", claim), ("CITED PASSAGE", passage)])
         return RenderedPrompt(
-            system=system, user=user, condition="citation_support",
+            system=system,
+            user=user,
+            condition="citation_support",
             prompt_version=self.support_version,
             prompt_hash=hashlib.sha256(system.encode("utf-8")).hexdigest()[:16],
-            statuses=SUPPORT, task="citation_support")
+            statuses=SUPPORT,
+            task="citation_support",
+        )
 
 
 def _blocks(blocks: list[tuple[str, str]]) -> str:
     """Delimited data blocks; the tag is a hash of their (defanged) content."""
     clean = [(name, _defang(text)) for name, text in blocks]
     tag = hashlib.sha256(json.dumps(clean, ensure_ascii=False).encode()).hexdigest()[:12]
-    return "\n\n".join(f"<<<BEGIN {name} {tag}>>>\n{text}\n<<<END {name} {tag}>>>"
-                       for name, text in clean)
+    return "\n\n".join(
+        f"<<<BEGIN {name} {tag}>>>\n{text}\n<<<END {name} {tag}>>>" for name, text in clean
+    )
 
 
 _DELIMITER = re.compile(r"<{3,}|>{3,}")

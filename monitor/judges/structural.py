@@ -53,15 +53,22 @@ STRUCTURAL_VERSION = "structural-2"
 class StructuralJudge:
     """Context-grounded claim checks plus exemplar step coverage, in pure Python."""
 
-    def __init__(self, embedder: Embedder | None = None,
-                 procedure: ProcedureConfig | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, procedure: ProcedureConfig | None = None
+    ) -> None:
         self.verifier = StepVerifier(embedder, procedure)
-        config = {"version": STRUCTURAL_VERSION, "procedure": asdict(self.verifier.config),
-                  "embedder": embedder.model_id if embedder else None}
+        config = {
+            "version": STRUCTURAL_VERSION,
+            "procedure": asdict(self.verifier.config),
+            "embedder": embedder.model_id if embedder else None,
+        }
         digest = hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:12]
-        self._info = JudgeInfo(name="structural",
-                               model=embedder.model_id if embedder else None,
-                               prompt_version=STRUCTURAL_VERSION, config_hash=digest)
+        self._info = JudgeInfo(
+            name="structural",
+            model=embedder.model_id if embedder else None,
+            prompt_version=STRUCTURAL_VERSION,
+            config_hash=digest,
+        )
 
     @property
     def info(self) -> JudgeInfo:
@@ -78,9 +85,9 @@ class StructuralJudge:
         claims, verify = self._claims(request)
         return _result(claims, tuple(self.verifier.verify(*verify)) if verify else ())
 
-    def _claims(self, request: JudgeRequest
-                ) -> tuple[tuple[ClaimVerdict, ...],
-                           tuple[GoldenItem, str, list[str], list[str]] | None]:
+    def _claims(
+        self, request: JudgeRequest
+    ) -> tuple[tuple[ClaimVerdict, ...], tuple[GoldenItem, str, list[str], list[str]] | None]:
         """The claim verdicts, and the step verifier's arguments when the answer is
         an answer (not a clarification or a refusal): its procedure is checked."""
         trace, ref = request.trace, request.reference
@@ -104,21 +111,34 @@ class StructuralJudge:
             live = observed[c.field]
             ok = same_value(c.value, live, c.type)
             return ClaimVerdict(
-                field=c.field, value=c.value, type=c.type,
-                status="supported" if ok else "contradicted", sentence=c.sentence.text,
-                span=span, evidence=ClaimEvidence(source="context", context_field=c.field,
-                                                  context_value=live, cue=c.cue,
-                                                  reference_value=ref_value),
+                field=c.field,
+                value=c.value,
+                type=c.type,
+                status="supported" if ok else "contradicted",
+                sentence=c.sentence.text,
+                span=span,
+                evidence=ClaimEvidence(
+                    source="context",
+                    context_field=c.field,
+                    context_value=live,
+                    cue=c.cue,
+                    reference_value=ref_value,
+                ),
             )
         return ClaimVerdict(
-            field=c.field, value=c.value, type=c.type, status="unverifiable",
-            sentence=c.sentence.text, span=span,
+            field=c.field,
+            value=c.value,
+            type=c.type,
+            status="unverifiable",
+            sentence=c.sentence.text,
+            span=span,
             evidence=ClaimEvidence(source="none", cue=c.cue, reference_value=ref_value),
         )
 
 
-def _downgrade_shape_conflicts(claims: tuple[ClaimVerdict, ...],
-                               cands: list[Candidate]) -> tuple[ClaimVerdict, ...]:
+def _downgrade_shape_conflicts(
+    claims: tuple[ClaimVerdict, ...], cands: list[Candidate]
+) -> tuple[ClaimVerdict, ...]:
     """An identifier tied to a field by shape alone does not contradict that field
     when the answer also states the observed value: it most likely names another
     instance ("case 491541446 duplicates case 536762755")."""
@@ -126,11 +146,19 @@ def _downgrade_shape_conflicts(claims: tuple[ClaimVerdict, ...],
     out: list[ClaimVerdict] = []
     for claim, cand in zip(claims, cands, strict=True):
         if claim.status == "contradicted" and cand.cue == "shape" and claim.field in confirmed:
-            out.append(claim.model_copy(update={
-                "status": "unverifiable", "field": None,
-                "evidence": ClaimEvidence(source="none", cue="shape",
-                                          reference_value=claim.evidence.reference_value),
-            }))
+            out.append(
+                claim.model_copy(
+                    update={
+                        "status": "unverifiable",
+                        "field": None,
+                        "evidence": ClaimEvidence(
+                            source="none",
+                            cue="shape",
+                            reference_value=claim.evidence.reference_value,
+                        ),
+                    }
+                )
+            )
             continue
         out.append(claim)
     return tuple(out)
@@ -145,8 +173,9 @@ def fidelity(claims: tuple[ClaimVerdict, ...]) -> float:
 
 
 def _result(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> JudgeResult:
-    return JudgeResult(scores=score(claims, steps), claims=claims, steps=steps,
-                       rationale=rationale(claims, steps))
+    return JudgeResult(
+        scores=score(claims, steps), claims=claims, steps=steps, rationale=rationale(claims, steps)
+    )
 
 
 def procedure_score(steps: tuple[StepVerdict, ...]) -> float:
@@ -162,11 +191,14 @@ def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> S
     fid = fidelity(claims)
     required = [s for s in steps if s.required]
     completeness = (
-        round(sum(s.status == "covered" for s in required) / len(required), 4)
-        if required else None
+        round(sum(s.status == "covered" for s in required) / len(required), 4) if required else None
     )
-    return Scores(correctness=min(fid, procedure_score(steps)), completeness=completeness,
-                  helpfulness=None, hallucination_fidelity=fid)
+    return Scores(
+        correctness=min(fid, procedure_score(steps)),
+        completeness=completeness,
+        helpfulness=None,
+        hallucination_fidelity=fid,
+    )
 
 
 def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> str:
@@ -175,14 +207,19 @@ def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) 
     sup = [c for c in claims if c.status == "supported"]
     unv = [c for c in claims if c.status == "unverifiable"]
     for c in con:
-        parts.append(f"the answer states {c.field} {c.value!r}, which contradicts the "
-                     f"observed {c.field} {c.evidence.context_value!r} in the live context")
+        parts.append(
+            f"the answer states {c.field} {c.value!r}, which contradicts the "
+            f"observed {c.field} {c.evidence.context_value!r} in the live context"
+        )
     if sup:
-        parts.append("supported by the live context: "
-                     + ", ".join(f"{c.field}={c.value!r}" for c in sup))
+        parts.append(
+            "supported by the live context: " + ", ".join(f"{c.field}={c.value!r}" for c in sup)
+        )
     if unv:
-        parts.append("unverifiable (not observed, neutral): "
-                     + ", ".join(f"{c.field or 'unattributed'}={c.value!r}" for c in unv))
+        parts.append(
+            "unverifiable (not observed, neutral): "
+            + ", ".join(f"{c.field or 'unattributed'}={c.value!r}" for c in unv)
+        )
     if not claims:
         parts.append("no instance facts stated; nothing contradicts the live context")
     for s in steps:

@@ -33,8 +33,10 @@ pytestmark = pytest.mark.prometheus
 
 def _tool(name: str) -> str:
     path = shutil.which(name)
-    assert path, (f"{name} not found: install Debian's 'prometheus' package "
-                  "(the README test command does this)")
+    assert path, (
+        f"{name} not found: install Debian's 'prometheus' package "
+        "(the README test command does this)"
+    )
     return path
 
 
@@ -57,8 +59,12 @@ def test_promtool_unit_tests_cover_every_alert() -> None:
     groups = yaml.safe_load((PROM / "rules" / "alerts.yml").read_text())["groups"]
     alerts = [r["alert"] for g in groups for r in g["rules"]]
     for alert in alerts:
-        cases = [c for t in tests["tests"] for c in t.get("alert_rule_test", [])
-                 if c["alertname"] == alert]
+        cases = [
+            c
+            for t in tests["tests"]
+            for c in t.get("alert_rule_test", [])
+            if c["alertname"] == alert
+        ]
         assert any(c["exp_alerts"] for c in cases), f"{alert}: no firing case"
         assert any(not c["exp_alerts"] for c in cases), f"{alert}: no non-firing case"
     for g in yaml.safe_load((PROM / "rules" / "alerts.yml").read_text())["groups"]:
@@ -128,14 +134,36 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
     feed.write_text("")
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     monitor = subprocess.Popen(
-        [sys.executable, "-m", "pipelines.cli", "run", "--input", str(feed), "--follow",
-         "--output", str(tmp_path / "j.jsonl"), "--metrics-port", str(mport), "--no-progress",
-         "--cache-dir", str(tmp_path / "cache")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        [
+            sys.executable,
+            "-m",
+            "pipelines.cli",
+            "run",
+            "--input",
+            str(feed),
+            "--follow",
+            "--output",
+            str(tmp_path / "j.jsonl"),
+            "--metrics-port",
+            str(mport),
+            "--no-progress",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     prom = subprocess.Popen(
-        [prometheus, f"--config.file={conf_dir / 'prometheus.yml'}",
-         f"--storage.tsdb.path={tmp_path / 'tsdb'}", f"--web.listen-address=127.0.0.1:{pport}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            prometheus,
+            f"--config.file={conf_dir / 'prometheus.yml'}",
+            f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+            f"--web.listen-address=127.0.0.1:{pport}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     lines = [x for x in SAMPLES.read_text().splitlines() if x.strip()]
     stop = threading.Event()
 
@@ -156,8 +184,11 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
         while time.monotonic() < deadline:
             try:
                 up = _query(pport, 'up{job="cargo-monitor"} == 1')
-                if up and _query(pport, "cargo:contradiction_rate:avg1d") and \
-                        _query(pport, 'sum(cargo_traces_total) > 200'):
+                if (
+                    up
+                    and _query(pport, "cargo:contradiction_rate:avg1d")
+                    and _query(pport, "sum(cargo_traces_total) > 200")
+                ):
                     break
             except OSError:
                 pass
@@ -177,8 +208,9 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
         assert 0.85 <= coverage <= 1.0, coverage
         dlq = float(_query(pport, "cargo:dead_letter_rate:ratio5m")[0]["value"][1])
         assert 0.0 < dlq < 0.1, dlq
-        categories = {r["metric"]["category"]
-                      for r in _query(pport, "cargo:citation_findings:rate5m > 0")}
+        categories = {
+            r["metric"]["category"] for r in _query(pport, "cargo:citation_findings:rate5m > 0")
+        }
         assert len(categories) == 7, categories
 
         missing = []

@@ -24,23 +24,33 @@ from monitor.traces import parse_trace
 REFUND = "Standard purchases may be returned within 30 days. Refunds go to the original card."
 REFUND_2024 = "Standard purchases may be returned within 14 days."
 DAMAGED = "Damaged items must be reported within 48 hours."
-SOURCES = [{"source_id": "refund-2025", "document_version": "2025-06-01", "chunk_id": "c0",
-            "rank": 0, "text": REFUND},
-           {"source_id": "damaged-items", "document_version": "2025-04-12", "chunk_id": "c3",
-            "rank": 1, "text": DAMAGED}]
+SOURCES = [
+    {
+        "source_id": "refund-2025",
+        "document_version": "2025-06-01",
+        "chunk_id": "c0",
+        "rank": 0,
+        "text": REFUND,
+    },
+    {
+        "source_id": "damaged-items",
+        "document_version": "2025-04-12",
+        "chunk_id": "c3",
+        "rank": 1,
+        "text": DAMAGED,
+    },
+]
 CHECKER = CitationChecker()
 
 
 def check(citations: dict[str, Any], answer: str = "An answer.") -> CitationReport:
-    report = CHECKER.check(Trace(trace_id="t", question="q", answer=answer,
-                                 citations=citations))
+    report = CHECKER.check(Trace(trace_id="t", question="q", answer=answer, citations=citations))
     assert report is not None
     return report
 
 
 def claim(cid: str, text: str, *ids: str, required: bool = True) -> dict[str, Any]:
-    return {"claim_id": cid, "text": text, "citation_ids": list(ids),
-            "requires_citation": required}
+    return {"claim_id": cid, "text": text, "citation_ids": list(ids), "requires_citation": required}
 
 
 def cats(r: CitationReport) -> list[tuple[str, str | None, tuple[str, ...]]]:
@@ -52,13 +62,18 @@ def by_claim(r: CitationReport, cid: str) -> Any:
 
 
 def test_unknown_marker_and_uncited_claim_are_reported_separately() -> None:
-    r = check({"sources": SOURCES, "claims": [
-        claim("c1", "Standard purchases have a 30-day return window.", "refund-2025"),
-        claim("c2", DAMAGED, "damaged-2024"),
-        claim("c3", "Sale items use a separate eligibility rule."),
-        claim("c4", "Happy to help with anything else.", required=False)]})
-    assert cats(r) == [("unknown_source", "c2", ("damaged-2024",)),
-                       ("uncited_claim", "c3", ())]
+    r = check(
+        {
+            "sources": SOURCES,
+            "claims": [
+                claim("c1", "Standard purchases have a 30-day return window.", "refund-2025"),
+                claim("c2", DAMAGED, "damaged-2024"),
+                claim("c3", "Sale items use a separate eligibility rule."),
+                claim("c4", "Happy to help with anything else.", required=False),
+            ],
+        }
+    )
+    assert cats(r) == [("unknown_source", "c2", ("damaged-2024",)), ("uncited_claim", "c3", ())]
     assert r.integrity == "fail"
     # Support never ran for the unknown marker: nothing was scored, nothing is 0.
     assert by_claim(r, "c2").support == () and by_claim(r, "c2").supported is None
@@ -70,8 +85,7 @@ def test_unknown_marker_and_uncited_claim_are_reported_separately() -> None:
 
 def test_duplicate_manifest_ids_block_support() -> None:
     dup = [*SOURCES, {"source_id": "refund-2025", "text": REFUND_2024}]
-    r = check({"sources": dup, "claims": [claim("c1", "Returns within 30 days.",
-                                                "refund-2025")]})
+    r = check({"sources": dup, "claims": [claim("c1", "Returns within 30 days.", "refund-2025")]})
     assert cats(r) == [("duplicate_source", None, ("refund-2025",))]
     s = by_claim(r, "c1").support[0]
     assert s.status == "not_run" and "more than once" in s.reason
@@ -79,19 +93,28 @@ def test_duplicate_manifest_ids_block_support() -> None:
 
 
 def test_conversational_claim_is_exempt() -> None:
-    r = check({"sources": SOURCES, "claims": [
-        claim("c1", "Thanks for reaching out!", required=False),
-        claim("c2", "Standard purchases may be returned within 30 days.", "refund-2025")]})
+    r = check(
+        {
+            "sources": SOURCES,
+            "claims": [
+                claim("c1", "Thanks for reaching out!", required=False),
+                claim("c2", "Standard purchases may be returned within 30 days.", "refund-2025"),
+            ],
+        }
+    )
     assert r.findings == () and r.requiring == 1 and r.coverage == 1.0
 
 
 def test_renderer_resort_changes_a_positional_marker() -> None:
     sources = [SOURCES[0], {"source_id": "refund-2024", "text": REFUND_2024}]
-    r = check({"sources": sources,
-               "claims": [claim("c1", "Standard purchases may be returned within 30 days.",
-                                "1")],
-               "footnotes": {"1": "refund-2025", "2": "refund-2024"},
-               "rendered_footnotes": {"1": "refund-2024", "2": "refund-2025"}})
+    r = check(
+        {
+            "sources": sources,
+            "claims": [claim("c1", "Standard purchases may be returned within 30 days.", "1")],
+            "footnotes": {"1": "refund-2025", "2": "refund-2024"},
+            "rendered_footnotes": {"1": "refund-2024", "2": "refund-2025"},
+        }
+    )
     # The generation artifact passes (resolved through the saved map) ...
     assert by_claim(r, "c1").resolved == ("refund-2025",)
     assert by_claim(r, "c1").supported is True
@@ -103,19 +126,26 @@ def test_exception_claim_supported_only_by_another_chunk() -> None:
     r = check({"sources": SOURCES, "claims": [claim("c2", DAMAGED, "refund-2025")]})
     c = by_claim(r, "c2")
     assert r.findings == () and r.integrity == "pass"  # the pointer is valid ...
-    assert c.support[0].status == "unsupported"        # ... but its passage does not say it
+    assert c.support[0].status == "unsupported"  # ... but its passage does not say it
     assert c.supported is False and c.supported_elsewhere == ("damaged-items",)
-    assert r.coverage == 0.0 and r.precision == 0.0     # wrong source, not no source
+    assert r.coverage == 0.0 and r.precision == 0.0  # wrong source, not no source
 
 
 def test_stale_evaluator_copy_is_a_transport_defect() -> None:
     h = content_hash(REFUND)
-    r = check({"sources": [{**SOURCES[0], "content_hash": f"sha256:{h}"}, SOURCES[1]],
-               "claims": [claim("c1", "Standard purchases may be returned within 30 days.",
-                                "refund-2025")],
-               "stage_hashes": {"retrieval": {"refund-2025": h},
-                                "generation": {"refund-2025": h},
-                                "evaluation": {"refund-2025": content_hash(REFUND_2024)}}})
+    r = check(
+        {
+            "sources": [{**SOURCES[0], "content_hash": f"sha256:{h}"}, SOURCES[1]],
+            "claims": [
+                claim("c1", "Standard purchases may be returned within 30 days.", "refund-2025")
+            ],
+            "stage_hashes": {
+                "retrieval": {"refund-2025": h},
+                "generation": {"refund-2025": h},
+                "evaluation": {"refund-2025": content_hash(REFUND_2024)},
+            },
+        }
+    )
     assert [f.category for f in r.findings] == ["hash_mismatch"]
     assert "evaluation=" in r.findings[0].detail
     s = by_claim(r, "c1").support[0]
@@ -123,34 +153,63 @@ def test_stale_evaluator_copy_is_a_transport_defect() -> None:
 
 
 def test_manifest_text_that_does_not_match_its_own_hash() -> None:
-    r = check({"sources": [{**SOURCES[0], "content_hash": content_hash(REFUND_2024)}],
-               "claims": [claim("c1", "Returns within 30 days.", "refund-2025")]})
+    r = check(
+        {
+            "sources": [{**SOURCES[0], "content_hash": content_hash(REFUND_2024)}],
+            "claims": [claim("c1", "Returns within 30 days.", "refund-2025")],
+        }
+    )
     assert [f.category for f in r.findings] == ["hash_mismatch"]
 
 
 def test_paraphrase_has_no_quote_to_align() -> None:
-    r = check({"sources": SOURCES, "claims": [
-        claim("c1", "You can return standard purchases within 30 days.", "refund-2025")]})
+    r = check(
+        {
+            "sources": SOURCES,
+            "claims": [
+                claim("c1", "You can return standard purchases within 30 days.", "refund-2025")
+            ],
+        }
+    )
     assert r.quotes == "not_applicable" and by_claim(r, "c1").quotes_status == "not_applicable"
     assert by_claim(r, "c1").supported is True  # support is judged, not assumed from quotes
 
 
 def test_exact_quotes_are_checked_against_the_cited_passage_only() -> None:
-    ok = check({"sources": SOURCES, "claims": [claim(
-        "c1", 'The policy says "standard purchases   MAY be returned within 30 days."',
-        "refund-2025")]})
+    ok = check(
+        {
+            "sources": SOURCES,
+            "claims": [
+                claim(
+                    "c1",
+                    'The policy says "standard purchases   MAY be returned within 30 days."',
+                    "refund-2025",
+                )
+            ],
+        }
+    )
     assert ok.quotes == "pass" and ok.findings == ()
-    bad = check({"sources": SOURCES, "claims": [claim(
-        "c1", 'The policy says "must be reported within 48 hours".', "refund-2025")]})
+    bad = check(
+        {
+            "sources": SOURCES,
+            "claims": [
+                claim("c1", 'The policy says "must be reported within 48 hours".', "refund-2025")
+            ],
+        }
+    )
     assert bad.quotes == "fail"
     assert cats(bad) == [("quote_mismatch", "c1", ("refund-2025",))]
     assert quotes_in('a "two words" and "three little words"') == ["three little words"]
 
 
 def test_footnotes_resolve_only_through_the_saved_map() -> None:
-    r = check({"sources": SOURCES, "footnotes": {"1": "refund-2025"},
-               "claims": [claim("c1", "Returns within 30 days.", "1"),
-                          claim("c2", DAMAGED, "2")]})
+    r = check(
+        {
+            "sources": SOURCES,
+            "footnotes": {"1": "refund-2025"},
+            "claims": [claim("c1", "Returns within 30 days.", "1"), claim("c2", DAMAGED, "2")],
+        }
+    )
     assert cats(r) == [("unresolved_footnote", "c2", ("2",))]
     nomap = check({"sources": SOURCES, "claims": [claim("c1", "Returns within 30 days.", "1")]})
     assert nomap.findings[0].category == "unknown_source"
@@ -161,10 +220,13 @@ def test_prose_markers_with_an_embedder_backed_verifier() -> None:
     from monitor.steps import StepVerifier
 
     checker = CitationChecker(StepVerifier(HashingEmbedder()))
-    answer = ("Standard purchases may be returned within 30 days [refund-2025]. "
-              "Damaged items must be reported within 48 hours.[damaged-items] Thanks!")
-    report = checker.check(Trace(trace_id="t", question="q", answer=answer,
-                                 citations={"sources": SOURCES}))
+    answer = (
+        "Standard purchases may be returned within 30 days [refund-2025]. "
+        "Damaged items must be reported within 48 hours.[damaged-items] Thanks!"
+    )
+    report = checker.check(
+        Trace(trace_id="t", question="q", answer=answer, citations={"sources": SOURCES})
+    )
     assert report is not None and report.mode == "markers"
     assert report.findings == () and report.coverage == 1.0 and report.precision == 1.0
 
@@ -172,38 +234,66 @@ def test_prose_markers_with_an_embedder_backed_verifier() -> None:
 # --------------------------------------------------------------------------- marker grammar
 
 
-@pytest.mark.parametrize(("answer", "expected"), [
-    ("Returns within 30 days [a].", [("Returns within 30 days.", ("a",))]),
-    ("Returns within 30 days.[a] Next sentence here now.",
-     [("Returns within 30 days.", ("a",)), ("Next sentence here now.", ())]),
-    ("Returns within 30 days. [a][b] Next sentence here now [c].",
-     [("Returns within 30 days.", ("a", "b")), ("Next sentence here now.", ("c",))]),
-    ("Returns within 30 days [a, b; c].", [("Returns within 30 days.", ("a", "b", "c"))]),
-    ("Returns [a] within 30 days [a].", [("Returns within 30 days.", ("a",))]),
-    ("Returns within 30 days [a]; no receipt needed [b].",
-     [("Returns within 30 days; no receipt needed.", ("a", "b"))]),
-    (r"Use \[brackets] for notes in this form.",
-     [("Use [brackets] for notes in this form.", ())]),
-    ("Open [the portal](https://x.example/p) to start a return.",
-     [("Open [the portal](https://x.example/p) to start a return.", ())]),
-    ("Set `items[0]` to the first item in the list [doc-1].",
-     [("Set `items[0]` to the first item in the list.", ("doc-1",))]),
-    ("Run this:\n```\nx = a[1]\ny = b[2]\n```\nThat is all for this step [a].",
-     [("Run this:", ()), ("That is all for this step.", ("a",))]),
-    ("This is [citation needed] in the text here.",
-     [("This is [citation needed] in the text here.", ())]),
-])
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Returns within 30 days [a].", [("Returns within 30 days.", ("a",))]),
+        (
+            "Returns within 30 days.[a] Next sentence here now.",
+            [("Returns within 30 days.", ("a",)), ("Next sentence here now.", ())],
+        ),
+        (
+            "Returns within 30 days. [a][b] Next sentence here now [c].",
+            [("Returns within 30 days.", ("a", "b")), ("Next sentence here now.", ("c",))],
+        ),
+        ("Returns within 30 days [a, b; c].", [("Returns within 30 days.", ("a", "b", "c"))]),
+        ("Returns [a] within 30 days [a].", [("Returns within 30 days.", ("a",))]),
+        (
+            "Returns within 30 days [a]; no receipt needed [b].",
+            [("Returns within 30 days; no receipt needed.", ("a", "b"))],
+        ),
+        (
+            r"Use \[brackets] for notes in this form.",
+            [("Use [brackets] for notes in this form.", ())],
+        ),
+        (
+            "Open [the portal](https://x.example/p) to start a return.",
+            [("Open [the portal](https://x.example/p) to start a return.", ())],
+        ),
+        (
+            "Set `items[0]` to the first item in the list [doc-1].",
+            [("Set `items[0]` to the first item in the list.", ("doc-1",))],
+        ),
+        (
+            "Run this:\n```\nx = a[1]\ny = b[2]\n```\nThat is all for this step [a].",
+            [("Run this:", ()), ("That is all for this step.", ("a",))],
+        ),
+        (
+            "This is [citation needed] in the text here.",
+            [("This is [citation needed] in the text here.", ())],
+        ),
+    ],
+)
 def test_marker_grammar(answer: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
     got = [(c.text, c.citation_ids) for c in parse_markers(answer)]
     assert got == expected
 
 
 def test_prose_citation_policy() -> None:
-    claims = {c.text: c.requires_citation for c in parse_markers(
-        "Hope this helps! Is there anything else? Returns take five business days. Sure. "
-        "Ok [a].")}
-    assert claims == {"Hope this helps!": False, "Is there anything else?": False,
-                      "Returns take five business days.": True, "Sure.": False, "Ok.": True}
+    claims = {
+        c.text: c.requires_citation
+        for c in parse_markers(
+            "Hope this helps! Is there anything else? Returns take five business days. Sure. "
+            "Ok [a]."
+        )
+    }
+    assert claims == {
+        "Hope this helps!": False,
+        "Is there anything else?": False,
+        "Returns take five business days.": True,
+        "Sure.": False,
+        "Ok.": True,
+    }
 
 
 @given(st.text(alphabet=st.sampled_from(list("ab [],;.`\\!?()\n 1-")), max_size=120))
@@ -218,24 +308,37 @@ def test_marker_parser_is_total_and_only_reports_ids_it_saw(answer: str) -> None
 # --------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize(("citations", "field"), [
-    ({"sources": [{"text": "x"}]}, "citations.sources.0.source_id"),
-    ({"sources": [{"source_id": "a", "text": "x", "rank": -1}]}, "citations.sources.0.rank"),
-    ({"sources": [{"source_id": "a"}]}, "citations.sources.0"),
-    ({"sources": [{"source_id": "a", "text": "x", "sourceVersion": "1"}]},
-     "citations.sources.0.sourceVersion"),
-    ({"sources": [], "claims": [{"claim_id": "c", "text": "t"}, {"claim_id": "c", "text": "u"}]},
-     "citations"),
-    ({"sources": [], "claims": [{"claim_id": "c", "text": "t", "citation_ids": "a"}]},
-     "citations.claims.0.citation_ids"),
-    ({"sources": [], "stage_hashes": {"indexing": {"a": "x"}}}, "citations.stage_hashes.indexing"),
-    ({"claims": []}, "citations.sources"),
-    ("refund-2025", "citations"),
-])
-def test_malformed_manifests_are_invalid_with_the_field_named(citations: Any,
-                                                              field: str) -> None:
-    payload = json.dumps({"trace_id": "t", "question": "q", "answer": "a",
-                          "citations": citations})
+@pytest.mark.parametrize(
+    ("citations", "field"),
+    [
+        ({"sources": [{"text": "x"}]}, "citations.sources.0.source_id"),
+        ({"sources": [{"source_id": "a", "text": "x", "rank": -1}]}, "citations.sources.0.rank"),
+        ({"sources": [{"source_id": "a"}]}, "citations.sources.0"),
+        (
+            {"sources": [{"source_id": "a", "text": "x", "sourceVersion": "1"}]},
+            "citations.sources.0.sourceVersion",
+        ),
+        (
+            {
+                "sources": [],
+                "claims": [{"claim_id": "c", "text": "t"}, {"claim_id": "c", "text": "u"}],
+            },
+            "citations",
+        ),
+        (
+            {"sources": [], "claims": [{"claim_id": "c", "text": "t", "citation_ids": "a"}]},
+            "citations.claims.0.citation_ids",
+        ),
+        (
+            {"sources": [], "stage_hashes": {"indexing": {"a": "x"}}},
+            "citations.stage_hashes.indexing",
+        ),
+        ({"claims": []}, "citations.sources"),
+        ("refund-2025", "citations"),
+    ],
+)
+def test_malformed_manifests_are_invalid_with_the_field_named(citations: Any, field: str) -> None:
+    payload = json.dumps({"trace_id": "t", "question": "q", "answer": "a", "citations": citations})
     with pytest.raises(InvalidTraceError) as info:
         parse_trace(payload)
     assert info.value.field == field
@@ -250,10 +353,11 @@ async def test_every_valid_trace_gets_its_citation_report(golden: GoldenSet) -> 
     index = GoldenIndex(golden, HashingEmbedder(), cache_dir=None)
     ev = Evaluator(index, FixedGate(0.5), StructuralJudge())
     item = golden.items[0]
-    bundle = {"sources": SOURCES, "claims": [claim("c1", DAMAGED, "damaged-2024"),
-                                             claim("c2", "Sale items differ.")]}
-    accepted = Trace(trace_id="a", question=item.question, answer=item.answer,
-                     citations=bundle)
+    bundle = {
+        "sources": SOURCES,
+        "claims": [claim("c1", DAMAGED, "damaged-2024"), claim("c2", "Sale items differ.")],
+    }
+    accepted = Trace(trace_id="a", question=item.question, answer=item.answer, citations=bundle)
     off_topic = Trace(trace_id="b", question="zzzz qqqq", answer="x", citations=bundle)
     plain = Trace(trace_id="c", question=item.question, answer=item.answer)
     out = await ev.evaluate_batch([accepted, off_topic, plain])
@@ -269,8 +373,9 @@ async def test_every_valid_trace_gets_its_citation_report(golden: GoldenSet) -> 
     assert get("cargo_citation_findings_total", {"category": "uncited_claim"}) == 2
     assert get("cargo_citation_findings_total", {"category": "hash_mismatch"}) == 0
     assert get("cargo_citation_claims_total", {"covered": "false"}) == 4
-    assert get("cargo_citation_traces_total", {"integrity": "fail",
-                                               "quotes": "not_applicable"}) == 2
+    assert (
+        get("cargo_citation_traces_total", {"integrity": "fail", "quotes": "not_applicable"}) == 2
+    )
 
 
 # --------------------------------------------------------------------------- LLM support checks
@@ -281,19 +386,30 @@ def _support_checker(url: str, **kw: Any) -> CitationChecker:
 
     from monitor.judges.llm import LLMConfig, LLMJudge
 
-    cfg = LLMConfig(base_url=url, model="m", api_key=SecretStr("k"), max_retries=0,
-                    backoff_base_s=0.01, price_input_per_1k=1.0, **kw)
+    cfg = LLMConfig(
+        base_url=url,
+        model="m",
+        api_key=SecretStr("k"),
+        max_retries=0,
+        backoff_base_s=0.01,
+        price_input_per_1k=1.0,
+        **kw,
+    )
     return CitationChecker(support_judge=LLMJudge(cfg))
 
 
 async def test_llm_support_checks_only_citations_that_passed_integrity() -> None:
     from tests.chat_server import Reply, scripted_server
 
-    bundle = {"sources": SOURCES, "claims": [
-        # A paraphrase the lexical verifier cannot see ...
-        claim("c1", "Goods bought normally can come back for a month.", "refund-2025"),
-        # ... and a citation that never reaches the LLM (integrity failed first).
-        claim("c2", DAMAGED, "damaged-2024")]}
+    bundle = {
+        "sources": SOURCES,
+        "claims": [
+            # A paraphrase the lexical verifier cannot see ...
+            claim("c1", "Goods bought normally can come back for a month.", "refund-2025"),
+            # ... and a citation that never reaches the LLM (integrity failed first).
+            claim("c2", DAMAGED, "damaged-2024"),
+        ],
+    }
     trace = Trace(trace_id="t", question="q", answer="a", citations=bundle)
     assert CHECKER.check(trace).claims[0].supported is False  # type: ignore[union-attr]
     reply = json.dumps({"status": "supported", "rationale": "30 days is a month"})
@@ -316,8 +432,12 @@ async def test_llm_support_checks_only_citations_that_passed_integrity() -> None
 async def test_llm_support_failure_keeps_the_structural_verdict() -> None:
     from tests.chat_server import Reply, scripted_server
 
-    bundle = {"sources": SOURCES, "claims": [
-        claim("c1", "Standard purchases may be returned within 30 days.", "refund-2025")]}
+    bundle = {
+        "sources": SOURCES,
+        "claims": [
+            claim("c1", "Standard purchases may be returned within 30 days.", "refund-2025")
+        ],
+    }
     trace = Trace(trace_id="t", question="q", answer="a", citations=bundle)
     with scripted_server(Reply(content="I think so.")) as server:
         checker = _support_checker(server.url)
@@ -348,13 +468,25 @@ async def test_async_support_checks_embed_off_the_loop_and_match_the_sync_report
             self.threads.append(threading.get_ident())
             return super().embed(texts)
 
-    trace = Trace(trace_id="t", question="q", answer="An answer.", citations={
-        "sources": SOURCES, "claims": [
-            claim("c1", "Purchases can be sent back for a refund within a month.",
-                  "refund-2025"),
-            claim("c2", "Report damage to an item no later than two days after it arrives.",
-                  "refund-2025"),
-            claim("c3", "Refunds are paid back to the card used originally.", "refund-2025")]})
+    trace = Trace(
+        trace_id="t",
+        question="q",
+        answer="An answer.",
+        citations={
+            "sources": SOURCES,
+            "claims": [
+                claim(
+                    "c1", "Purchases can be sent back for a refund within a month.", "refund-2025"
+                ),
+                claim(
+                    "c2",
+                    "Report damage to an item no later than two days after it arrives.",
+                    "refund-2025",
+                ),
+                claim("c3", "Refunds are paid back to the card used originally.", "refund-2025"),
+            ],
+        },
+    )
     expected = CitationChecker(StepVerifier(HashingEmbedder())).check(trace)
     emb = Counting()
     got = await CitationChecker(StepVerifier(emb)).check_async(trace)

@@ -12,13 +12,16 @@ from monitor.models import GateDecision, Trace
 from tests.conftest import ACCEPTED
 
 
-@pytest.mark.parametrize(("answer", "rtype"), [
-    ("Case 1 is Closed.", "answer"),
-    ("Could you provide the case number so I can look it up?", "clarification"),
-    ("Which asset do you mean?", "clarification"),
-    ("I'm unable to share details of cases that belong to another customer.", "guardrail"),
-    ("I cannot help with that request.", "guardrail"),
-])
+@pytest.mark.parametrize(
+    ("answer", "rtype"),
+    [
+        ("Case 1 is Closed.", "answer"),
+        ("Could you provide the case number so I can look it up?", "clarification"),
+        ("Which asset do you mean?", "clarification"),
+        ("I'm unable to share details of cases that belong to another customer.", "guardrail"),
+        ("I cannot help with that request.", "guardrail"),
+    ],
+)
 def test_response_type_inference(answer: str, rtype: str) -> None:
     assert infer_response_type(answer) == rtype
 
@@ -30,16 +33,24 @@ def test_language_detection() -> None:
 
 
 def _trace(**kw: object) -> Trace:
-    base: dict[str, object] = {"trace_id": "t", "question": "Q?",
-                               "answer": "The case is closed and you can reopen it."}
+    base: dict[str, object] = {
+        "trace_id": "t",
+        "question": "Q?",
+        "answer": "The case is closed and you can reopen it.",
+    }
     base.update(kw)
     return Trace.model_validate(base)
 
 
 def test_planner_replans_latency_and_guards() -> None:
-    t = _trace(agent="policy", observations=[
-        {"kind": "planner", "duration_ms": 100}, {"kind": "replanner", "duration_ms": 50},
-        {"kind": "agent", "name": "policy", "duration_ms": 900}])
+    t = _trace(
+        agent="policy",
+        observations=[
+            {"kind": "planner", "duration_ms": 100},
+            {"kind": "replanner", "duration_ms": 50},
+            {"kind": "agent", "name": "policy", "duration_ms": 900},
+        ],
+    )
     d = compute_diagnostics(t, ACCEPTED, GuardConfig(languages=("de",), max_chars=10))
     assert d.planner_verdict == "mismatch" and d.expected_agent == "case"
     assert d.replans == 1
@@ -51,8 +62,9 @@ def test_planner_replans_latency_and_guards() -> None:
 
 def test_trace_values_win_and_abstentions_have_unknown_planner() -> None:
     t = _trace(agent="case", latency_ms=42.0, language="en-GB", response_type="guardrail")
-    abstained = GateDecision(kind="fixed", status="abstained", reason="low_similarity",
-                             expected_agent="case")
+    abstained = GateDecision(
+        kind="fixed", status="abstained", reason="low_similarity", expected_agent="case"
+    )
     d = compute_diagnostics(t, abstained, GuardConfig())
     assert d.planner_verdict == "unknown"
     assert d.latency_ms == 42.0 and d.language == "en" and d.language_source == "trace"

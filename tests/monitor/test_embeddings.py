@@ -42,7 +42,8 @@ def test_bundled_model_runs_traced_and_data_parallel(fast: SentenceTransformerEm
 @pytest.mark.integration
 @pytest.mark.parametrize("n", [1, 2, 9, 16, 17, len(TEXTS)])
 def test_traced_parallel_vectors_equal_the_eager_model(
-        eager: SentenceTransformerEmbedder, fast: SentenceTransformerEmbedder, n: int) -> None:
+    eager: SentenceTransformerEmbedder, fast: SentenceTransformerEmbedder, n: int
+) -> None:
     # Batches below one chunk, of two chunks, above batch_size (sub-batched), and a
     # text past the model's 256-token limit (truncation): same vectors, same order.
     texts = TEXTS[:n] if n < len(TEXTS) else TEXTS
@@ -54,7 +55,8 @@ def test_traced_parallel_vectors_equal_the_eager_model(
 
 @pytest.mark.integration
 def test_the_trace_runs_pooling_and_normalisation_too(
-        eager: SentenceTransformerEmbedder, fast: SentenceTransformerEmbedder) -> None:
+    eager: SentenceTransformerEmbedder, fast: SentenceTransformerEmbedder
+) -> None:
     # One traced call from token ids and mask to the model's final, unit-length
     # sentence embeddings (no module of the model runs outside it).
     features = fast._preprocess(TEXTS[:5])
@@ -66,8 +68,9 @@ def test_the_trace_runs_pooling_and_normalisation_too(
 
 @pytest.mark.integration
 @pytest.mark.parametrize(("preset", "want"), [(None, "false"), ("true", "true")])
-def test_tokenizer_pool_is_off_unless_the_user_set_it(monkeypatch: pytest.MonkeyPatch,
-                                                      preset: str | None, want: str) -> None:
+def test_tokenizer_pool_is_off_unless_the_user_set_it(
+    monkeypatch: pytest.MonkeyPatch, preset: str | None, want: str
+) -> None:
     if preset is None:
         monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
     else:
@@ -77,8 +80,9 @@ def test_tokenizer_pool_is_off_unless_the_user_set_it(monkeypatch: pytest.Monkey
 
 
 @pytest.mark.integration
-def test_concurrent_callers_share_the_pool(eager: SentenceTransformerEmbedder,
-                                           fast: SentenceTransformerEmbedder) -> None:
+def test_concurrent_callers_share_the_pool(
+    eager: SentenceTransformerEmbedder, fast: SentenceTransformerEmbedder
+) -> None:
     want = eager.embed(TEXTS)
     out: dict[int, np.ndarray] = {}
 
@@ -95,9 +99,11 @@ def test_concurrent_callers_share_the_pool(eager: SentenceTransformerEmbedder,
 
 
 @pytest.mark.integration
-def test_a_trace_that_differs_is_not_used(monkeypatch: pytest.MonkeyPatch,
-                                          caplog: pytest.LogCaptureFixture,
-                                          eager: SentenceTransformerEmbedder) -> None:
+def test_a_trace_that_differs_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    eager: SentenceTransformerEmbedder,
+) -> None:
     monkeypatch.setattr(embeddings, "TRACE_TOLERANCE", -1.0)  # any trace "differs"
     with caplog.at_level(logging.WARNING, logger="cargo.embeddings"):
         e = SentenceTransformerEmbedder(threads=2)
@@ -107,8 +113,9 @@ def test_a_trace_that_differs_is_not_used(monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.integration
-def test_a_model_that_cannot_be_traced_runs_eager(monkeypatch: pytest.MonkeyPatch,
-                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_a_model_that_cannot_be_traced_runs_eager(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     import torch
 
     def boom(*_a: object, **_k: object) -> None:
@@ -118,8 +125,7 @@ def test_a_model_that_cannot_be_traced_runs_eager(monkeypatch: pytest.MonkeyPatc
     with caplog.at_level(logging.WARNING, logger="cargo.embeddings"):
         e = SentenceTransformerEmbedder(threads=1)
     assert e.runtime == "eager"
-    assert "cannot trace the embedding model (RuntimeError: tracing is not supported" \
-        in caplog.text
+    assert "cannot trace the embedding model (RuntimeError: tracing is not supported" in caplog.text
     assert e.embed(["reset password"]).shape == (1, e.dim)
 
 

@@ -35,14 +35,22 @@ class FailingJudge:
 
 
 def _evaluator(golden: GoldenSet, judge: object | None = None, timeout: float = 5.0) -> Evaluator:
-    return Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8),
-                     judge or StructuralJudge(), judge_timeout_s=timeout)  # type: ignore[arg-type]
+    return Evaluator(
+        GoldenIndex(golden, HashingEmbedder()),
+        FixedGate(0.8),
+        judge or StructuralJudge(),
+        judge_timeout_s=timeout,
+    )  # type: ignore[arg-type]
 
 
 def _line(**kw: object) -> str:
-    base: dict[str, object] = {"trace_id": "t1", "question": "What is the status of case "
-                               "171056262?", "answer": "Case 171056262 is currently Open.",
-                               "context": {"caseNumber": "171056262"}, "agent": "case"}
+    base: dict[str, object] = {
+        "trace_id": "t1",
+        "question": "What is the status of case 171056262?",
+        "answer": "Case 171056262 is currently Open.",
+        "context": {"caseNumber": "171056262"},
+        "agent": "case",
+    }
     base.update(kw)
     return json.dumps(base)
 
@@ -52,10 +60,14 @@ async def test_batch_yields_one_judgment_per_input_in_order(golden: GoldenSet) -
     batch = [
         RawTrace(_line(trace_id="ok"), SourceLocation(line=1)),
         RawTrace("{broken", SourceLocation(line=2)),
-        RawTrace(_line(trace_id="off", question="Recommend a banana bread recipe",
-                       answer="Sure."), SourceLocation(line=3)),
-        RawTrace(_line(trace_id="con", answer="Case 536762755 is currently Open."),
-                 SourceLocation(line=4)),
+        RawTrace(
+            _line(trace_id="off", question="Recommend a banana bread recipe", answer="Sure."),
+            SourceLocation(line=3),
+        ),
+        RawTrace(
+            _line(trace_id="con", answer="Case 536762755 is currently Open."),
+            SourceLocation(line=4),
+        ),
     ]
     out = await ev.evaluate_batch(batch)
     assert [j.status for j in out] == ["evaluated", "invalid", "abstained", "evaluated"]
@@ -69,10 +81,12 @@ async def test_batch_yields_one_judgment_per_input_in_order(golden: GoldenSet) -
     assert con.penalized is True
 
 
-@pytest.mark.parametrize(("mode", "kind"), [("unparseable", "unparseable"), ("boom", "internal"),
-                                            ("slow", "timeout")])
-async def test_judge_failures_are_errors_never_scores(golden: GoldenSet, mode: str,
-                                                      kind: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "kind"), [("unparseable", "unparseable"), ("boom", "internal"), ("slow", "timeout")]
+)
+async def test_judge_failures_are_errors_never_scores(
+    golden: GoldenSet, mode: str, kind: str
+) -> None:
     ev = _evaluator(golden, FailingJudge(mode), timeout=0.05)
     j = await ev.evaluate(RawTrace(_line()))
     assert j.status == "judge_error" and j.reason == kind
@@ -81,8 +95,9 @@ async def test_judge_failures_are_errors_never_scores(golden: GoldenSet, mode: s
 
 
 async def test_invalid_judgment_names_field_and_keeps_trace_id(golden: GoldenSet) -> None:
-    j = await _evaluator(golden).evaluate(RawTrace(json.dumps({"trace_id": "x", "question": 1,
-                                                               "answer": "a"})))
+    j = await _evaluator(golden).evaluate(
+        RawTrace(json.dumps({"trace_id": "x", "question": 1, "answer": "a"}))
+    )
     assert j.status == "invalid" and j.invalid_field == "question" and j.trace_id == "x"
     assert "question" in j.rationale
 
@@ -98,11 +113,21 @@ def test_judgment_contract_rejects_inconsistent_rows() -> None:
     with pytest.raises(ValidationError):
         Judgment(trace_id="t", status="evaluated", reason="accepted", evaluated_at=now)
     with pytest.raises(ValidationError):
-        Judgment(trace_id="t", status="abstained", reason="low_similarity", penalized=False,
-                 evaluated_at=now)
+        Judgment(
+            trace_id="t",
+            status="abstained",
+            reason="low_similarity",
+            penalized=False,
+            evaluated_at=now,
+        )
     with pytest.raises(ValidationError):
-        Judgment(trace_id="t", status="judge_error", reason="timeout", evaluated_at=now,
-                 scores=Scores(correctness=0.0))
+        Judgment(
+            trace_id="t",
+            status="judge_error",
+            reason="timeout",
+            evaluated_at=now,
+            scores=Scores(correctness=0.0),
+        )
 
 
 async def test_stream_keeps_order_and_matches_batch_results(golden: GoldenSet) -> None:
@@ -111,8 +136,10 @@ async def test_stream_keeps_order_and_matches_batch_results(golden: GoldenSet) -
 
     async def batches():  # type: ignore[no-untyped-def]
         for k in range(0, len(lines), 4):
-            yield [RawTrace(x, SourceLocation(line=n + 1))
-                   for n, x in enumerate(lines[k:k + 4], start=k)]
+            yield [
+                RawTrace(x, SourceLocation(line=n + 1))
+                for n, x in enumerate(lines[k : k + 4], start=k)
+            ]
 
     streamed = [j async for batch in ev.evaluate_stream(batches()) for j in batch]
     assert [j.source.line for j in streamed if j.source] == list(range(1, 11))
@@ -125,10 +152,10 @@ def test_one_evaluator_serves_successive_event_loops(golden: GoldenSet) -> None:
     # An evaluator outlives asyncio.run (benchmarks, embedding applications): its
     # concurrency bound must not stay bound to the first loop. With 12 traces and a
     # bound of 2, every later run waits on it; each trace must still be judged.
-    ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge(),
-                   max_concurrency=2)
+    ev = Evaluator(
+        GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge(), max_concurrency=2
+    )
     batch = [RawTrace(_line(trace_id=f"t{k}")) for k in range(12)]
     for _ in range(3):
         out = asyncio.run(ev.evaluate_batch(batch))
-        assert [j.status for j in out] == ["evaluated"] * 12, \
-            [j.error for j in out if j.error]
+        assert [j.status for j in out] == ["evaluated"] * 12, [j.error for j in out if j.error]

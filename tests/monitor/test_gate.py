@@ -67,8 +67,11 @@ def _rows(n: int = 400, seed: int = 0) -> list[CalibrationRow]:
         s = rng.uniform(0.3, 1.0)
         m = rng.uniform(0.0, 0.3)
         p = min(1.0, max(0.0, (s - 0.55) * 2.5 + m))
-        rows.append(CalibrationRow(similarity=s, margin=m, intent=rng.choice(["a", "b"]),
-                                   appropriate=rng.random() < p))
+        rows.append(
+            CalibrationRow(
+                similarity=s, margin=m, intent=rng.choice(["a", "b"]), appropriate=rng.random() < p
+            )
+        )
     return rows
 
 
@@ -87,8 +90,7 @@ def test_calibrated_gate_fits_saves_as_json_and_reloads(tmp_path: Path, method: 
 
 
 def test_per_intent_threshold() -> None:
-    model = fit_gate_model(_rows(), "isotonic", gamma=0.5,
-                           per_intent_gamma={"case_status": 0.999})
+    model = fit_gate_model(_rows(), "isotonic", gamma=0.5, per_intent_gamma={"case_status": 0.999})
     d = CalibratedGate(model).decide(r(0.9, 0.2))
     assert d.threshold == 0.999 and not d.accepted
 

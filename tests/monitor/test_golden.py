@@ -14,8 +14,15 @@ def test_bundled_golden_set_matches_the_paper_deployment(golden: GoldenSet) -> N
     policy = [i for i in golden.items if not i.entity_bearing]
     assert len(policy) >= 20
     intents = {i.intent for i in golden.items if i.entity_bearing}
-    for needed in ("case_status", "case_priority", "workorder_status", "workorder_parts",
-                   "asset_warranty", "asset_entitlement", "task_status"):
+    for needed in (
+        "case_status",
+        "case_priority",
+        "workorder_status",
+        "workorder_parts",
+        "asset_warranty",
+        "asset_entitlement",
+        "task_status",
+    ):
         assert needed in intents
     for item in golden.items:
         for spec in item.parameters.values():
@@ -29,7 +36,9 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_all_problems_are_reported_with_file_and_item(tmp_path: Path) -> None:
-    p = _write(tmp_path, """
+    p = _write(
+        tmp_path,
+        """
 version: "1"
 items:
   - {id: a, intent: i, agent: x, question: "Q?", answer: "Case 1 is Open.",
@@ -37,7 +46,8 @@ items:
   - {id: a, intent: i, agent: x, question: "Q2?", answer: "A."}
   - {id: b, intent: i, agent: x, question: "  ", answer: "A."}
   - {id: c, intent: i, agent: x, question: "Q?"}
-""")
+""",
+    )
     with pytest.raises(GoldenSetError) as exc:
         load_golden(p)
     problems = exc.value.problems
@@ -49,7 +59,9 @@ items:
 
 
 def test_enum_value_must_be_in_vocabulary(tmp_path: Path) -> None:
-    p = _write(tmp_path, """
+    p = _write(
+        tmp_path,
+        """
 version: "1"
 items:
   - id: a
@@ -58,7 +70,8 @@ items:
     question: "Q?"
     answer: "It is Lost."
     parameters: {status: {value: Lost, type: enum, values: [Open, Closed]}}
-""")
+""",
+    )
     with pytest.raises(GoldenSetError, match=r"item 'a': parameters\.status"):
         load_golden(p)
 
@@ -77,17 +90,26 @@ def test_missing_file() -> None:
 def test_content_hash_changes_with_content(golden: GoldenSet) -> None:
     other = golden.model_copy(update={"version": "other"})
     assert golden.content_hash() != other.content_hash()
-    assert golden.content_hash() == load_golden(
-        Path(__file__).resolve().parents[2] / "golden" / "techsupport.yaml").content_hash()
+    assert (
+        golden.content_hash()
+        == load_golden(
+            Path(__file__).resolve().parents[2] / "golden" / "techsupport.yaml"
+        ).content_hash()
+    )
 
 
 def test_shorthand_parameters_infer_types(tmp_path: Path) -> None:
-    gs = load_golden(_write(tmp_path, """
+    gs = load_golden(
+        _write(
+            tmp_path,
+            """
 version: "1"
 items:
   - {id: a, intent: i, agent: x, question: "Q?", answer: "Tag 9Y0S3VQ ends 2025-07-19.",
      parameters: {serviceTag: 9Y0S3VQ, warrantyEnd: "2025-07-19"}}
-"""))
+""",
+        )
+    )
     params = gs.items[0].parameters
     assert params["serviceTag"].type == "alnum"
     assert params["warrantyEnd"].type == "date"

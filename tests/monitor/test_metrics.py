@@ -19,10 +19,16 @@ async def test_metrics_follow_judgments_with_bounded_labels(golden: GoldenSet) -
     m = MonitorMetrics(reg, golden, gate_kind="fixed", judge_name="structural")
     ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge())
     lines = [
-        json.dumps({"trace_id": "a", "question": "What is the status of case 171056262?",
-                    "answer": "Case 536762755 is currently Open.",
-                    "context": {"caseNumber": "171056262"}, "agent": "rogue-agent-77",
-                    "latency_ms": 1500}),
+        json.dumps(
+            {
+                "trace_id": "a",
+                "question": "What is the status of case 171056262?",
+                "answer": "Case 536762755 is currently Open.",
+                "context": {"caseNumber": "171056262"},
+                "agent": "rogue-agent-77",
+                "latency_ms": 1500,
+            }
+        ),
         json.dumps({"trace_id": "b", "question": "Best banana bread recipe?", "answer": "No."}),
         "{oops",
     ]
@@ -34,23 +40,43 @@ async def test_metrics_follow_judgments_with_bounded_labels(golden: GoldenSet) -
     assert g("cargo_traces_total", {"status": "invalid"}) == 1
     assert g("cargo_traces_total", {"status": "judge_error"}) == 0
     assert g("cargo_invalid_traces_total", {"reason": "invalid_json"}) == 1
-    assert g("cargo_judgments_total", {"judge": "structural", "intent": "case_status",
-                                       "penalized": "true"}) == 1
+    assert (
+        g(
+            "cargo_judgments_total",
+            {"judge": "structural", "intent": "case_status", "penalized": "true"},
+        )
+        == 1
+    )
     # An agent outside the golden set is folded into "other": labels stay bounded.
     assert g("cargo_contradictions_total", {"intent": "case_status", "agent": "other"}) == 1
     assert g("cargo_claims_total", {"status": "contradicted", "intent": "case_status"}) == 1
-    abst = sum(s.value for metric in reg.collect() if metric.name == "cargo_gate_decisions"
-               for s in metric.samples if s.labels.get("decision") == "abstained"
-               and s.name.endswith("_total"))
+    abst = sum(
+        s.value
+        for metric in reg.collect()
+        if metric.name == "cargo_gate_decisions"
+        for s in metric.samples
+        if s.labels.get("decision") == "abstained" and s.name.endswith("_total")
+    )
     assert abst == 1
     assert g("cargo_trace_latency_seconds_count") == 1
-    assert g("cargo_dimension_score_count", {"dimension": "correctness",
-                                             "judge": "structural"}) == 1
-    assert g("cargo_dimension_score_count", {"dimension": "helpfulness",
-                                             "judge": "structural"}) is None
-    assert g("cargo_golden_set_info", {"version": golden.version,
-                                       "content_hash": golden.content_hash(),
-                                       "items": str(len(golden.items))}) == 1
+    assert (
+        g("cargo_dimension_score_count", {"dimension": "correctness", "judge": "structural"}) == 1
+    )
+    assert (
+        g("cargo_dimension_score_count", {"dimension": "helpfulness", "judge": "structural"})
+        is None
+    )
+    assert (
+        g(
+            "cargo_golden_set_info",
+            {
+                "version": golden.version,
+                "content_hash": golden.content_hash(),
+                "items": str(len(golden.items)),
+            },
+        )
+        == 1
+    )
     for metric in reg.collect():
         for s in metric.samples:
             for value in s.labels.values():

@@ -23,13 +23,15 @@ class CountingEmbedder(HashingEmbedder):
 
 def test_top2_retrieval_with_deterministic_embedder(golden: GoldenSet) -> None:
     index = GoldenIndex(golden, HashingEmbedder())
-    vecs = index.embed_questions(["What is the status of case 171056262?",
-                                  "How do I reset my support portal password?"])
+    vecs = index.embed_questions(
+        ["What is the status of case 171056262?", "How do I reset my support portal password?"]
+    )
     a, b = index.retrieve(vecs)
     assert a is not None and b is not None
     assert a.item.id == "g_case_status" and a.similarity > 0.99
     assert a.second_similarity is not None and a.margin == pytest.approx(
-        a.similarity - a.second_similarity)
+        a.similarity - a.second_similarity
+    )
     assert b.item.id == "p_password_reset"
 
 
@@ -74,15 +76,18 @@ def test_missing_model_gives_a_clear_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
-def test_real_minilm_offline_retrieval(golden: GoldenSet, tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_real_minilm_offline_retrieval(
+    golden: GoldenSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     e = SentenceTransformerEmbedder()
     index = GoldenIndex(golden, e, cache_dir=tmp_path)
-    vecs = index.embed_questions([
-        "Is service tag 7QZ1KPL still under warranty?",
-        "What will the weather be like in Lisbon tomorrow?",
-    ])
+    vecs = index.embed_questions(
+        [
+            "Is service tag 7QZ1KPL still under warranty?",
+            "What will the weather be like in Lisbon tomorrow?",
+        ]
+    )
     assert vecs.shape == (2, 384)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
     near, far = index.retrieve(vecs)
@@ -93,8 +98,11 @@ def test_real_minilm_offline_retrieval(golden: GoldenSet, tmp_path: Path,
 def test_query_cache_returns_the_same_vectors_and_evicts_lru(golden: GoldenSet) -> None:
     plain = GoldenIndex(golden, HashingEmbedder(), cache_dir=None)
     cached = GoldenIndex(golden, HashingEmbedder(), cache_dir=None, query_cache_size=2)
-    qs = ["What is the status of case 123456789?", "What is the status of case 987654321?",
-          "Is service tag 4H7TQ2M under warranty?"]
+    qs = [
+        "What is the status of case 123456789?",
+        "What is the status of case 987654321?",
+        "Is service tag 4H7TQ2M under warranty?",
+    ]
     first = cached.embed_questions(qs)
     np.testing.assert_allclose(first, plain.embed_questions(qs))
     # The two case questions mask to the same text: one model call for both.

@@ -31,7 +31,11 @@ def test_risk_coverage_by_hand() -> None:
     # scores 0.9 0.8 0.7 0.6 with losses 0 1 0 1
     pts = risk_coverage([0.9, 0.8, 0.7, 0.6], [0, 1, 0, 1])
     assert [(p.threshold, p.coverage, p.risk) for p in pts] == [
-        (0.9, 0.25, 0.0), (0.8, 0.5, 0.5), (0.7, 0.75, pytest.approx(1 / 3)), (0.6, 1.0, 0.5)]
+        (0.9, 0.25, 0.0),
+        (0.8, 0.5, 0.5),
+        (0.7, 0.75, pytest.approx(1 / 3)),
+        (0.6, 1.0, 0.5),
+    ]
     # AURC = mean of the risks of the top 1, 2, 3, 4 = (0 + .5 + 1/3 + .5) / 4
     assert aurc([0.9, 0.8, 0.7, 0.6], [0, 1, 0, 1]) == pytest.approx((0.5 + 1 / 3 + 0.5) / 4)
     assert risk_at(pts, 0.6) == pts[2]
@@ -42,14 +46,19 @@ def test_ties_are_accepted_together_and_never_accepted_items_are_left_out() -> N
     assert [(p.coverage, p.risk, p.accepted) for p in pts] == [(0.5, 0.5, 2), (0.75, 2 / 3, 3)]
     # AURC breaks the tie in expectation (risk .5 at k=1) and ranks -inf last.
     assert aurc([0.9, 0.9, 0.5, -np.inf], [0, 1, 1, 0]) == pytest.approx(
-        (0.5 + 0.5 + 2 / 3 + 0.5) / 4)
+        (0.5 + 0.5 + 2 / 3 + 0.5) / 4
+    )
 
 
 def test_failure_recall_by_hand() -> None:
     # 3 failures; at full coverage the judge flags two of them.
     fr = failure_recall([0.9, 0.8, 0.7, 0.6], failures=[1, 0, 1, 1], flagged=[1, 1, 0, 1])
-    assert fr == [(0.25, pytest.approx(1 / 3)), (0.5, pytest.approx(1 / 3)),
-                  (0.75, pytest.approx(1 / 3)), (1.0, pytest.approx(2 / 3))]
+    assert fr == [
+        (0.25, pytest.approx(1 / 3)),
+        (0.5, pytest.approx(1 / 3)),
+        (0.75, pytest.approx(1 / 3)),
+        (1.0, pytest.approx(2 / 3)),
+    ]
 
 
 def test_validity_cost_and_thresholds_by_hand() -> None:
@@ -80,9 +89,12 @@ def test_retrieval_metrics_by_hand() -> None:
     assert ndcg_at_k(ranked, {"c", "a"}, 3) == pytest.approx((1 + 0.5) / (1 + 1 / np.log2(3)))
 
 
-scores_losses = st.integers(2, 40).flatmap(lambda n: st.tuples(
-    st.lists(st.floats(0, 1, allow_nan=False), min_size=n, max_size=n),
-    st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+scores_losses = st.integers(2, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.floats(0, 1, allow_nan=False), min_size=n, max_size=n),
+        st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    )
+)
 
 
 @given(scores_losses)
@@ -94,9 +106,14 @@ def test_coverage_is_monotone_in_the_threshold(data: tuple[list[float], list[int
     assert coverages == sorted(coverages) and coverages[-1] == 1.0  # ... more coverage
 
 
-@given(st.integers(2, 30).flatmap(lambda n: st.tuples(
-    st.lists(st.sampled_from([0.1, 0.5, 0.9, float("-inf")]), min_size=n, max_size=n),
-    st.lists(st.integers(0, 1), min_size=n, max_size=n))))
+@given(
+    st.integers(2, 30).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.sampled_from([0.1, 0.5, 0.9, float("-inf")]), min_size=n, max_size=n),
+            st.lists(st.integers(0, 1), min_size=n, max_size=n),
+        )
+    )
+)
 def test_the_oracle_beats_orderings_with_many_ties(data: tuple[list[float], list[int]]) -> None:
     scores, losses = data
     assert aurc(oracle_scores(losses), losses) <= aurc(scores, losses) + 1e-12  # type: ignore[operator]
@@ -111,8 +128,9 @@ def test_the_oracle_ordering_has_the_lowest_aurc(data: tuple[list[float], list[i
 
 
 @given(st.lists(st.integers(0, 1), min_size=5, max_size=60), st.floats(0.1, 1.0))
-def test_random_sampling_risk_is_the_base_rate_in_expectation(losses: list[int],
-                                                              coverage: float) -> None:
+def test_random_sampling_risk_is_the_base_rate_in_expectation(
+    losses: list[int], coverage: float
+) -> None:
     sim = random_curve(losses, [coverage], draws=400, seed=1)[0]
     base = random_risk(losses)
     assert base is not None
@@ -122,9 +140,11 @@ def test_random_sampling_risk_is_the_base_rate_in_expectation(losses: list[int],
     assert abs(sim - base) <= 5 * se + 1e-6
 
 
-@given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=50),
-       st.lists(st.integers(0, 1), min_size=50, max_size=50))
+@given(
+    st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=50),
+    st.lists(st.integers(0, 1), min_size=50, max_size=50),
+)
 def test_ece_is_a_weighted_gap_in_unit_range(p: list[float], y: list[int]) -> None:
-    table, ece = reliability(p, y[:len(p)])
+    table, ece = reliability(p, y[: len(p)])
     assert ece is not None and 0.0 <= ece <= 1.0
     assert sum(b.n for b in table) == len(p)

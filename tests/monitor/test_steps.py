@@ -16,24 +16,30 @@ from monitor.steps import (
     same_word,
 )
 
-GYM = GoldenItem.model_validate({
-    "id": "gym_freeze", "intent": "membership_freeze", "agent": "members",
-    "question": "How do I freeze membership 88123401?",
-    "answer": "Freeze membership 88123401 at the front desk at least 5 days before the next "
-              "billing date. A freeze lasts up to 3 months. Members must pay a fee of $10 per "
-              "month while frozen. Classes cannot be booked during a freeze.",
-    "parameters": {"membership": {"value": "88123401", "type": "digits",
-                                  "label": "membership"}},
-    "steps": [
-        "Freeze membership 88123401 at the front desk at least 5 days before the next billing "
-        "date.",
-        "Members must pay a fee of $10 per month while frozen.",
-    ],
-})
+GYM = GoldenItem.model_validate(
+    {
+        "id": "gym_freeze",
+        "intent": "membership_freeze",
+        "agent": "members",
+        "question": "How do I freeze membership 88123401?",
+        "answer": "Freeze membership 88123401 at the front desk at least 5 days before the next "
+        "billing date. A freeze lasts up to 3 months. Members must pay a fee of $10 per "
+        "month while frozen. Classes cannot be booked during a freeze.",
+        "parameters": {
+            "membership": {"value": "88123401", "type": "digits", "label": "membership"}
+        },
+        "steps": [
+            "Freeze membership 88123401 at the front desk at least 5 days before the next billing "
+            "date.",
+            "Members must pay a fee of $10 per month while frozen.",
+        ],
+    }
+)
 
 
-def verdicts(answer: str, item: GoldenItem = GYM, embedder: bool = False,
-             observed: tuple[str, ...] = ()) -> dict[int, str]:
+def verdicts(
+    answer: str, item: GoldenItem = GYM, embedder: bool = False, observed: tuple[str, ...] = ()
+) -> dict[int, str]:
     v = StepVerifier(HashingEmbedder() if embedder else None)
     return {s.index: s.status for s in v.verify(item, answer, list(observed))}
 
@@ -52,44 +58,55 @@ def test_the_same_procedure_for_another_member_is_covered(embedder: bool) -> Non
     assert set(verdicts(ORIGINAL, embedder=embedder).values()) == {"covered"}
 
 
-@pytest.mark.parametrize("answer", [
-    # Reordered, merged and reworded, same procedure.
-    "A freeze can last up to 3 months and classes cannot be booked during a freeze. To freeze "
-    "membership 77001122, go to the front desk at least 5 days before your next billing date; "
-    "while frozen, members must pay a $10 fee per month.",
-    "Go to the front desk at least 5 days ahead of the next billing date to freeze membership "
-    "77001122. You must pay a fee of $10 each month while frozen. The freeze lasts up to 3 "
-    "months, and classes cannot be booked during it.",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # Reordered, merged and reworded, same procedure.
+        "A freeze can last up to 3 months and classes cannot be booked during a freeze. To freeze "
+        "membership 77001122, go to the front desk at least 5 days before your next billing date; "
+        "while frozen, members must pay a $10 fee per month.",
+        "Go to the front desk at least 5 days ahead of the next billing date to freeze membership "
+        "77001122. You must pay a fee of $10 each month while frozen. The freeze lasts up to 3 "
+        "months, and classes cannot be booked during it.",
+    ],
+)
 def test_paraphrases_pass(answer: str) -> None:
     assert set(verdicts(answer, embedder=True).values()) == {"covered"}
 
 
 def test_missing_required_step() -> None:
-    answer = ("Freeze membership 77001122 at the front desk at least 5 days before the next "
-              "billing date. A freeze lasts up to 3 months. Classes cannot be booked during a "
-              "freeze.")
+    answer = (
+        "Freeze membership 77001122 at the front desk at least 5 days before the next "
+        "billing date. A freeze lasts up to 3 months. Classes cannot be booked during a "
+        "freeze."
+    )
     v = verdicts(answer, embedder=True)
     assert v[1] == "missing" and v[0] == "covered"
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("Members must pay", "Members must not pay"),          # negator
-    ("Members must pay", "Members need not pay"),          # modal flip
-    ("Members must pay", "Members can pay"),               # obligation -> permission
-    ("Classes cannot be booked", "Classes can be booked"),  # "cannot" removed
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Members must pay", "Members must not pay"),  # negator
+        ("Members must pay", "Members need not pay"),  # modal flip
+        ("Members must pay", "Members can pay"),  # obligation -> permission
+        ("Classes cannot be booked", "Classes can be booked"),  # "cannot" removed
+    ],
+)
 def test_negated_steps(old: str, new: str) -> None:
     v = verdicts(ORIGINAL.replace(old, new), embedder=True)
     assert "negated" in v.values()
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("at least 5 days", "at least 2 days"),          # number
-    ("the front desk", "the online portal"),         # single place swapped
-    ("per month", "per week"),                       # single-word policy swap
-    ("a fee of $10", "a deposit of $10"),            # single-word swap next to a value
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("at least 5 days", "at least 2 days"),  # number
+        ("the front desk", "the online portal"),  # single place swapped
+        ("per month", "per week"),  # single-word policy swap
+        ("a fee of $10", "a deposit of $10"),  # single-word swap next to a value
+    ],
+)
 def test_altered_steps_including_single_word_swaps(old: str, new: str) -> None:
     v = verdicts(ORIGINAL.replace(old, new), embedder=True)
     assert "altered" in v.values(), v
@@ -101,8 +118,10 @@ def test_added_sentences_are_not_penalised() -> None:
 
 
 def test_entity_values_never_count_as_procedure() -> None:
-    assert mask("Freeze membership 77001122 before 2026-02-01 for $10.", ["77001122"]) == \
-        "Freeze membership <value> before <date> for <money>."
+    assert (
+        mask("Freeze membership 77001122 before 2026-02-01 for $10.", ["77001122"])
+        == "Freeze membership <value> before <date> for <money>."
+    )
     v = verdicts(ORIGINAL.replace("$10", "$12"), embedder=True)
     assert set(v.values()) == {"covered"}  # an amount is a value, not a policy term
 
@@ -143,8 +162,10 @@ def test_reference_side_is_computed_once_per_golden_item(monkeypatch: pytest.Mon
     real = steps_mod.mask
 
     def counting(text: str, values: list[str]) -> str:
-        if text.startswith("Freeze membership 88123401 at the front desk at least 5 days "
-                           "before the next billing date. A freeze"):
+        if text.startswith(
+            "Freeze membership 88123401 at the front desk at least 5 days "
+            "before the next billing date. A freeze"
+        ):
             masked.append(text)  # the exemplar's whole answer (not a step of it)
         return real(text, values)
 
@@ -168,8 +189,10 @@ PARAPHRASES = [
     "Head to the front desk 5 or more days before billing to freeze membership 77001122; it "
     "can stay frozen for 3 months at most. While it is frozen there is a $10 charge every "
     "month, and you will not be able to book classes.",
-    ORIGINAL.replace("Members must pay a fee of $10 per month while frozen.",
-                     "A monthly $10 charge is due for the whole frozen period."),
+    ORIGINAL.replace(
+        "Members must pay a fee of $10 per month while frozen.",
+        "A monthly $10 charge is due for the whole frozen period.",
+    ),
 ]
 
 
@@ -221,12 +244,14 @@ async def test_async_verification_failure_reaches_every_waiter_and_recovers() ->
 
     emb = _Counting(fail=True)
     v = StepVerifier(emb)
-    out = await asyncio.gather(*(v.verify_async(GYM, a, []) for a in PARAPHRASES[:2]),
-                               return_exceptions=True)
+    out = await asyncio.gather(
+        *(v.verify_async(GYM, a, []) for a in PARAPHRASES[:2]), return_exceptions=True
+    )
     assert all(isinstance(o, EmbeddingError) for o in out)
     emb.fail = False
-    assert await v.verify_async(GYM, PARAPHRASES[0], []) == \
-        StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[0], [])
+    assert await v.verify_async(GYM, PARAPHRASES[0], []) == StepVerifier(HashingEmbedder()).verify(
+        GYM, PARAPHRASES[0], []
+    )
 
 
 async def test_a_cancelled_verification_does_not_cancel_the_others() -> None:
@@ -249,5 +274,4 @@ async def test_a_full_step_cache_still_verifies(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(steps_mod, "STEP_CACHE_SIZE", 0)
     expected = StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[1], [])
     assert StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[1], []) == expected
-    assert await StepVerifier(HashingEmbedder()).verify_async(GYM, PARAPHRASES[1], []) == \
-        expected
+    assert await StepVerifier(HashingEmbedder()).verify_async(GYM, PARAPHRASES[1], []) == expected

@@ -18,18 +18,20 @@ def test_unknown_fields_are_kept() -> None:
     assert t.observed() == {"x": "1"}
 
 
-@pytest.mark.parametrize(("payload", "reason", "field"), [
-    ({"question": "Q?", "answer": "A."}, "missing_field", "trace_id"),
-    ({"trace_id": "t", "answer": "A."}, "missing_field", "question"),
-    ({"trace_id": "t", "question": 42, "answer": "A."}, "wrong_type", "question"),
-    ({"trace_id": 7, "question": "Q", "answer": "A."}, "wrong_type", "trace_id"),
-    ({**GOOD, "context": ["a"]}, "wrong_type", "context"),
-    ({**GOOD, "latency_ms": -5}, "invalid_value", "latency_ms"),
-    ({**GOOD, "observations": [{"name": "x"}]}, "missing_field", "observations.0.kind"),
-    ({**GOOD, "response_type": "poem"}, "invalid_value", "response_type"),
-])
-def test_invalid_traces_name_the_field(payload: dict[str, object], reason: str,
-                                       field: str) -> None:
+@pytest.mark.parametrize(
+    ("payload", "reason", "field"),
+    [
+        ({"question": "Q?", "answer": "A."}, "missing_field", "trace_id"),
+        ({"trace_id": "t", "answer": "A."}, "missing_field", "question"),
+        ({"trace_id": "t", "question": 42, "answer": "A."}, "wrong_type", "question"),
+        ({"trace_id": 7, "question": "Q", "answer": "A."}, "wrong_type", "trace_id"),
+        ({**GOOD, "context": ["a"]}, "wrong_type", "context"),
+        ({**GOOD, "latency_ms": -5}, "invalid_value", "latency_ms"),
+        ({**GOOD, "observations": [{"name": "x"}]}, "missing_field", "observations.0.kind"),
+        ({**GOOD, "response_type": "poem"}, "invalid_value", "response_type"),
+    ],
+)
+def test_invalid_traces_name_the_field(payload: dict[str, object], reason: str, field: str) -> None:
     with pytest.raises(InvalidTraceError) as exc:
         parse_trace(json.dumps(payload))
     assert exc.value.reason == reason
@@ -37,10 +39,15 @@ def test_invalid_traces_name_the_field(payload: dict[str, object], reason: str,
     assert field in str(exc.value)
 
 
-@pytest.mark.parametrize(("raw", "reason"), [
-    ('{"trace_id": "x", "quest', "invalid_json"), ("[1, 2]", "not_an_object"),
-    (b"\xff\xfe", "not_utf8"), ("42", "not_an_object"),
-])
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ('{"trace_id": "x", "quest', "invalid_json"),
+        ("[1, 2]", "not_an_object"),
+        (b"\xff\xfe", "not_utf8"),
+        ("42", "not_an_object"),
+    ],
+)
 def test_undecodable_payloads(raw: str | bytes, reason: str) -> None:
     with pytest.raises(InvalidTraceError) as exc:
         parse_trace(raw)
@@ -54,15 +61,30 @@ def test_trace_id_hint() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(), children,
-                                                                       max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(), children, max_size=3)
+    ),
     max_leaves=10,
 )
 
 
-@given(st.dictionaries(st.sampled_from(["trace_id", "question", "answer", "context",
-                                        "observations", "latency_ms", "agent", "extra"]),
-                       json_values))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "trace_id",
+                "question",
+                "answer",
+                "context",
+                "observations",
+                "latency_ms",
+                "agent",
+                "extra",
+            ]
+        ),
+        json_values,
+    )
+)
 def test_parser_never_crashes(payload: dict[str, object]) -> None:
     try:
         parse_trace(json.dumps(payload))

@@ -69,20 +69,57 @@ def test_generate_and_run_on_a_foreign_domain(tmp_path: Path) -> None:
     (seeds / "library.yaml").write_text(LIBRARY_SEEDS, encoding="utf-8")
     out1, out2 = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for out in (out1, out2):
-        gen = subprocess.run([*CLI, "generate", "--seeds", str(seeds), "--out", str(out),
-                              "--draws", "4", "--gen-seed", "11"],
-                             capture_output=True, text=True, timeout=120, check=False)
+        gen = subprocess.run(
+            [
+                *CLI,
+                "generate",
+                "--seeds",
+                str(seeds),
+                "--out",
+                str(out),
+                "--draws",
+                "4",
+                "--gen-seed",
+                "11",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         assert gen.returncode == 0, gen.stderr + gen.stdout
     assert out1.read_bytes() == out2.read_bytes()
 
     report = tmp_path / "r.json"
     md = tmp_path / "r.md"
     run = subprocess.run(
-        [*CLI, "run", "--instances", str(out1), "--judge", "structural", "--judge",
-         "always-penalize", "--judge", "never-penalize", "--embedder", "hashing",
-         "--json", str(report), "--markdown", str(md), "--bootstrap", "500",
-         "--cache-dir", str(tmp_path / "cache")],
-        capture_output=True, text=True, timeout=300, check=False)
+        [
+            *CLI,
+            "run",
+            "--instances",
+            str(out1),
+            "--judge",
+            "structural",
+            "--judge",
+            "always-penalize",
+            "--judge",
+            "never-penalize",
+            "--embedder",
+            "hashing",
+            "--json",
+            str(report),
+            "--markdown",
+            str(md),
+            "--bootstrap",
+            "500",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr + run.stdout
     data = json.loads(report.read_text())
     for name in ("structural", "always-penalize", "never-penalize"):
@@ -104,22 +141,39 @@ def test_generate_and_run_on_a_foreign_domain(tmp_path: Path) -> None:
 def test_run_straight_from_seeds_and_clear_errors(tmp_path: Path) -> None:
     seeds = tmp_path / "library.yaml"
     seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
-    run = subprocess.run([*CLI, "run", "--seeds", str(seeds), "--embedder", "hashing",
-                          "--bootstrap", "200"], capture_output=True, text=True, timeout=300,
-                         check=False)
+    run = subprocess.run(
+        [*CLI, "run", "--seeds", str(seeds), "--embedder", "hashing", "--bootstrap", "200"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
-    bad = subprocess.run([*CLI, "run", "--instances", str(tmp_path / "missing.jsonl")],
-                         capture_output=True, text=True, timeout=120, check=False)
+    bad = subprocess.run(
+        [*CLI, "run", "--instances", str(tmp_path / "missing.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert bad.returncode == 2 and "instances file not found" in bad.stderr
-    judge = subprocess.run([*CLI, "run", "--seeds", str(seeds), "--judge", "oracle",
-                            "--embedder", "hashing"], capture_output=True, text=True,
-                           timeout=120, check=False)
+    judge = subprocess.run(
+        [*CLI, "run", "--seeds", str(seeds), "--judge", "oracle", "--embedder", "hashing"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert judge.returncode == 2 and "unknown judge 'oracle'" in judge.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    none = subprocess.run([*CLI, "generate", "--seeds", str(empty), "--out",
-                           str(tmp_path / "x.jsonl")], capture_output=True, text=True,
-                          timeout=120, check=False)
+    none = subprocess.run(
+        [*CLI, "generate", "--seeds", str(empty), "--out", str(tmp_path / "x.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert none.returncode == 2 and "no *.yaml seed files" in none.stderr
 
 
@@ -132,13 +186,45 @@ def test_llm_conditions_give_the_papers_table_layout(tmp_path: Path) -> None:
     # A harsh scripted judge: it penalises everything, so DI must come out as exactly 0.
     with scripted_server(Reply(content=verdict_json(0.2), usage=(200, 40))) as server:
         run = subprocess.run(
-            [*CLI, "run", "--seeds", str(seeds), "--draws", "1", "--embedder", "hashing",
-             "--bootstrap", "200", "--judge", "llm", "--condition", "cargo", "--condition",
-             "direct", "--condition", "cargo_unv", "--repeats", "3", "--judge-base-url",
-             server.url, "--judge-model", "scripted", "--judge-price-input", "1.0",
-             "--json", str(report), "--markdown", str(md),
-             "--cache-dir", str(tmp_path / "cache")],
-            capture_output=True, text=True, timeout=300, check=False)
+            [
+                *CLI,
+                "run",
+                "--seeds",
+                str(seeds),
+                "--draws",
+                "1",
+                "--embedder",
+                "hashing",
+                "--bootstrap",
+                "200",
+                "--judge",
+                "llm",
+                "--condition",
+                "cargo",
+                "--condition",
+                "direct",
+                "--condition",
+                "cargo_unv",
+                "--repeats",
+                "3",
+                "--judge-base-url",
+                server.url,
+                "--judge-model",
+                "scripted",
+                "--judge-price-input",
+                "1.0",
+                "--json",
+                str(report),
+                "--markdown",
+                str(md),
+                "--cache-dir",
+                str(tmp_path / "cache"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert run.returncode == 0, run.stderr + run.stdout
         data = json.loads(report.read_text())
         assert set(data["judges"]) == {"llm:cargo", "llm:direct", "llm:cargo_unv"}
@@ -155,12 +241,41 @@ def test_llm_conditions_give_the_papers_table_layout(tmp_path: Path) -> None:
     assert "| llm:cargo_unv |" in text.split("Table 2")[1]
 
     swap = subprocess.run(
-        [*CLI, "run", "--seeds", str(seeds), "--draws", "1", "--embedder", "hashing",
-         "--bootstrap", "200", "--judge", "llm", "--condition", "direct", "--rubric",
-         "reference_grounded", "--rubric", "context_grounded", "--judge-base-url",
-         "http://127.0.0.1:9/v1", "--judge-model", "x", "--judge-max-retries", "0",
-         "--markdown", str(md), "--cache-dir", str(tmp_path / "cache")],
-        capture_output=True, text=True, timeout=300, check=False)
+        [
+            *CLI,
+            "run",
+            "--seeds",
+            str(seeds),
+            "--draws",
+            "1",
+            "--embedder",
+            "hashing",
+            "--bootstrap",
+            "200",
+            "--judge",
+            "llm",
+            "--condition",
+            "direct",
+            "--rubric",
+            "reference_grounded",
+            "--rubric",
+            "context_grounded",
+            "--judge-base-url",
+            "http://127.0.0.1:9/v1",
+            "--judge-model",
+            "x",
+            "--judge-max-retries",
+            "0",
+            "--markdown",
+            str(md),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert swap.returncode == 0, swap.stderr + swap.stdout
     text = md.read_text()
     assert "Table 3 — rubric swap" in text

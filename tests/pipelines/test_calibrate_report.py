@@ -19,8 +19,14 @@ CLI = [sys.executable, "-m", "pipelines.cli"]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300,
-                          check=False, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [*CLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"},
+    )
 
 
 def synthetic_rows(n: int, seed: int = 3) -> list[dict[str, object]]:
@@ -31,9 +37,14 @@ def synthetic_rows(n: int, seed: int = 3) -> list[dict[str, object]]:
         s = rng.uniform(0.4, 1.0)
         m = rng.uniform(0.0, 0.3)
         p = 1 / (1 + math.exp(-(s - 0.75) * 25 - m * 5))
-        rows.append({"similarity": round(s, 4), "margin": round(m, 4),
-                     "intent": rng.choice(["case_status", "refund"]),
-                     "appropriate": int(rng.random() < p)})
+        rows.append(
+            {
+                "similarity": round(s, 4),
+                "margin": round(m, 4),
+                "intent": rng.choice(["case_status", "refund"]),
+                "appropriate": int(rng.random() < p),
+            }
+        )
     return rows
 
 
@@ -45,8 +56,21 @@ def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
 def test_calibrate_from_features_writes_a_model_that_round_trips(tmp_path: Path) -> None:
     labels = write_jsonl(tmp_path / "labels.jsonl", synthetic_rows(400))
     out, rep = tmp_path / "gate.json", tmp_path / "cal.json"
-    r = cli("calibrate", "--labels", str(labels), "--out", str(out), "--json", str(rep),
-            "--set-validity", "0.9", "--validity", "0.8", "--validity", "0.9")
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(out),
+        "--json",
+        str(rep),
+        "--set-validity",
+        "0.9",
+        "--validity",
+        "0.8",
+        "--validity",
+        "0.9",
+    )
     assert r.returncode == 0, r.stderr + r.stdout
     assert "Reliability" in r.stdout and "calibrated γ for validity" in r.stdout
     assert "fixed τ for coverage" in r.stdout and "margin τ, δ for validity" in r.stdout
@@ -76,28 +100,55 @@ def test_calibrate_from_questions_embeds_against_the_golden_set(tmp_path: Path) 
         rows.append({"question": item.question, "reference_id": item.id, "appropriate": 1})
         rows.append({"question": item.question, "reference_id": other.id, "appropriate": 0})
     labels = write_jsonl(tmp_path / "labels.jsonl", rows)
-    r = cli("calibrate", "--labels", str(labels), "--out", str(tmp_path / "g.json"),
-            "--embedder", "hashing", "--cache-dir", str(tmp_path / "cache"),
-            "--method", "logistic")
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "g.json"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--method",
+        "logistic",
+    )
     assert r.returncode == 0, r.stderr + r.stdout
     model = load_gate_model(tmp_path / "g.json")
     assert model.method == "logistic" and model.fitted_rows == len(rows)
     assert model.embedding_model is not None
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ('{"similarity": 0.9, "appropriate": 1}\n{"similarity": 0.8}\n', "labels.jsonl:2: appropriate"),
-    ('{"similarity": 0.9, "appropriate": 1}\n\n{oops\n', "labels.jsonl:3: not JSON"),
-    ('{"appropriate": 1}\n', "labels.jsonl:1: "),
-    ('{"question": "q", "reference_id": "nope", "appropriate": 1}\n',
-     "labels.jsonl:1: reference_id"),
-    ('{"trace_id": "t1", "appropriate": 1}\n', "labels.jsonl:1: row has only 'trace_id'"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            '{"similarity": 0.9, "appropriate": 1}\n{"similarity": 0.8}\n',
+            "labels.jsonl:2: appropriate",
+        ),
+        ('{"similarity": 0.9, "appropriate": 1}\n\n{oops\n', "labels.jsonl:3: not JSON"),
+        ('{"appropriate": 1}\n', "labels.jsonl:1: "),
+        (
+            '{"question": "q", "reference_id": "nope", "appropriate": 1}\n',
+            "labels.jsonl:1: reference_id",
+        ),
+        ('{"trace_id": "t1", "appropriate": 1}\n', "labels.jsonl:1: row has only 'trace_id'"),
+    ],
+)
 def test_bad_label_files_name_the_line(tmp_path: Path, content: str, message: str) -> None:
     labels = tmp_path / "labels.jsonl"
     labels.write_text(content, encoding="utf-8")
-    r = cli("calibrate", "--labels", str(labels), "--out", str(tmp_path / "g.json"),
-            "--embedder", "hashing", "--cache-dir", str(tmp_path / "cache"))
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "g.json"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    )
     assert r.returncode == 2 and message in r.stderr, r.stderr
 
 
@@ -106,8 +157,20 @@ def open_gate_judgments(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The sample traffic judged with the gate open (tau -1): every trace has a verdict."""
     tmp = tmp_path_factory.mktemp("report")
     out = tmp / "judgments.jsonl"
-    r = cli("run", "--output", str(out), "--metrics-port", "0", "--no-progress", "--embedder",
-            "hashing", "--tau", "-1", "--cache-dir", str(tmp / "cache"))
+    r = cli(
+        "run",
+        "--output",
+        str(out),
+        "--metrics-port",
+        "0",
+        "--no-progress",
+        "--embedder",
+        "hashing",
+        "--tau",
+        "-1",
+        "--cache-dir",
+        str(tmp / "cache"),
+    )
     assert r.returncode == 0, r.stderr
     return out
 
@@ -129,17 +192,35 @@ def expert_labels(judgments: Path) -> list[dict[str, object]]:
         if kind is None or j["gate"] is None:
             continue
         bad = kind == "contradiction"
-        rows.append({"trace_id": j["trace_id"], "expert_penalized": int(bad),
-                     "failure": int(bad), "appropriate": int(kind != "off_topic")})
+        rows.append(
+            {
+                "trace_id": j["trace_id"],
+                "expert_penalized": int(bad),
+                "failure": int(bad),
+                "appropriate": int(kind != "off_topic"),
+            }
+        )
     return rows
 
 
 def test_report_with_labels_writes_markdown_json_plots_and_html(
-        open_gate_judgments: Path, tmp_path: Path) -> None:
+    open_gate_judgments: Path, tmp_path: Path
+) -> None:
     labels = write_jsonl(tmp_path / "labels.jsonl", expert_labels(open_gate_judgments))
     out = tmp_path / "rep"
-    r = cli("report", "--judgments", str(open_gate_judgments), "--labels", str(labels),
-            "--out", str(out), "--coverage", "0.5", "--coverage", "0.9")
+    r = cli(
+        "report",
+        "--judgments",
+        str(open_gate_judgments),
+        "--labels",
+        str(labels),
+        "--out",
+        str(out),
+        "--coverage",
+        "0.5",
+        "--coverage",
+        "0.9",
+    )
     assert r.returncode == 0, r.stderr + r.stdout
     data = json.loads((out / "report.json").read_text())
     sel = data["selective"]
@@ -170,12 +251,20 @@ def test_report_without_labels_summarises(open_gate_judgments: Path, tmp_path: P
     assert "Citations: 22 traces" in r.stdout
 
 
-def test_report_rejects_bad_files_with_line_numbers(open_gate_judgments: Path,
-                                                   tmp_path: Path) -> None:
+def test_report_rejects_bad_files_with_line_numbers(
+    open_gate_judgments: Path, tmp_path: Path
+) -> None:
     bad = tmp_path / "labels.jsonl"
     bad.write_text('{"trace_id": "a", "loss": 0}\n{"loss": 1}\n', encoding="utf-8")
-    r = cli("report", "--judgments", str(open_gate_judgments), "--labels", str(bad),
-            "--out", str(tmp_path / "r"))
+    r = cli(
+        "report",
+        "--judgments",
+        str(open_gate_judgments),
+        "--labels",
+        str(bad),
+        "--out",
+        str(tmp_path / "r"),
+    )
     assert r.returncode == 2 and "labels.jsonl:2: trace_id" in r.stderr
     js = tmp_path / "j.jsonl"
     js.write_text('{"trace_id": "x"}\n', encoding="utf-8")
@@ -189,8 +278,20 @@ def test_bench_gate_demo_on_a_seed_file(tmp_path: Path) -> None:
     seeds = tmp_path / "library.yaml"
     seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
     out = tmp_path / "demo"
-    r = cli("bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "4",
-            "--cache-dir", str(tmp_path / "cache"), "--out", str(out))
+    r = cli(
+        "bench",
+        "gate",
+        "--seeds",
+        str(seeds),
+        "--embedder",
+        "hashing",
+        "--draws",
+        "4",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr + r.stdout
     data = json.loads((out / "report.json").read_text())
     assert set(data["operating_points"]) == {"fixed", "margin", "calibrated"}

@@ -31,14 +31,21 @@ CLI = [sys.executable, "-m", "pipelines.cli"]
 def smollm2(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     venv = Path(os.environ.get("CARGO_LLM_VENV", REPO / ".venv-llm"))
     if not (venv / "bin" / "python").exists():
-        pytest.skip("the SmolLM2 server is not installed: run 'deploy/llm/smollm2 install' "
-                    "(make test does)")
+        pytest.skip(
+            "the SmolLM2 server is not installed: run 'deploy/llm/smollm2 install' (make test does)"
+        )
     if shutil.which("curl") is None:
         pytest.skip("curl is needed to wait for the server")
     run_dir = tmp_path_factory.mktemp("llm")
     env = {**os.environ, "CARGO_LLM_RUN_DIR": str(run_dir)}
-    started = subprocess.run([str(SCRIPT), "start", "18011"], capture_output=True, text=True,
-                             env=env, timeout=180, check=False)
+    started = subprocess.run(
+        [str(SCRIPT), "start", "18011"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        check=False,
+    )
     assert started.returncode == 0, started.stderr + started.stdout
     try:
         yield started.stdout.strip().splitlines()[-1]
@@ -53,13 +60,41 @@ def run(tmp_path: Path, url: str, judge: str) -> list[dict[str, object]]:
     src.write_text("\n".join(picked) + "\n", encoding="utf-8")
     out = tmp_path / f"out-{judge}.jsonl"
     proc = subprocess.run(
-        [*CLI, "run", "--input", str(src), "--output", str(out), "--metrics-port", "0",
-         "--no-progress", "--embedder", "hashing", "--tau", "-1", "--judge", judge,
-         "--judge-base-url", url, "--judge-model", "smollm2", "--judge-max-tokens", "384",
-         "--judge-request-timeout", "240", "--judge-max-retries", "1",
-         "--cache-dir", str(tmp_path / "cache")],
-        capture_output=True, text=True, timeout=900, check=False,
-        env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        [
+            *CLI,
+            "run",
+            "--input",
+            str(src),
+            "--output",
+            str(out),
+            "--metrics-port",
+            "0",
+            "--no-progress",
+            "--embedder",
+            "hashing",
+            "--tau",
+            "-1",
+            "--judge",
+            judge,
+            "--judge-base-url",
+            url,
+            "--judge-model",
+            "smollm2",
+            "--judge-max-tokens",
+            "384",
+            "--judge-request-timeout",
+            "240",
+            "--judge-max-retries",
+            "1",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
     assert proc.returncode == 0, proc.stderr + proc.stdout
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(rows) == len(picked)  # one judgment per line, the broken one included
@@ -80,8 +115,9 @@ def test_llm_judge_plumbing_and_error_accounting(smollm2: str, tmp_path: Path) -
             assert all(v is None for v in r["scores"].values())  # type: ignore[union-attr]
 
 
-def test_hybrid_keeps_the_structural_verdict_whatever_the_model_says(smollm2: str,
-                                                                      tmp_path: Path) -> None:
+def test_hybrid_keeps_the_structural_verdict_whatever_the_model_says(
+    smollm2: str, tmp_path: Path
+) -> None:
     for r in run(tmp_path, smollm2, "hybrid"):
         assert r["status"] == "evaluated" and r["penalized"] is not None
         call = r["llm"]

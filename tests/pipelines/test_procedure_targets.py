@@ -41,7 +41,8 @@ def _check(s: dict, p6_max: float = 0.05) -> None:  # type: ignore[type-arg]
 @pytest.mark.integration
 async def test_targets_on_the_public_seeds(judge: StructuralJudge) -> None:
     header, insts = read_instances(
-        (REPO / "golden" / "bench" / "instances.jsonl").read_text(encoding="utf-8"))
+        (REPO / "golden" / "bench" / "instances.jsonl").read_text(encoding="utf-8")
+    )
     _check(summarize(await judge_items(judge, insts, header.golden), resamples=2000))
 
 
@@ -49,12 +50,18 @@ async def test_targets_on_the_public_seeds(judge: StructuralJudge) -> None:
 async def test_targets_on_foreign_domains(judge: StructuralJudge) -> None:
     # drop_invalid: as `bench run --seeds`; e.g. a P2 whose true tier also occurs
     # in the procedure text ("Gold and Platinum members ...") is not a clean P2.
-    gen = generate(load_seeds(REPO / "tests" / "data" / "foreign_seeds"), draws=5,
-                   gen_seed=2027, drop_invalid=True)
+    gen = generate(
+        load_seeds(REPO / "tests" / "data" / "foreign_seeds"),
+        draws=5,
+        gen_seed=2027,
+        drop_invalid=True,
+    )
     assert len({i.seed for i in gen.instances}) >= 20
     # Every target holds here except P6 (target <= .05, measured .11): single-word
     # synonyms of a policy term ("payable" -> "due", "immediately" -> "right away")
     # look exactly like single-word policy swaps to a lexicon-free checker. The
     # bound below guards against regressions; the README reports the miss.
-    _check(summarize(await judge_items(judge, gen.instances, gen.header.golden),
-                     resamples=2000), p6_max=0.12)
+    _check(
+        summarize(await judge_items(judge, gen.instances, gen.header.golden), resamples=2000),
+        p6_max=0.12,
+    )

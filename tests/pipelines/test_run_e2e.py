@@ -36,10 +36,14 @@ def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     return out
 
 
-def total(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
-          **labels: str) -> float:
-    return sum(v for (n, lab), v in samples.items()
-               if n == name and all(dict(lab).get(k) == x for k, x in labels.items()))
+def total(
+    samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str
+) -> float:
+    return sum(
+        v
+        for (n, lab), v in samples.items()
+        if n == name and all(dict(lab).get(k) == x for k, x in labels.items())
+    )
 
 
 @pytest.mark.integration
@@ -49,9 +53,23 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
     port = free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen(
-        [*CLI, "run", "--output", str(out), "--metrics-port", str(port), "--keep-serving",
-         "--no-progress", "--cache-dir", str(tmp_path / "cache")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        [
+            *CLI,
+            "run",
+            "--output",
+            str(out),
+            "--metrics-port",
+            str(port),
+            "--keep-serving",
+            "--no-progress",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     try:
         deadline = time.monotonic() + 240
         samples: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
@@ -89,8 +107,9 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
                 contradicted[j["gate"]["intent"]] += 1
     for intent, n in contradicted.items():
         assert total(samples, "cargo_contradictions_total", intent=intent) == n
-    findings = Counter(f["category"] for j in judgments if j.get("citations")
-                       for f in j["citations"]["findings"])
+    findings = Counter(
+        f["category"] for j in judgments if j.get("citations") for f in j["citations"]["findings"]
+    )
     assert len(findings) == 7  # the sample traffic has every citation-contract defect
     for category, n in findings.items():
         assert total(samples, "cargo_citation_findings_total", category=category) == n
@@ -98,8 +117,9 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
     assert outcome_free_of_citation_penalties(judgments)
     reasons = Counter(j["reason"] for j in judgments if j["status"] == "abstained")
     for reason, n in reasons.items():
-        assert total(samples, "cargo_gate_decisions_total", decision="abstained",
-                     reason=reason) == n
+        assert (
+            total(samples, "cargo_gate_decisions_total", decision="abstained", reason=reason) == n
+        )
 
     # Invalid lines carry their line number and reason.
     invalid = [j for j in judgments if j["status"] == "invalid"]
@@ -121,8 +141,7 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
     assert outcome[("correct", "evaluated", True)] == 0
     assert outcome[("unverifiable_extra", "evaluated", True)] == 0
     assert outcome[("policy", "evaluated", True)] == 0
-    assert sum(n for (k, s, _), n in outcome.items() if k == "off_topic" and s != "abstained") \
-        == 0
+    assert sum(n for (k, s, _), n in outcome.items() if k == "off_topic" and s != "abstained") == 0
 
 
 def outcome_free_of_citation_penalties(judgments: list[dict[str, object]]) -> bool:
@@ -132,36 +151,67 @@ def outcome_free_of_citation_penalties(judgments: list[dict[str, object]]) -> bo
 
 def test_stdin_to_stdout_one_judgment_per_line() -> None:
     traces = [
-        json.dumps({"trace_id": "a", "question": "What is the status of case 171056262?",
-                    "answer": "Case 171056262 is currently Open.",
-                    "context": {"caseNumber": "171056262"}}),
+        json.dumps(
+            {
+                "trace_id": "a",
+                "question": "What is the status of case 171056262?",
+                "answer": "Case 171056262 is currently Open.",
+                "context": {"caseNumber": "171056262"},
+            }
+        ),
         "not json at all",
         "",
         json.dumps({"trace_id": "c", "question": "Q", "answer": 5}),
     ]
     proc = subprocess.run(
-        [*CLI, "run", "--input", "-", "--output", "-", "--metrics-port", "0",
-         "--embedder", "hashing", "--no-progress"],
-        input="\n".join(traces) + "\n", capture_output=True, text=True, timeout=120, check=False)
+        [
+            *CLI,
+            "run",
+            "--input",
+            "-",
+            "--output",
+            "-",
+            "--metrics-port",
+            "0",
+            "--embedder",
+            "hashing",
+            "--no-progress",
+        ],
+        input="\n".join(traces) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(x) for x in proc.stdout.splitlines()]
     assert [(r["status"], r["source"]["line"]) for r in rows] == [
-        ("evaluated", 1), ("invalid", 2), ("invalid", 4)]
+        ("evaluated", 1),
+        ("invalid", 2),
+        ("invalid", 4),
+    ]
     assert rows[2]["invalid_field"] == "answer" and rows[2]["trace_id"] == "c"
     assert "run summary" in proc.stderr
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["run", "--golden", "/nope.yaml"], "file not found"),
-    (["run", "--input", "/nope.jsonl", "--embedder", "hashing"], "input file not found"),
-    (["run", "--gate", "calibrated", "--embedder", "hashing"], "needs a model file"),
-    (["run", "--judge", "oracle", "--embedder", "hashing"], "unknown judge"),
-    (["validate-golden", "/nope.yaml"], "file not found"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "--golden", "/nope.yaml"], "file not found"),
+        (["run", "--input", "/nope.jsonl", "--embedder", "hashing"], "input file not found"),
+        (["run", "--gate", "calibrated", "--embedder", "hashing"], "needs a model file"),
+        (["run", "--judge", "oracle", "--embedder", "hashing"], "unknown judge"),
+        (["validate-golden", "/nope.yaml"], "file not found"),
+    ],
+)
 def test_cli_errors_are_clear(args: list[str], message: str) -> None:
-    proc = subprocess.run([*CLI, *args, "--metrics-port", "0"] if args[0] == "run"
-                          else [*CLI, *args], capture_output=True, text=True, timeout=120,
-                          check=False)
+    proc = subprocess.run(
+        [*CLI, *args, "--metrics-port", "0"] if args[0] == "run" else [*CLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 2
     assert message in proc.stderr
 
@@ -171,28 +221,68 @@ def test_port_in_use_is_a_clear_error() -> None:
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
-        proc = subprocess.run([*CLI, "run", "--metrics-port", str(port), "--embedder",
-                               "hashing", "--no-progress"], capture_output=True, text=True,
-                              timeout=120, check=False)
+        proc = subprocess.run(
+            [*CLI, "run", "--metrics-port", str(port), "--embedder", "hashing", "--no-progress"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     assert proc.returncode == 2 and "cannot serve metrics" in proc.stderr
 
 
 def test_fit_gate_then_run_with_the_calibrated_gate(tmp_path: Path) -> None:
     rows = tmp_path / "labels.jsonl"
-    rows.write_text("\n".join(json.dumps({"similarity": s / 100, "margin": 0.1,
-                                          "intent": "x", "appropriate": s >= 70})
-                              for s in range(30, 100, 2)) + "\n")
+    rows.write_text(
+        "\n".join(
+            json.dumps(
+                {"similarity": s / 100, "margin": 0.1, "intent": "x", "appropriate": s >= 70}
+            )
+            for s in range(30, 100, 2)
+        )
+        + "\n"
+    )
     model = tmp_path / "gate.json"
-    fit = subprocess.run([*CLI, "fit-gate", "--labels", str(rows), "--out", str(model)],
-                         capture_output=True, text=True, timeout=120, check=False)
+    fit = subprocess.run(
+        [*CLI, "fit-gate", "--labels", str(rows), "--out", str(model)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert fit.returncode == 0, fit.stderr
     assert json.loads(model.read_text())["method"] == "isotonic"
-    trace = json.dumps({"trace_id": "a", "question": "What is the status of case 171056262?",
-                        "answer": "Case 171056262 is currently Open."})
+    trace = json.dumps(
+        {
+            "trace_id": "a",
+            "question": "What is the status of case 171056262?",
+            "answer": "Case 171056262 is currently Open.",
+        }
+    )
     run = subprocess.run(
-        [*CLI, "run", "--input", "-", "--output", "-", "--metrics-port", "0", "--embedder",
-         "hashing", "--gate", "calibrated", "--gate-model", str(model), "--no-progress"],
-        input=trace + "\n", capture_output=True, text=True, timeout=120, check=False)
+        [
+            *CLI,
+            "run",
+            "--input",
+            "-",
+            "--output",
+            "-",
+            "--metrics-port",
+            "0",
+            "--embedder",
+            "hashing",
+            "--gate",
+            "calibrated",
+            "--gate-model",
+            str(model),
+            "--no-progress",
+        ],
+        input=trace + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr
     gate = json.loads(run.stdout)["gate"]
     assert gate["kind"] == "calibrated" and gate["probability"] == 1.0

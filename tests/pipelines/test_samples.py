@@ -21,7 +21,9 @@ def test_sample_traffic_has_cited_answers_of_every_failure_kind() -> None:
     from monitor.models import Trace
 
     expected = {
-        "cited_ok": set(), "cited_prose_ok": set(), "cited_quote_ok": set(),
+        "cited_ok": set(),
+        "cited_prose_ok": set(),
+        "cited_quote_ok": set(),
         "cited_unknown_source": {"unknown_source", "uncited_claim"},
         "cited_duplicate_source": {"duplicate_source"},
         "cited_uncited_claim": {"uncited_claim"},

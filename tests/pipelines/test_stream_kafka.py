@@ -50,13 +50,22 @@ def free_port(pairs: bool = False) -> int:
 class Broker:
     def __init__(self, tmp: Path) -> None:
         self.port = free_port(pairs=True)
-        self.env = {**os.environ, "CARGO_KAFKA_PORT": str(self.port),
-                    "CARGO_KAFKA_DATA": str(tmp / f"kafka-{self.port}")}
+        self.env = {
+            **os.environ,
+            "CARGO_KAFKA_PORT": str(self.port),
+            "CARGO_KAFKA_DATA": str(tmp / f"kafka-{self.port}"),
+        }
         self.bootstrap = f"127.0.0.1:{self.port}"
 
     def run(self, verb: str) -> str:
-        proc = subprocess.run([str(BROKER), verb], env=self.env, capture_output=True,
-                              text=True, timeout=300, check=False)
+        proc = subprocess.run(
+            [str(BROKER), verb],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc.stdout
 
@@ -75,18 +84,38 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 class Worker:
     def __init__(self, broker: Broker, tmp: Path, group: str, name: str) -> None:
         self.metrics_port = free_port()
-        self.cmd = [sys.executable, "-m", "pipelines.cli", "stream", "--bootstrap",
-                    broker.bootstrap, "--group", group, "--metrics-port", str(self.metrics_port),
-                    "--data-dir", str(tmp / f"faust-{name}"), "--cache-dir", str(tmp / "cache"),
-                    "--partitions", "4", "--loglevel", "info",
-                    "--progress-interval", "2", "--stall-after", "20"]
+        self.cmd = [
+            sys.executable,
+            "-m",
+            "pipelines.cli",
+            "stream",
+            "--bootstrap",
+            broker.bootstrap,
+            "--group",
+            group,
+            "--metrics-port",
+            str(self.metrics_port),
+            "--data-dir",
+            str(tmp / f"faust-{name}"),
+            "--cache-dir",
+            str(tmp / "cache"),
+            "--partitions",
+            "4",
+            "--loglevel",
+            "info",
+            "--progress-interval",
+            "2",
+            "--stall-after",
+            "20",
+        ]
         self.log = tmp / f"worker-{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Worker:
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-        self.proc = subprocess.Popen(self.cmd, stdout=self.log.open("ab"),
-                                     stderr=subprocess.STDOUT, env=env)
+        self.proc = subprocess.Popen(
+            self.cmd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env
+        )
         return self
 
     def kill(self) -> None:
@@ -104,8 +133,11 @@ class Worker:
 
     def metrics_text(self) -> str | None:
         try:
-            return str(urllib.request.urlopen(
-                f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5).read().decode())
+            return str(
+                urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5)
+                .read()
+                .decode()
+            )
         except OSError:
             return None
 
@@ -114,8 +146,11 @@ class Worker:
         text = self.metrics_text()
         if text is None:
             return -1.0
-        return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-                   if line.split("{")[0].split(" ")[0] == name)
+        return sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line.split("{")[0].split(" ")[0] == name
+        )
 
     def traces_total(self) -> float:
         return self.metric("cargo_traces_total")
@@ -123,8 +158,11 @@ class Worker:
     def lag_series(self) -> dict[str, float]:
         text = self.metrics_text() or ""
         prefix = 'cargo_stream_partition_lag{partition="'
-        return {line[len(prefix):].split('"')[0]: float(line.rsplit(" ", 1)[1])
-                for line in text.splitlines() if line.startswith(prefix)}
+        return {
+            line[len(prefix) :].split('"')[0]: float(line.rsplit(" ", 1)[1])
+            for line in text.splitlines()
+            if line.startswith(prefix)
+        }
 
 
 def unique_traces(n: int) -> list[bytes]:
@@ -146,16 +184,22 @@ def unique_traces(n: int) -> list[bytes]:
     return out
 
 
-def produce(bootstrap: str, lines: list[bytes], rate: float = 0.0,
-            topic: str = "agent-traces") -> None:
+def produce(
+    bootstrap: str, lines: list[bytes], rate: float = 0.0, topic: str = "agent-traces"
+) -> None:
     from kafka import KafkaProducer
 
     from pipelines.replay import _key, ensure_topics
 
     ensure_topics(bootstrap, {topic: 4})
-    p = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=20,
-                      retry_backoff_ms=500, delivery_timeout_ms=180_000,
-                      request_timeout_ms=30_000)
+    p = KafkaProducer(
+        bootstrap_servers=bootstrap,
+        acks="all",
+        retries=20,
+        retry_backoff_ms=500,
+        delivery_timeout_ms=180_000,
+        request_timeout_ms=30_000,
+    )
     for k, line in enumerate(lines):
         p.send(topic, key=_key(line), value=line)
         if rate:
@@ -166,14 +210,21 @@ def produce(bootstrap: str, lines: list[bytes], rate: float = 0.0,
     p.close()
 
 
-def collect(bootstrap: str, expect: int, timeout_s: float = 240
-            ) -> tuple[dict[str, list[dict[str, object]]], dict[str, dict[str, object]]]:
+def collect(
+    bootstrap: str, expect: int, timeout_s: float = 240
+) -> tuple[dict[str, list[dict[str, object]]], dict[str, dict[str, object]]]:
     """Judgments by trace id (all copies) and DLQ records by source position."""
     from kafka import KafkaConsumer
 
-    consumer = KafkaConsumer("cargo-judgments", "cargo-traces-dlq", bootstrap_servers=bootstrap,
-                             auto_offset_reset="earliest", enable_auto_commit=False,
-                             group_id=None, consumer_timeout_ms=2000)
+    consumer = KafkaConsumer(
+        "cargo-judgments",
+        "cargo-traces-dlq",
+        bootstrap_servers=bootstrap,
+        auto_offset_reset="earliest",
+        enable_auto_commit=False,
+        group_id=None,
+        consumer_timeout_ms=2000,
+    )
     judgments: dict[str, list[dict[str, object]]] = {}
     dlq: dict[str, dict[str, object]] = {}
     deadline = time.monotonic() + timeout_s
@@ -192,15 +243,13 @@ def _n_valid(lines: list[bytes]) -> int:
     return sum(map(is_valid_trace, lines))
 
 
-def commit_offset(bootstrap: str, group: str, topic: str, partition: int,
-                  offset: int) -> None:
+def commit_offset(bootstrap: str, group: str, topic: str, partition: int, offset: int) -> None:
     """Set a consumer group's committed offset (the group must have no members)."""
     from kafka import KafkaConsumer, TopicPartition
     from kafka.structs import OffsetAndMetadata
 
     tp = TopicPartition(topic, partition)
-    committer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group,
-                              enable_auto_commit=False)
+    committer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group, enable_auto_commit=False)
     committer.assign([tp])
     committer.commit({tp: OffsetAndMetadata(offset, "", -1)})
     committer.close()
@@ -232,8 +281,9 @@ def test_end_to_end_judgments_and_dead_letters(broker: Broker, tmp_path: Path) -
         total = worker.traces_total()
         # The progress watch (every 2 s here): one lag series per owned partition,
         # all at 0 once everything is judged.
-        assert wait_for(lambda: worker.lag_series() == {"0": 0, "1": 0, "2": 0, "3": 0}, 30), \
+        assert wait_for(lambda: worker.lag_series() == {"0": 0, "1": 0, "2": 0, "3": 0}, 30), (
             worker.lag_series()
+        )
     finally:
         worker.stop()
     valid = _n_valid(lines)
@@ -251,8 +301,9 @@ def test_end_to_end_judgments_and_dead_letters(broker: Broker, tmp_path: Path) -
     assert first["source"]["topic"] == "agent-traces"
 
 
-def test_two_workers_share_partitions_and_judge_every_trace_once(broker: Broker,
-                                                                 tmp_path: Path) -> None:
+def test_two_workers_share_partitions_and_judge_every_trace_once(
+    broker: Broker, tmp_path: Path
+) -> None:
     lines = unique_traces(600)
     w1 = Worker(broker, tmp_path, "g-two", "w1").start()
     w2 = Worker(broker, tmp_path, "g-two", "w2").start()
@@ -268,8 +319,8 @@ def test_two_workers_share_partitions_and_judge_every_trace_once(broker: Broker,
         w2.stop()
     assert len(judgments) == _n_valid(lines)
     assert len(judgments) + len(dlq) == len(lines)
-    assert t1 > 0 and t2 > 0, (t1, t2)      # both did work
-    assert t1 + t2 == len(lines)            # ... and nothing twice
+    assert t1 > 0 and t2 > 0, (t1, t2)  # both did work
+    assert t1 + t2 == len(lines)  # ... and nothing twice
     assert all(len(v) == 1 for v in judgments.values())
 
 
@@ -277,8 +328,9 @@ def _valid_unique(n: int) -> list[bytes]:
     return [line for line in unique_traces(4 * n) if is_valid_trace(line)][:n]
 
 
-def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
-                                                                tmp_path: Path) -> None:
+def test_offsets_the_consumer_skipped_are_read_back_and_judged(
+    broker: Broker, tmp_path: Path
+) -> None:
     """The state a skipped record leaves behind (seen after a SIGKILL and restart:
     Faust's consumer dropped the record at the committed offset and committed past
     it): the group's committed offset is ahead of the worker's watermark. The worker
@@ -308,8 +360,8 @@ def test_offsets_the_consumer_skipped_are_read_back_and_judged(broker: Broker,
     finally:
         worker.stop()
     offsets = sorted(recs[0]["source"]["offset"] for recs in judgments.values())
-    assert offsets == list(range(5, 20)), offsets   # 5..9 read back, 0..4 not redone
-    assert all(len(recs) == 1 for recs in judgments.values())   # each judged once
+    assert offsets == list(range(5, 20)), offsets  # 5..9 read back, 0..4 not redone
+    assert all(len(recs) == 1 for recs in judgments.values())  # each judged once
     assert not dlq
     # At least the planted hole; Faust itself sometimes also drops the record at the
     # committed offset (10) on start -- seen in a CI run: "skipped offsets 5..10".
@@ -325,14 +377,14 @@ def test_sigkill_and_restart_loses_nothing(broker: Broker, tmp_path: Path) -> No
         assert wait_for(lambda: w1.traces_total() >= 0, 120)
         feeder.start()
         assert wait_for(lambda: w1.traces_total() >= 100, 120)
-        w1.kill()                                   # mid-stream, no shutdown
+        w1.kill()  # mid-stream, no shutdown
         time.sleep(2)
         w1.start()
         feeder.join(timeout=300)
         judgments, dlq = collect(broker.bootstrap, len(lines), timeout_s=300)
     finally:
         w1.stop()
-    assert len(judgments) == _n_valid(lines)        # nothing lost
+    assert len(judgments) == _n_valid(lines)  # nothing lost
     assert len(judgments) + len(dlq) == len(lines)
 
 
@@ -371,8 +423,7 @@ def test_sigterm_stops_a_worker_whose_broker_is_gone(broker: Broker, tmp_path: P
     stop_feeding = threading.Event()
 
     def feed() -> None:
-        p = KafkaProducer(bootstrap_servers=broker.bootstrap, max_block_ms=2000,
-                          linger_ms=5)
+        p = KafkaProducer(bootstrap_servers=broker.bootstrap, max_block_ms=2000, linger_ms=5)
         try:
             for line in lines:
                 if stop_feeding.is_set():
@@ -391,12 +442,12 @@ def test_sigterm_stops_a_worker_whose_broker_is_gone(broker: Broker, tmp_path: P
         assert wait_for(lambda: w1.traces_total() >= 0, 120)
         feeder.start()
         assert wait_for(lambda: w1.traces_total() >= 100, 120)
-        broker.run("stop")                          # mid-stream
+        broker.run("stop")  # mid-stream
         stop_feeding.set()
-        time.sleep(5)                               # its fetches now fail and retry
+        time.sleep(5)  # its fetches now fail and retry
         assert w1.proc is not None
         w1.proc.send_signal(signal.SIGTERM)
-        rc = w1.proc.wait(timeout=30)               # a common grace period
+        rc = w1.proc.wait(timeout=30)  # a common grace period
     finally:
         stop_feeding.set()
         w1.stop()
@@ -405,8 +456,9 @@ def test_sigterm_stops_a_worker_whose_broker_is_gone(broker: Broker, tmp_path: P
     assert w1.log.read_text().count("Failed fetch messages") <= 3
 
 
-def test_topic_admin_create_list_and_lag(broker: Broker, capsys: pytest.CaptureFixture[str]
-                                         ) -> None:
+def test_topic_admin_create_list_and_lag(
+    broker: Broker, capsys: pytest.CaptureFixture[str]
+) -> None:
     from kafka import KafkaProducer
 
     from pipelines.cli import main
@@ -431,8 +483,8 @@ def test_topic_admin_create_list_and_lag(broker: Broker, capsys: pytest.CaptureF
     commit_offset(broker.bootstrap, "g-admin", "agent-traces", 0, 2)
     assert main(["topics", "lag", *b, "--group", "g-admin"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[2].split() == ["0", "2", "5", "3"]     # partition, committed, end, lag
-    assert out[3].split() == ["1", "-", "5", "5"]     # nothing committed yet
+    assert out[2].split() == ["0", "2", "5", "3"]  # partition, committed, end, lag
+    assert out[3].split() == ["1", "-", "5", "5"]  # nothing committed yet
     assert out[4].split() == ["total", "8"]
     assert main(["topics", "lag", *b, "--topic", "no-such-topic"]) == 2
     assert "topic 'no-such-topic' not found" in capsys.readouterr().err

@@ -47,11 +47,17 @@ def test_replay_keys_by_trace_id() -> None:
 
 def test_replay_and_stream_clear_errors() -> None:
     cli = [sys.executable, "-m", "pipelines.cli"]
-    p = subprocess.run([*cli, "replay", "/nope.jsonl"], capture_output=True, text=True,
-                       timeout=60, check=False)
+    p = subprocess.run(
+        [*cli, "replay", "/nope.jsonl"], capture_output=True, text=True, timeout=60, check=False
+    )
     assert p.returncode == 2 and "input file not found" in p.stderr
-    p = subprocess.run([*cli, "replay", "--bootstrap", "127.0.0.1:1"], capture_output=True,
-                       text=True, timeout=120, check=False)
+    p = subprocess.run(
+        [*cli, "replay", "--bootstrap", "127.0.0.1:1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert p.returncode == 2 and "cannot reach Kafka" in p.stderr
 
 
@@ -64,7 +70,9 @@ class _TP:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _TP) and (self.topic, self.partition) == (
-            other.topic, other.partition)
+            other.topic,
+            other.partition,
+        )
 
 
 class _Consumer:
@@ -111,7 +119,8 @@ class _App:
 
 
 def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     import asyncio
 
     from prometheus_client import CollectorRegistry, Counter, Gauge
@@ -131,30 +140,30 @@ def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
         asyncio.run(_watch_progress(app, cfg, progress, lag, stalls, clock=lambda: clock[0]))
 
     watch()
-    assert reg.get_sample_value("lag", {"partition": "0"}) == 0   # caught up
+    assert reg.get_sample_value("lag", {"partition": "0"}) == 0  # caught up
     assert reg.get_sample_value("lag", {"partition": "1"}) == 15  # 5..19 to judge
     assert reg.get_sample_value("stalls_total") == 0
-    clock[0] += 31                                                 # no progress for 31 s
+    clock[0] += 31  # no progress for 31 s
     with caplog.at_level("WARNING", logger="cargo.stream"):
         watch()
     assert reg.get_sample_value("stalls_total") == 1
     assert "partition agent-traces:1 stalled: lag 15" in caplog.text
     assert "agent-traces:0 stalled" not in caplog.text
     clock[0] += 1
-    watch()                                                        # same window: once
+    watch()  # same window: once
     assert reg.get_sample_value("stalls_total") == 1
-    progress.done[1] = 19                                          # caught up
+    progress.done[1] = 19  # caught up
     clock[0] += 60
     watch()
     assert reg.get_sample_value("lag", {"partition": "1"}) == 0
     assert reg.get_sample_value("stalls_total") == 1
     assert reg.get_sample_value("lag", {"partition": "0"}) is not None
-    assert not any(s.labels.get("partition") == "other" for m in reg.collect()
-                   for s in m.samples)
+    assert not any(s.labels.get("partition") == "other" for m in reg.collect() for s in m.samples)
 
 
 def test_progress_watch_survives_a_wedged_consumer_thread(
-        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Seen in the SIGKILL investigation: the call into Faust's consumer thread for
     end offsets never returned, and the watch went silent. It now times out and
     falls back to the fetcher's cached end offsets."""
@@ -174,14 +183,18 @@ def test_progress_watch_survives_a_wedged_consumer_thread(
     lag = Gauge("lag", "", ["partition"], registry=reg)
     app = _App(_Consumer({0: 7}, wedged=True))
     with caplog.at_level("WARNING", logger="cargo.stream"):
-        asyncio.run(_watch_progress(app, StreamConfig(), _Progress(), lag,
-                                    Counter("stalls", "", registry=reg)))
+        asyncio.run(
+            _watch_progress(
+                app, StreamConfig(), _Progress(), lag, Counter("stalls", "", registry=reg)
+            )
+        )
     assert reg.get_sample_value("lag", {"partition": "0"}) == 7
     assert "end offsets not available (TimeoutError)" in caplog.text
 
 
 def test_stream_refuses_a_busy_metrics_port_before_joining(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import socket
 
     from pipelines.cli import main
@@ -208,10 +221,16 @@ def test_worker_batches_its_output(tmp_path: Path) -> None:
     assert app.conf.producer_linger == pytest.approx(0.005)
     assert app.conf.producer_max_batch_size == 256 * 1024
     assert app.conf.producer_acks == -1
-    other = build_app(StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0,
-                                   data_dir=str(tmp_path), producer_linger_s=0.02,
-                                   producer_batch_bytes=65536),
-                      CargoSettings(embedder="hashing"))
+    other = build_app(
+        StreamConfig(
+            bootstrap="127.0.0.1:1",
+            metrics_port=0,
+            data_dir=str(tmp_path),
+            producer_linger_s=0.02,
+            producer_batch_bytes=65536,
+        ),
+        CargoSettings(embedder="hashing"),
+    )
     assert other.conf.producer_linger == pytest.approx(0.02)
     assert other.conf.producer_max_batch_size == 65536
 
@@ -228,24 +247,28 @@ async def test_worker_consumer_fetch_wait_and_no_leader_topic(tmp_path: Path) ->
     from pipelines.stream import StreamConfig, build_app
 
     for seconds, ms in ((0.1, 100), (0.25, 250)):
-        cfg = StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0,
-                           data_dir=str(tmp_path / str(ms)), fetch_max_wait_s=seconds)
+        cfg = StreamConfig(
+            bootstrap="127.0.0.1:1",
+            metrics_port=0,
+            data_dir=str(tmp_path / str(ms)),
+            fetch_max_wait_s=seconds,
+        )
         app = build_app(cfg, CargoSettings(embedder="hashing"))
         assert app.conf.topic_disable_leader is True
         consumer = app.consumer._thread._create_worker_consumer(app.transport)
         assert isinstance(consumer, AIOKafkaConsumer)
         assert consumer._fetch_max_wait_ms == ms
     # The attribute set above is what the consumer hands its fetcher when it starts.
-    assert "fetch_max_wait_ms=self._fetch_max_wait_ms" in inspect.getsource(
-        AIOKafkaConsumer.start)
+    assert "fetch_max_wait_ms=self._fetch_max_wait_ms" in inspect.getsource(AIOKafkaConsumer.start)
 
 
 def test_stream_refuses_a_fetch_wait_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     from pipelines.cli import main
 
     for bad in ("0", "-1", "31"):
-        rc = main(["stream", "--bootstrap", "127.0.0.1:1", "--metrics-port", "0",
-                   "--fetch-max-wait", bad])
+        rc = main(
+            ["stream", "--bootstrap", "127.0.0.1:1", "--metrics-port", "0", "--fetch-max-wait", bad]
+        )
         assert rc == 2
         assert "fetch max wait" in capsys.readouterr().err
 
@@ -263,7 +286,7 @@ def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
 
     fetch = "Failed fetch messages from %s: %s"
     assert f.filter(rec("aiokafka.consumer.fetcher", fetch, 1, "NodeNotReadyError"))
-    for k in range(50):                       # ten a second while the broker is away
+    for k in range(50):  # ten a second while the broker is away
         now[0] += 0.1
         assert not f.filter(rec("aiokafka.consumer.fetcher", fetch, 1, f"err {k}"))
     # Another message, another logger, or not a Kafka client: not held back.
@@ -271,7 +294,7 @@ def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
     assert f.filter(rec("aiokafka.conn", fetch, 1, "x"))
     assert f.filter(rec("cargo.stream", fetch, 1, "x"))
     assert f.filter(rec("cargo.stream", fetch, 1, "x"))
-    now[0] = 31.0                              # the window has passed: once more, counted
+    now[0] = 31.0  # the window has passed: once more, counted
     again = rec("aiokafka.consumer.fetcher", fetch, 1, "NodeNotReadyError")
     assert f.filter(again)
     assert "and 50 more like it in the 31 s before" in again.getMessage()

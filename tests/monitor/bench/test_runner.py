@@ -46,7 +46,7 @@ async def test_structural_judge_report_keys_and_values() -> None:
     assert set(s["p4_by_type"]) == {"delete_step", "negate", "swap_policy"}
     assert set(s["p3_by_split"]) == {"unobserved", "fabricated"}
     assert s["families"]["P2"]["rate"] == 1.0  # every injected contradiction is caught
-    assert s["fp"] == 0.0                        # no false penalty on P1/P3/P6
+    assert s["fp"] == 0.0  # no false penalty on P1/P3/P6
     lo, hi = s["di_ci"]
     assert lo <= s["di"] <= hi
 
@@ -70,8 +70,7 @@ class FlakyJudge:
 
 async def test_judge_errors_are_counted_apart_and_excluded() -> None:
     header, insts = _load()
-    s = summarize(await judge_items(FlakyJudge(), insts, header.golden, repeats=2),
-                  resamples=100)
+    s = summarize(await judge_items(FlakyJudge(), insts, header.golden, repeats=2), resamples=100)
     assert s["families"]["P2"]["n"] == 0 and s["families"]["P2"]["rate"] is None
     n_p2 = sum(i.family == "P2" for i in insts)
     assert s["errors"] == 2 * n_p2 and s["items_failed"] == n_p2

@@ -30,8 +30,15 @@ def seeds():  # type: ignore[no-untyped-def]
 def test_public_seeds_cover_the_paper_intents(seeds) -> None:  # type: ignore[no-untyped-def]
     assert len(seeds) >= 10
     intents = {s.intent for s in seeds}
-    for needed in ("case_status", "workorder_status", "asset_warranty", "case_priority",
-                   "asset_entitlement", "workorder_parts", "task_status"):
+    for needed in (
+        "case_status",
+        "workorder_status",
+        "asset_warranty",
+        "case_priority",
+        "asset_entitlement",
+        "workorder_parts",
+        "task_status",
+    ):
         assert needed in intents
     procedures = [s for s in seeds if s.steps and s.policy_alternatives]
     assert len(procedures) >= 3
@@ -90,8 +97,9 @@ def test_families_hold_their_construction(seeds) -> None:  # type: ignore[no-unt
             assert not set(i.detail["added"]) & set(i.context)
             assert not set(i.detail["added"]) & set(PLACEHOLDER.findall(seed.answer))
         if i.family == "P4":
-            p1 = by_id[i.id.rsplit("-", 1)[0].replace(f"-P4-{i.subtype}", "-P1") + "-" +
-                       str(i.draw)]
+            p1 = by_id[
+                i.id.rsplit("-", 1)[0].replace(f"-P4-{i.subtype}", "-P1") + "-" + str(i.draw)
+            ]
             assert i.subtype in ("delete_step", "negate", "swap_policy")
             assert i.answer != p1.answer and i.target_penalize is True
         if i.family == "P5":
@@ -106,9 +114,9 @@ def test_families_hold_their_construction(seeds) -> None:  # type: ignore[no-unt
 
 def test_negation_rules_are_general_english() -> None:
     assert "Parts are not covered by the warranty." in negation_candidates(
-        "Parts are covered by the warranty.")
-    assert "You must not keep the case open." in negation_candidates(
-        "You must keep the case open.")
+        "Parts are covered by the warranty."
+    )
+    assert "You must not keep the case open." in negation_candidates("You must keep the case open.")
     assert "Customers cannot reopen a case." in negation_candidates("Customers can reopen a case.")
     assert negation_candidates("The sky is blue.") == []
 
@@ -120,7 +128,9 @@ def _write_seed(tmp_path: Path, body: str) -> Path:
 
 
 def test_seed_validation_reports_file_and_seed(tmp_path: Path) -> None:
-    p = _write_seed(tmp_path, """
+    p = _write_seed(
+        tmp_path,
+        """
 seeds:
   - id: bad
     intent: x
@@ -135,7 +145,8 @@ seeds:
       parcelId: {type: date}
     steps: ["Not in the answer."]
     negations: [{from: "absent", to: "x"}]
-""")
+""",
+    )
     with pytest.raises(GoldenSetError) as exc:
         load_seeds(p)
     text = "\n".join(exc.value.problems)
@@ -148,7 +159,9 @@ seeds:
 
 def test_failing_consistency_checks_fail_the_run_or_are_dropped(tmp_path: Path) -> None:
     # An answer that repeats its identifier (the paper's g_workorder2 defect).
-    p = _write_seed(tmp_path, """
+    p = _write_seed(
+        tmp_path,
+        """
 seeds:
   - id: dup
     intent: x
@@ -159,7 +172,8 @@ seeds:
       wo: {type: digits, length: 8, label: work order}
     golden: {wo: "12345678"}
     observed_fields: [wo]
-""")
+""",
+    )
     seeds = load_seeds(p)
     with pytest.raises(GenerationError, match="repeats identifier"):
         generate(seeds, draws=2)

@@ -20,14 +20,22 @@ from tests.conftest import ACCEPTED, CASE_ITEM
 
 
 def hybrid(url: str, rate: float = 1.0, **kw: Any) -> HybridJudge:
-    cfg = LLMConfig(base_url=url, model="m", api_key=SecretStr("k"), backoff_base_s=0.01,
-                    backoff_cap_s=0.02, max_retries=0, **kw)
+    cfg = LLMConfig(
+        base_url=url,
+        model="m",
+        api_key=SecretStr("k"),
+        backoff_base_s=0.01,
+        backoff_cap_s=0.02,
+        max_retries=0,
+        **kw,
+    )
     return HybridJudge(StructuralJudge(), LLMJudge(cfg), TraceSampler(rate))
 
 
 def request(trace_id: str, answer: str, context: dict[str, str]) -> JudgeRequest:
-    return JudgeRequest(Trace(trace_id=trace_id, question="q", answer=answer, context=context),
-                        CASE_ITEM, ACCEPTED)
+    return JudgeRequest(
+        Trace(trace_id=trace_id, question="q", answer=answer, context=context), CASE_ITEM, ACCEPTED
+    )
 
 
 def test_sampling_is_deterministic_and_near_its_rate() -> None:
@@ -58,15 +66,17 @@ def test_combination_rule() -> None:
     s = Scores(correctness=1.0, completeness=None, hallucination_fidelity=0.25)
     m = Scores(correctness=0.3, completeness=0.9, helpfulness=0.8, hallucination_fidelity=1.0)
     c = combine(s, m)
-    assert c == Scores(correctness=0.3, completeness=0.9, helpfulness=0.8,
-                       hallucination_fidelity=0.25)
+    assert c == Scores(
+        correctness=0.3, completeness=0.9, helpfulness=0.8, hallucination_fidelity=0.25
+    )
 
 
 async def test_structural_contradiction_survives_a_lenient_llm() -> None:
     with scripted_server(Reply(content=verdict_json(1.0, 1.0))) as server:
         judge = hybrid(server.url)
-        r = await judge.judge(request("t1", "Case 536762755 is currently Escalated.",
-                                      {"caseNumber": "491541446"}))
+        r = await judge.judge(
+            request("t1", "Case 536762755 is currently Escalated.", {"caseNumber": "491541446"})
+        )
         await judge.llm.aclose()
     assert is_penalized(r.scores) and r.scores.helpfulness == 0.7
     assert r.call is not None and r.call.sampled and r.call.attempts == 1
@@ -77,8 +87,11 @@ async def test_structural_contradiction_survives_a_lenient_llm() -> None:
 async def test_llm_found_fault_survives_a_silent_structural_tier() -> None:
     with scripted_server(Reply(content=verdict_json(0.1, 1.0))) as server:
         judge = hybrid(server.url)
-        r = await judge.judge(request("t1", "Case 171056262 is currently Pending Customer.",
-                                      {"caseNumber": "171056262"}))
+        r = await judge.judge(
+            request(
+                "t1", "Case 171056262 is currently Pending Customer.", {"caseNumber": "171056262"}
+            )
+        )
         await judge.llm.aclose()
     assert r.scores.correctness == 0.1 and is_penalized(r.scores)
 
@@ -86,8 +99,11 @@ async def test_llm_found_fault_survives_a_silent_structural_tier() -> None:
 async def test_not_sampled_traces_keep_their_structural_verdict_without_a_call() -> None:
     with scripted_server(Reply(content=verdict_json())) as server:
         judge = hybrid(server.url, rate=0.0)
-        r = await judge.judge(request("t1", "Case 171056262 is currently Pending Customer.",
-                                      {"caseNumber": "171056262"}))
+        r = await judge.judge(
+            request(
+                "t1", "Case 171056262 is currently Pending Customer.", {"caseNumber": "171056262"}
+            )
+        )
         await judge.llm.aclose()
     assert server.requests == []
     assert r.call is not None and r.call.sampled is False and r.call.sample_rate == 0.0
@@ -97,8 +113,9 @@ async def test_not_sampled_traces_keep_their_structural_verdict_without_a_call()
 async def test_llm_failure_degrades_to_the_structural_verdict_with_the_error() -> None:
     with scripted_server(Reply(content="not json")) as server:
         judge = hybrid(server.url)
-        r = await judge.judge(request("t1", "Case 536762755 is currently Escalated.",
-                                      {"caseNumber": "491541446"}))
+        r = await judge.judge(
+            request("t1", "Case 536762755 is currently Escalated.", {"caseNumber": "491541446"})
+        )
         await judge.llm.aclose()
     assert r.call is not None and r.call.error is not None
     assert r.call.error.kind == "unparseable" and r.call.usage.input_tokens == 120

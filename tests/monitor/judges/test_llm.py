@@ -32,17 +32,26 @@ from tests.chat_server import Reply, scripted_server, verdict_json
 from tests.conftest import ACCEPTED, CASE_ITEM
 
 SECRET = "sk-test-DO-NOT-LEAK-4242"
-TRACE = Trace(trace_id="t-1", question="What is the status of case 171056262?",
-              answer="Case 171056262 is currently Pending Customer.",
-              context={"caseNumber": "171056262"})
+TRACE = Trace(
+    trace_id="t-1",
+    question="What is the status of case 171056262?",
+    answer="Case 171056262 is currently Pending Customer.",
+    context={"caseNumber": "171056262"},
+)
 REQUEST = JudgeRequest(TRACE, CASE_ITEM, ACCEPTED)
 
 
 def config(url: str, **kw: Any) -> LLMConfig:
-    base: dict[str, Any] = {"base_url": url, "model": "judge-model", "api_key": SecretStr(SECRET),
-                            "backoff_base_s": 0.01, "backoff_cap_s": 0.05,
-                            "request_timeout_s": 5.0, "price_input_per_1k": 0.5,
-                            "price_output_per_1k": 2.0}
+    base: dict[str, Any] = {
+        "base_url": url,
+        "model": "judge-model",
+        "api_key": SecretStr(SECRET),
+        "backoff_base_s": 0.01,
+        "backoff_cap_s": 0.05,
+        "request_timeout_s": 5.0,
+        "price_input_per_1k": 0.5,
+        "price_output_per_1k": 2.0,
+    }
     base.update(kw)
     return LLMConfig(**base)
 
@@ -63,12 +72,23 @@ async def judge_once(*script: Reply, **kw: Any) -> tuple[Any, Any]:
 
 
 async def test_valid_json_gives_scores_claims_and_accounting() -> None:
-    claims = [{"claim": "Case 171056262", "status": "supported",
-               "context_field": "caseNumber", "context_fact": "171056262"},
-              {"claim": "currently Pending Customer", "status": "unverifiable",
-               "context_field": None, "context_fact": None}]
-    r, server = await judge_once(Reply(content=verdict_json(0.9, 1.0, claims=claims),
-                                       usage=(1000, 500)))
+    claims = [
+        {
+            "claim": "Case 171056262",
+            "status": "supported",
+            "context_field": "caseNumber",
+            "context_fact": "171056262",
+        },
+        {
+            "claim": "currently Pending Customer",
+            "status": "unverifiable",
+            "context_field": None,
+            "context_fact": None,
+        },
+    ]
+    r, server = await judge_once(
+        Reply(content=verdict_json(0.9, 1.0, claims=claims), usage=(1000, 500))
+    )
     assert r.scores.correctness == 0.9 and r.scores.hallucination_fidelity == 1.0
     assert [c.status for c in r.claims] == ["supported", "unverifiable"]
     assert r.claims[0].evidence.context_value == "171056262"  # from the trace, not the LLM
@@ -79,8 +99,12 @@ async def test_valid_json_gives_scores_claims_and_accounting() -> None:
     assert call.cost_usd == pytest.approx(1000 * 0.5 / 1000 + 500 * 2.0 / 1000)
     assert call.prompt_version == "cargo@1+context_grounded@1" and len(call.prompt_hash) == 16
     assert call.temperature == 0.4 and call.seed == 0 and call.structured_output is True
-    assert set(call.rationales) == {"correctness", "completeness", "helpfulness",
-                                    "hallucination_fidelity"}
+    assert set(call.rationales) == {
+        "correctness",
+        "completeness",
+        "helpfulness",
+        "hallucination_fidelity",
+    }
     # What went over the wire: system prompt, data blocks, decoding settings, schema, key.
     sent = server.requests[0]
     body = sent.body
@@ -89,7 +113,8 @@ async def test_valid_json_gives_scores_claims_and_accounting() -> None:
     assert "max_tokens" not in body and "max_completion_tokens" not in body
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"] == verdict_schema(
-        ("supported", "contradicted", "unverifiable"))
+        ("supported", "contradicted", "unverifiable")
+    )
     system, user = body["messages"]
     assert system["role"] == "system" and "DIFFERENT instance" in system["content"]
     assert TRACE.answer not in system["content"] and TRACE.answer in user["content"]
@@ -104,8 +129,9 @@ async def test_the_key_is_never_recorded() -> None:
 
 
 async def test_fenced_json_is_parsed() -> None:
-    r, _ = await judge_once(Reply(content="```json\n" + verdict_json(0.2) + "\n```"),
-                            structured_output="off")
+    r, _ = await judge_once(
+        Reply(content="```json\n" + verdict_json(0.2) + "\n```"), structured_output="off"
+    )
     assert r.scores.correctness == 0.2
 
 
@@ -120,20 +146,35 @@ async def test_prose_around_json_is_parsed() -> None:
 # --------------------------------------------------------------------------- output failures
 
 
-@pytest.mark.parametrize(("reply", "kind"), [
-    (Reply(content=""), "empty"),
-    (Reply(content=None), "empty"),
-    (Reply(content="", finish_reason="length"), "empty"),
-    (Reply(content="{not json at all"), "unparseable"),
-    (Reply(content="The answer looks fine to me."), "unparseable"),
-    (Reply(content=json.dumps({"correctness": {"score": 0.9, "rationale": "x"}})), "schema"),
-    (Reply(content=verdict_json(1.7)), "schema"),
-    (Reply(content=verdict_json(-0.1)), "schema"),
-    (Reply(content=verdict_json(claims=[{"claim": "x", "status": "probably",
-                                         "context_field": None, "context_fact": None}])),
-     "schema"),
-    (Reply(content=None, refusal="I can't help with that."), "refusal"),
-])
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        (Reply(content=""), "empty"),
+        (Reply(content=None), "empty"),
+        (Reply(content="", finish_reason="length"), "empty"),
+        (Reply(content="{not json at all"), "unparseable"),
+        (Reply(content="The answer looks fine to me."), "unparseable"),
+        (Reply(content=json.dumps({"correctness": {"score": 0.9, "rationale": "x"}})), "schema"),
+        (Reply(content=verdict_json(1.7)), "schema"),
+        (Reply(content=verdict_json(-0.1)), "schema"),
+        (
+            Reply(
+                content=verdict_json(
+                    claims=[
+                        {
+                            "claim": "x",
+                            "status": "probably",
+                            "context_field": None,
+                            "context_fact": None,
+                        }
+                    ]
+                )
+            ),
+            "schema",
+        ),
+        (Reply(content=None, refusal="I can't help with that."), "refusal"),
+    ],
+)
 async def test_bad_output_is_an_error_of_its_kind_never_a_score(reply: Reply, kind: str) -> None:
     err, server = await judge_once(reply)
     assert isinstance(err, JudgeError) and err.kind == kind
@@ -143,8 +184,11 @@ async def test_bad_output_is_an_error_of_its_kind_never_a_score(reply: Reply, ki
 
 
 def test_binary_condition_rejects_unverifiable() -> None:
-    text = verdict_json(claims=[{"claim": "x", "status": "unverifiable", "context_field": None,
-                                 "context_fact": None}])
+    text = verdict_json(
+        claims=[
+            {"claim": "x", "status": "unverifiable", "context_field": None, "context_fact": None}
+        ]
+    )
     with pytest.raises(JudgeError) as info:
         parse_verdict(text, ("supported", "unsupported"))
     assert info.value.kind == "schema" and "claims.0.status" in info.value.reason
@@ -161,7 +205,9 @@ async def test_429_with_retry_after_then_success() -> None:
     started = time.monotonic()
     r, server = await judge_once(
         Reply(status=429, headers={"Retry-After": "1"}, error="slow down"),
-        Reply(content=verdict_json(0.8)), backoff_cap_s=2.0)
+        Reply(content=verdict_json(0.8)),
+        backoff_cap_s=2.0,
+    )
     assert r.scores.correctness == 0.8 and r.call.attempts == 2
     gap = server.requests[1].at - server.requests[0].at
     assert gap >= 0.95  # Retry-After honoured (the backoff alone would be <= 0.05 s)
@@ -169,8 +215,11 @@ async def test_429_with_retry_after_then_success() -> None:
 
 
 async def test_retry_after_is_capped() -> None:
-    r, server = await judge_once(Reply(status=503, headers={"Retry-After": "120"}),
-                                 Reply(content=verdict_json()), backoff_cap_s=0.2)
+    r, server = await judge_once(
+        Reply(status=503, headers={"Retry-After": "120"}),
+        Reply(content=verdict_json()),
+        backoff_cap_s=0.2,
+    )
     assert r.call.attempts == 2
     assert server.requests[1].at - server.requests[0].at < 5
 
@@ -183,8 +232,9 @@ async def test_500_six_times_gives_up_after_five_retries() -> None:
 
 
 async def test_429_forever_is_a_rate_limit_error() -> None:
-    err, server = await judge_once(Reply(status=429, headers={"retry-after-ms": "10"}),
-                                   max_retries=2)
+    err, server = await judge_once(
+        Reply(status=429, headers={"retry-after-ms": "10"}), max_retries=2
+    )
     assert isinstance(err, JudgeError) and err.kind == "rate_limit"
     assert len(server.requests) == 3
 
@@ -196,8 +246,9 @@ async def test_4xx_fails_at_once() -> None:
 
 
 async def test_slow_response_is_a_timeout() -> None:
-    err, server = await judge_once(Reply(content=verdict_json(), delay_s=2.0),
-                                   request_timeout_s=0.4)
+    err, server = await judge_once(
+        Reply(content=verdict_json(), delay_s=2.0), request_timeout_s=0.4
+    )
     assert isinstance(err, JudgeError) and err.kind == "timeout"
     assert len(server.requests) == 1 and err.call.attempts == 1
 
@@ -215,8 +266,13 @@ async def test_unreachable_endpoint_is_a_connection_error() -> None:
 @pytest.mark.parametrize("status", [400, 422, 500])
 async def test_structured_output_rejected_falls_back_to_lenient_parsing(status: int) -> None:
     # llama-cpp-python's server answers 500 to a json_schema response_format.
-    with scripted_server(Reply(content="```json\n" + verdict_json(0.6) + "\n```",
-                               reject_structured=True, reject_status=status)) as server:
+    with scripted_server(
+        Reply(
+            content="```json\n" + verdict_json(0.6) + "\n```",
+            reject_structured=True,
+            reject_status=status,
+        )
+    ) as server:
         judge = LLMJudge(config(server.url))
         r1 = await judge.judge(REQUEST)
         r2 = await judge.judge(REQUEST)
@@ -226,8 +282,9 @@ async def test_structured_output_rejected_falls_back_to_lenient_parsing(status: 
 
 
 async def test_structured_output_on_does_not_fall_back() -> None:
-    err, server = await judge_once(Reply(content=verdict_json(), reject_structured=True),
-                                   structured_output="on")
+    err, server = await judge_once(
+        Reply(content=verdict_json(), reject_structured=True), structured_output="on"
+    )
     assert isinstance(err, JudgeError) and err.kind == "http"
     assert len(server.requests) == 1
 
@@ -264,10 +321,10 @@ async def test_evaluator_records_errors_by_kind_and_counts_tokens(golden: Golden
     metrics = MonitorMetrics(registry, golden, gate_kind="fixed", judge_name="llm")
     index = GoldenIndex(golden, HashingEmbedder(), cache_dir=None)
     item = golden.items[0]
-    traces = [Trace(trace_id=f"t{k}", question=item.question, answer=item.answer)
-              for k in range(3)]
-    with scripted_server(Reply(content=verdict_json(0.9)), Reply(content="no json"),
-                         Reply(status=503)) as server:
+    traces = [Trace(trace_id=f"t{k}", question=item.question, answer=item.answer) for k in range(3)]
+    with scripted_server(
+        Reply(content=verdict_json(0.9)), Reply(content="no json"), Reply(status=503)
+    ) as server:
         judge = LLMJudge(config(server.url, max_retries=0, max_concurrency=1))
         ev = Evaluator(index, FixedGate(0.5), judge, clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
         out = [await ev.evaluate(t) for t in traces]
@@ -287,5 +344,6 @@ async def test_evaluator_records_errors_by_kind_and_counts_tokens(golden: Golden
     assert get("cargo_judge_tokens_total", {"judge": "llm", "direction": "input"}) == 240
     assert get("cargo_judge_tokens_total", {"judge": "llm", "direction": "output"}) == 60
     assert get("cargo_judge_cost_usd_total", {"judge": "llm"}) == pytest.approx(
-        2 * (120 * 0.5 + 30 * 2.0) / 1000)
+        2 * (120 * 0.5 + 30 * 2.0) / 1000
+    )
     assert get("cargo_judge_llm_attempts_total", {"judge": "llm"}) == 3
