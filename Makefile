@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install tools kafka-jars llm-model run test lint typecheck unit bench bench-stream samples clean
+.PHONY: install tools kafka-jars llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -41,8 +41,21 @@ kafka-jars:
 llm-model:
 	PYTHON=$(PYTHON) deploy/llm/smollm2 install
 
-## Lint, type-check and the whole test suite (integration tests included).
-test: $(STAMP) tools kafka-jars llm-model lint typecheck unit
+## The whole suite: checks, unit tests, then the integration tests on real local
+## services (Kafka broker, Prometheus, the model server), installing them first.
+test: $(STAMP) tools kafka-jars llm-model check unit integration
+
+## The fast loop: format check, lint, types, unit tests (no services).
+check: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test-fast: check unit
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -51,14 +64,18 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest tests/unit
 
-bench: $(STAMP)
-	$(BIN)/python -m pipelines.bench_throughput
+integration: $(STAMP)
+	$(BIN)/pytest tests/integration
 
-## Kafka throughput/latency benchmark on a local broker it starts and stops itself.
-bench-stream: $(STAMP) kafka-jars
-	$(BIN)/python -m pipelines.bench_stream
+## Speed: raw embedding vs. the evaluator end to end (embedded path).
+perf: $(STAMP)
+	$(BIN)/python -m benchmarks.throughput
+
+## Speed on the Kafka path, on a local broker it starts and stops itself.
+perf-kafka: $(STAMP) kafka-jars
+	$(BIN)/python -m benchmarks.kafka_stream
 
 samples: $(STAMP)
 	$(BIN)/cargo-monitor make-samples

@@ -9,13 +9,12 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from monitor.data import DEFAULT_GOLDEN, DEFAULT_SAMPLES
 from monitor.judges.hybrid import TraceSampler
 from monitor.judges.llm import LLMConfig
 from monitor.steps import ProcedureConfig
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_GOLDEN = REPO_ROOT / "golden" / "techsupport.yaml"
-DEFAULT_SAMPLES = REPO_ROOT / "golden" / "samples" / "traffic.jsonl"
+__all__ = ["DEFAULT_GOLDEN", "DEFAULT_SAMPLES", "CargoSettings", "default_cache_dir"]
 
 
 def default_cache_dir() -> Path:

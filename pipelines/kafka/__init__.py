@@ -1,0 +1,1 @@
+"""Runnable jobs that wire the library to Kafka."""

@@ -1,0 +1,1 @@
+"""Reports: Cargo-Bench results, labelled reports, calibration, the gate demo."""

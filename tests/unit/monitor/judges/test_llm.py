@@ -1,0 +1,349 @@
+"""The LLM judge against a scripted chat-completions server on a real socket.
+
+Every failure path of the output contract and the retry policy is exercised over
+real HTTP: the right error kind is recorded, retries happen and are bounded, no
+score is invented, the concurrency bound holds, and the key never leaks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from prometheus_client import CollectorRegistry
+from pydantic import SecretStr
+
+from monitor.embeddings import HashingEmbedder
+from monitor.errors import ConfigError, JudgeError
+from monitor.evaluator import Evaluator
+from monitor.gate import FixedGate
+from monitor.judges import JudgeDeps, make_judge
+from monitor.judges.base import JudgeRequest
+from monitor.judges.llm import LLMConfig, LLMJudge, extract_json, parse_verdict, verdict_schema
+from monitor.metrics import MonitorMetrics
+from monitor.models import GoldenSet, Trace
+from monitor.retrieval import GoldenIndex
+from tests.conftest import ACCEPTED, CASE_ITEM
+from tests.support.chat_server import Reply, scripted_server, verdict_json
+
+SECRET = "sk-test-DO-NOT-LEAK-4242"
+TRACE = Trace(
+    trace_id="t-1",
+    question="What is the status of case 171056262?",
+    answer="Case 171056262 is currently Pending Customer.",
+    context={"caseNumber": "171056262"},
+)
+REQUEST = JudgeRequest(TRACE, CASE_ITEM, ACCEPTED)
+
+
+def config(url: str, **kw: Any) -> LLMConfig:
+    base: dict[str, Any] = {
+        "base_url": url,
+        "model": "judge-model",
+        "api_key": SecretStr(SECRET),
+        "backoff_base_s": 0.01,
+        "backoff_cap_s": 0.05,
+        "request_timeout_s": 5.0,
+        "price_input_per_1k": 0.5,
+        "price_output_per_1k": 2.0,
+    }
+    base.update(kw)
+    return LLMConfig(**base)
+
+
+async def judge_once(*script: Reply, **kw: Any) -> tuple[Any, Any]:
+    with scripted_server(*script) as server:
+        judge = LLMJudge(config(server.url, **kw))
+        try:
+            result: Any = await judge.judge(REQUEST)
+        except JudgeError as exc:
+            result = exc
+        finally:
+            await judge.aclose()
+        return result, server
+
+
+# --------------------------------------------------------------------------- happy path
+
+
+async def test_valid_json_gives_scores_claims_and_accounting() -> None:
+    claims = [
+        {
+            "claim": "Case 171056262",
+            "status": "supported",
+            "context_field": "caseNumber",
+            "context_fact": "171056262",
+        },
+        {
+            "claim": "currently Pending Customer",
+            "status": "unverifiable",
+            "context_field": None,
+            "context_fact": None,
+        },
+    ]
+    r, server = await judge_once(
+        Reply(content=verdict_json(0.9, 1.0, claims=claims), usage=(1000, 500))
+    )
+    assert r.scores.correctness == 0.9 and r.scores.hallucination_fidelity == 1.0
+    assert [c.status for c in r.claims] == ["supported", "unverifiable"]
+    assert r.claims[0].evidence.context_value == "171056262"  # from the trace, not the LLM
+    assert r.claims[0].span == (0, len("Case 171056262"))
+    call = r.call
+    assert (call.model, call.condition, call.attempts) == ("judge-model", "cargo", 1)
+    assert call.usage.input_tokens == 1000 and call.usage.output_tokens == 500
+    assert call.cost_usd == pytest.approx(1000 * 0.5 / 1000 + 500 * 2.0 / 1000)
+    assert call.prompt_version == "cargo@1+context_grounded@1" and len(call.prompt_hash) == 16
+    assert call.temperature == 0.4 and call.seed == 0 and call.structured_output is True
+    assert set(call.rationales) == {
+        "correctness",
+        "completeness",
+        "helpfulness",
+        "hallucination_fidelity",
+    }
+    # What went over the wire: system prompt, data blocks, decoding settings, schema, key.
+    sent = server.requests[0]
+    body = sent.body
+    assert body["model"] == "judge-model" and body["temperature"] == 0.4
+    assert body["seed"] == 0 and body["top_p"] == 1.0
+    assert "max_tokens" not in body and "max_completion_tokens" not in body
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"] == verdict_schema(
+        ("supported", "contradicted", "unverifiable")
+    )
+    system, user = body["messages"]
+    assert system["role"] == "system" and "DIFFERENT instance" in system["content"]
+    assert TRACE.answer not in system["content"] and TRACE.answer in user["content"]
+    assert sent.headers.get("authorization") == f"Bearer {SECRET}"
+
+
+async def test_the_key_is_never_recorded() -> None:
+    r, _ = await judge_once(Reply(content=verdict_json()))
+    judge = LLMJudge(config("http://127.0.0.1:9/v1"))
+    for blob in (r.call.model_dump_json(), judge.info.model_dump_json(), repr(judge.config)):
+        assert SECRET not in blob
+
+
+async def test_fenced_json_is_parsed() -> None:
+    r, _ = await judge_once(
+        Reply(content="```json\n" + verdict_json(0.2) + "\n```"), structured_output="off"
+    )
+    assert r.scores.correctness == 0.2
+
+
+async def test_prose_around_json_is_parsed() -> None:
+    text = "Here is my evaluation:\n" + verdict_json(0.3) + "\nI hope {this} helps."
+    r, server = await judge_once(Reply(content=text), structured_output="off")
+    assert r.scores.correctness == 0.3
+    assert "response_format" not in server.requests[0].body
+    assert r.call.structured_output is False
+
+
+# --------------------------------------------------------------------------- output failures
+
+
+@pytest.mark.parametrize(
+    ("reply", "kind"),
+    [
+        (Reply(content=""), "empty"),
+        (Reply(content=None), "empty"),
+        (Reply(content="", finish_reason="length"), "empty"),
+        (Reply(content="{not json at all"), "unparseable"),
+        (Reply(content="The answer looks fine to me."), "unparseable"),
+        (Reply(content=json.dumps({"correctness": {"score": 0.9, "rationale": "x"}})), "schema"),
+        (Reply(content=verdict_json(1.7)), "schema"),
+        (Reply(content=verdict_json(-0.1)), "schema"),
+        (
+            Reply(
+                content=verdict_json(
+                    claims=[
+                        {
+                            "claim": "x",
+                            "status": "probably",
+                            "context_field": None,
+                            "context_fact": None,
+                        }
+                    ]
+                )
+            ),
+            "schema",
+        ),
+        (Reply(content=None, refusal="I can't help with that."), "refusal"),
+    ],
+)
+async def test_bad_output_is_an_error_of_its_kind_never_a_score(reply: Reply, kind: str) -> None:
+    err, server = await judge_once(reply)
+    assert isinstance(err, JudgeError) and err.kind == kind
+    assert len(server.requests) == 1  # output problems are not retried blindly
+    assert err.call is not None and err.call.attempts == 1
+    assert err.call.usage.input_tokens == 120  # a failed call still costs its tokens
+
+
+def test_binary_condition_rejects_unverifiable() -> None:
+    text = verdict_json(
+        claims=[
+            {"claim": "x", "status": "unverifiable", "context_field": None, "context_fact": None}
+        ]
+    )
+    with pytest.raises(JudgeError) as info:
+        parse_verdict(text, ("supported", "unsupported"))
+    assert info.value.kind == "schema" and "claims.0.status" in info.value.reason
+
+
+def test_extract_json_prefers_the_first_object() -> None:
+    assert extract_json('noise [1, 2] then {"a": {"b": 1}} and {"c": 2}') == {"a": {"b": 1}}
+
+
+# --------------------------------------------------------------------------- transport failures
+
+
+async def test_429_with_retry_after_then_success() -> None:
+    started = time.monotonic()
+    r, server = await judge_once(
+        Reply(status=429, headers={"Retry-After": "1"}, error="slow down"),
+        Reply(content=verdict_json(0.8)),
+        backoff_cap_s=2.0,
+    )
+    assert r.scores.correctness == 0.8 and r.call.attempts == 2
+    gap = server.requests[1].at - server.requests[0].at
+    assert gap >= 0.95  # Retry-After honoured (the backoff alone would be <= 0.05 s)
+    assert time.monotonic() - started < 10
+
+
+async def test_retry_after_is_capped() -> None:
+    r, server = await judge_once(
+        Reply(status=503, headers={"Retry-After": "120"}),
+        Reply(content=verdict_json()),
+        backoff_cap_s=0.2,
+    )
+    assert r.call.attempts == 2
+    assert server.requests[1].at - server.requests[0].at < 5
+
+
+async def test_500_six_times_gives_up_after_five_retries() -> None:
+    err, server = await judge_once(*[Reply(status=500)] * 7)
+    assert isinstance(err, JudgeError) and err.kind == "http"
+    assert len(server.requests) == 6 and err.call.attempts == 6
+    assert "gave up after 6 attempts" in err.reason
+
+
+async def test_429_forever_is_a_rate_limit_error() -> None:
+    err, server = await judge_once(
+        Reply(status=429, headers={"retry-after-ms": "10"}), max_retries=2
+    )
+    assert isinstance(err, JudgeError) and err.kind == "rate_limit"
+    assert len(server.requests) == 3
+
+
+async def test_4xx_fails_at_once() -> None:
+    err, server = await judge_once(Reply(status=401, error="bad key"))
+    assert isinstance(err, JudgeError) and err.kind == "http" and "401" in err.reason
+    assert len(server.requests) == 1
+
+
+async def test_slow_response_is_a_timeout() -> None:
+    err, server = await judge_once(
+        Reply(content=verdict_json(), delay_s=2.0), request_timeout_s=0.4
+    )
+    assert isinstance(err, JudgeError) and err.kind == "timeout"
+    assert len(server.requests) == 1 and err.call.attempts == 1
+
+
+async def test_unreachable_endpoint_is_a_connection_error() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again below: nothing listens there
+    judge = LLMJudge(config(f"http://127.0.0.1:{port}/v1", max_retries=2))
+    with pytest.raises(JudgeError) as info:
+        await judge.judge(REQUEST)
+    assert info.value.kind == "connection" and info.value.call.attempts == 3
+
+
+@pytest.mark.parametrize("status", [400, 422, 500])
+async def test_structured_output_rejected_falls_back_to_lenient_parsing(status: int) -> None:
+    # llama-cpp-python's server answers 500 to a json_schema response_format.
+    with scripted_server(
+        Reply(
+            content="```json\n" + verdict_json(0.6) + "\n```",
+            reject_structured=True,
+            reject_status=status,
+        )
+    ) as server:
+        judge = LLMJudge(config(server.url))
+        r1 = await judge.judge(REQUEST)
+        r2 = await judge.judge(REQUEST)
+    assert r1.scores.correctness == 0.6 and r2.scores.correctness == 0.6
+    assert ["response_format" in s.body for s in server.requests] == [True, False, False]
+    assert r1.call.structured_output is False
+
+
+async def test_structured_output_on_does_not_fall_back() -> None:
+    err, server = await judge_once(
+        Reply(content=verdict_json(), reject_structured=True), structured_output="on"
+    )
+    assert isinstance(err, JudgeError) and err.kind == "http"
+    assert len(server.requests) == 1
+
+
+async def test_concurrency_limit_is_respected() -> None:
+    with scripted_server(Reply(content=verdict_json(), delay_s=0.2)) as server:
+        judge = LLMJudge(config(server.url, max_concurrency=3))
+        results = await asyncio.gather(*(judge.judge(REQUEST) for _ in range(10)))
+    assert len(results) == 10 and len(server.requests) == 10
+    assert server.max_in_flight == 3
+
+
+async def test_repeats_offset_the_seed() -> None:
+    with scripted_server(Reply(content=verdict_json())) as server:
+        judge = LLMJudge(config(server.url, seed=10))
+        for k in range(3):
+            r = await judge.judge(JudgeRequest(TRACE, CASE_ITEM, ACCEPTED, repeat=k))
+            assert r.call.seed == 10 + k
+    assert [s.body["seed"] for s in server.requests] == [10, 11, 12]
+
+
+def test_missing_endpoint_or_model_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="CARGO_JUDGE_BASE_URL"):
+        make_judge("llm", JudgeDeps())
+    with pytest.raises(ConfigError, match="model"):
+        LLMConfig(base_url="http://x/v1", model="")
+
+
+# --------------------------------------------------------------------------- through the evaluator
+
+
+async def test_evaluator_records_errors_by_kind_and_counts_tokens(golden: GoldenSet) -> None:
+    registry = CollectorRegistry()
+    metrics = MonitorMetrics(registry, golden, gate_kind="fixed", judge_name="llm")
+    index = GoldenIndex(golden, HashingEmbedder(), cache_dir=None)
+    item = golden.items[0]
+    traces = [Trace(trace_id=f"t{k}", question=item.question, answer=item.answer) for k in range(3)]
+    with scripted_server(
+        Reply(content=verdict_json(0.9)), Reply(content="no json"), Reply(status=503)
+    ) as server:
+        judge = LLMJudge(config(server.url, max_retries=0, max_concurrency=1))
+        ev = Evaluator(index, FixedGate(0.5), judge, clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+        out = [await ev.evaluate(t) for t in traces]
+    for j in out:
+        metrics.observe(j)
+    assert [j.status for j in out] == ["evaluated", "judge_error", "judge_error"]
+    assert [j.reason for j in out[1:]] == ["unparseable", "http"]
+    for j in out[1:]:
+        assert j.scores.assessed() == {} and j.penalized is None
+        assert j.llm is not None and j.llm.attempts == 1
+    assert out[0].llm is not None and out[0].judge is not None
+    assert out[0].judge.prompt_version == "cargo@1+context_grounded@1"
+    get = registry.get_sample_value
+    assert get("cargo_judge_errors_total", {"judge": "llm", "kind": "unparseable"}) == 1
+    assert get("cargo_judge_errors_total", {"judge": "llm", "kind": "http"}) == 1
+    # 2 answered calls x 120 input tokens; the 503 returned no usage.
+    assert get("cargo_judge_tokens_total", {"judge": "llm", "direction": "input"}) == 240
+    assert get("cargo_judge_tokens_total", {"judge": "llm", "direction": "output"}) == 60
+    assert get("cargo_judge_cost_usd_total", {"judge": "llm"}) == pytest.approx(
+        2 * (120 * 0.5 + 30 * 2.0) / 1000
+    )
+    assert get("cargo_judge_llm_attempts_total", {"judge": "llm"}) == 3

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from monitor.data import DEFAULT_GOLDEN
+from monitor.errors import GoldenSetError
+from monitor.golden import load_golden
+from monitor.models import GoldenSet
+
+
+def test_bundled_golden_set_matches_the_paper_deployment(golden: GoldenSet) -> None:
+    assert len(golden.items) >= 30
+    policy = [i for i in golden.items if not i.entity_bearing]
+    assert len(policy) >= 20
+    intents = {i.intent for i in golden.items if i.entity_bearing}
+    for needed in (
+        "case_status",
+        "case_priority",
+        "workorder_status",
+        "workorder_parts",
+        "asset_warranty",
+        "asset_entitlement",
+        "task_status",
+    ):
+        assert needed in intents
+    for item in golden.items:
+        for spec in item.parameters.values():
+            assert spec.label, f"{item.id}: every parameter is annotated with a label"
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "g.yaml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_all_problems_are_reported_with_file_and_item(tmp_path: Path) -> None:
+    p = _write(
+        tmp_path,
+        """
+version: "1"
+items:
+  - {id: a, intent: i, agent: x, question: "Q?", answer: "Case 1 is Open.",
+     parameters: {caseNumber: "999999999"}}
+  - {id: a, intent: i, agent: x, question: "Q2?", answer: "A."}
+  - {id: b, intent: i, agent: x, question: "  ", answer: "A."}
+  - {id: c, intent: i, agent: x, question: "Q?"}
+""",
+    )
+    with pytest.raises(GoldenSetError) as exc:
+        load_golden(p)
+    problems = exc.value.problems
+    text = "\n".join(problems)
+    assert f"{p}: item 'a': parameters.caseNumber: value '999999999' occurs" in text
+    assert f"{p}: item 'a': duplicate id (2 items)" in text
+    assert f"{p}: item 'b': question: empty text" in text
+    assert f"{p}: item 'c': answer: Field required" in text
+
+
+def test_enum_value_must_be_in_vocabulary(tmp_path: Path) -> None:
+    p = _write(
+        tmp_path,
+        """
+version: "1"
+items:
+  - id: a
+    intent: i
+    agent: x
+    question: "Q?"
+    answer: "It is Lost."
+    parameters: {status: {value: Lost, type: enum, values: [Open, Closed]}}
+""",
+    )
+    with pytest.raises(GoldenSetError, match=r"item 'a': parameters\.status"):
+        load_golden(p)
+
+
+@pytest.mark.parametrize("text", ["items: []", "version: 1\nitems: 3", "- a\n- b", ": : :"])
+def test_structural_errors(tmp_path: Path, text: str) -> None:
+    with pytest.raises(GoldenSetError, match=str(tmp_path)):
+        load_golden(_write(tmp_path, text))
+
+
+def test_missing_file() -> None:
+    with pytest.raises(GoldenSetError, match="file not found"):
+        load_golden("/nonexistent/golden.yaml")
+
+
+def test_content_hash_changes_with_content(golden: GoldenSet) -> None:
+    other = golden.model_copy(update={"version": "other"})
+    assert golden.content_hash() != other.content_hash()
+    assert golden.content_hash() == load_golden(DEFAULT_GOLDEN).content_hash()
+
+
+def test_shorthand_parameters_infer_types(tmp_path: Path) -> None:
+    gs = load_golden(
+        _write(
+            tmp_path,
+            """
+version: "1"
+items:
+  - {id: a, intent: i, agent: x, question: "Q?", answer: "Tag 9Y0S3VQ ends 2025-07-19.",
+     parameters: {serviceTag: 9Y0S3VQ, warrantyEnd: "2025-07-19"}}
+""",
+        )
+    )
+    params = gs.items[0].parameters
+    assert params["serviceTag"].type == "alnum"
+    assert params["warrantyEnd"].type == "date"

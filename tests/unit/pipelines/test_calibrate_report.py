@@ -1,0 +1,301 @@
+"""``cargo-monitor calibrate``, ``report`` and ``bench gate`` end to end (hashing embedder)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from monitor.gate import load_gate_model
+from monitor.golden import load_golden
+from monitor.settings import DEFAULT_GOLDEN, DEFAULT_SAMPLES
+
+CLI = [sys.executable, "-m", "pipelines.cli"]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"},
+    )
+
+
+def synthetic_rows(n: int, seed: int = 3) -> list[dict[str, object]]:
+    """Appropriateness that rises with similarity, noisy, two intents."""
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        s = rng.uniform(0.4, 1.0)
+        m = rng.uniform(0.0, 0.3)
+        p = 1 / (1 + math.exp(-(s - 0.75) * 25 - m * 5))
+        rows.append(
+            {
+                "similarity": round(s, 4),
+                "margin": round(m, 4),
+                "intent": rng.choice(["case_status", "refund"]),
+                "appropriate": int(rng.random() < p),
+            }
+        )
+    return rows
+
+
+def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_calibrate_from_features_writes_a_model_that_round_trips(tmp_path: Path) -> None:
+    labels = write_jsonl(tmp_path / "labels.jsonl", synthetic_rows(400))
+    out, rep = tmp_path / "gate.json", tmp_path / "cal.json"
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(out),
+        "--json",
+        str(rep),
+        "--set-validity",
+        "0.9",
+        "--validity",
+        "0.8",
+        "--validity",
+        "0.9",
+    )
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "Reliability" in r.stdout and "calibrated γ for validity" in r.stdout
+    assert "fixed τ for coverage" in r.stdout and "margin τ, δ for validity" in r.stdout
+    model = load_gate_model(out)
+    data = json.loads(rep.read_text())
+    assert model.method == data["method"]
+    assert data["chosen_by"] == "lower out-of-fold log-loss"
+    assert set(data["oof_log_loss"]) == {"isotonic", "logistic"}
+    # gamma was set to the out-of-fold threshold reaching validity 0.9
+    th = next(t for t in data["calibrated"] if t["target"] == 0.9)
+    assert model.gamma == pytest.approx(th["threshold"]) and th["validity"] >= 0.9
+    assert 0 <= data["ece"] < 0.2
+    # The JSON round-trips: same probabilities after reload.
+    again = load_gate_model(out)
+    assert again == model
+    assert again.probability(0.9, 0.1, "refund") == model.probability(0.9, 0.1, "refund")
+    # Probabilities rise with similarity (isotonic or logistic alike).
+    assert model.probability(0.95, 0.2, "refund") > model.probability(0.5, 0.0, "refund")
+
+
+def test_calibrate_from_questions_embeds_against_the_golden_set(tmp_path: Path) -> None:
+    golden = load_golden(DEFAULT_GOLDEN)
+    rng = random.Random(5)
+    rows: list[dict[str, object]] = []
+    for item in golden.items:
+        other = rng.choice([i for i in golden.items if i.intent != item.intent])
+        rows.append({"question": item.question, "reference_id": item.id, "appropriate": 1})
+        rows.append({"question": item.question, "reference_id": other.id, "appropriate": 0})
+    labels = write_jsonl(tmp_path / "labels.jsonl", rows)
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "g.json"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--method",
+        "logistic",
+    )
+    assert r.returncode == 0, r.stderr + r.stdout
+    model = load_gate_model(tmp_path / "g.json")
+    assert model.method == "logistic" and model.fitted_rows == len(rows)
+    assert model.embedding_model is not None
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            '{"similarity": 0.9, "appropriate": 1}\n{"similarity": 0.8}\n',
+            "labels.jsonl:2: appropriate",
+        ),
+        ('{"similarity": 0.9, "appropriate": 1}\n\n{oops\n', "labels.jsonl:3: not JSON"),
+        ('{"appropriate": 1}\n', "labels.jsonl:1: "),
+        (
+            '{"question": "q", "reference_id": "nope", "appropriate": 1}\n',
+            "labels.jsonl:1: reference_id",
+        ),
+        ('{"trace_id": "t1", "appropriate": 1}\n', "labels.jsonl:1: row has only 'trace_id'"),
+    ],
+)
+def test_bad_label_files_name_the_line(tmp_path: Path, content: str, message: str) -> None:
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(content, encoding="utf-8")
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "g.json"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    )
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+@pytest.fixture(scope="module")
+def open_gate_judgments(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample traffic judged with the gate open (tau -1): every trace has a verdict."""
+    tmp = tmp_path_factory.mktemp("report")
+    out = tmp / "judgments.jsonl"
+    r = cli(
+        "run",
+        "--output",
+        str(out),
+        "--metrics-port",
+        "0",
+        "--no-progress",
+        "--embedder",
+        "hashing",
+        "--tau",
+        "-1",
+        "--cache-dir",
+        str(tmp / "cache"),
+    )
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def expert_labels(judgments: Path) -> list[dict[str, object]]:
+    """Labels as experts would give them, from the sample traffic's construction."""
+    kinds = {}
+    for line in DEFAULT_SAMPLES.read_text().splitlines():
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(d, dict) and "trace_id" in d and isinstance(d.get("metadata"), dict):
+            kinds[d["trace_id"]] = d["metadata"]["sample_kind"]
+    rows: list[dict[str, object]] = []
+    for line in judgments.read_text().splitlines():
+        j = json.loads(line)
+        kind = kinds.get(j["trace_id"])
+        if kind is None or j["gate"] is None:
+            continue
+        bad = kind == "contradiction"
+        rows.append(
+            {
+                "trace_id": j["trace_id"],
+                "expert_penalized": int(bad),
+                "failure": int(bad),
+                "appropriate": int(kind != "off_topic"),
+            }
+        )
+    return rows
+
+
+def test_report_with_labels_writes_markdown_json_plots_and_html(
+    open_gate_judgments: Path, tmp_path: Path
+) -> None:
+    labels = write_jsonl(tmp_path / "labels.jsonl", expert_labels(open_gate_judgments))
+    out = tmp_path / "rep"
+    r = cli(
+        "report",
+        "--judgments",
+        str(open_gate_judgments),
+        "--labels",
+        str(labels),
+        "--out",
+        str(out),
+        "--coverage",
+        "0.5",
+        "--coverage",
+        "0.9",
+    )
+    assert r.returncode == 0, r.stderr + r.stdout
+    data = json.loads((out / "report.json").read_text())
+    sel = data["selective"]
+    assert sel["with_loss"] > 250
+    gates = sel["gates"]
+    assert {"fixed (s*)", "margin (s*, Δ ≥ 0.02)"} <= set(gates)
+    for g in gates.values():
+        assert 0 <= g["aurc"] <= 1 and g["aurc"] >= sel["oracle"]["aurc"] - 1e-12
+        assert set(g["at"]) == {"0.5", "0.9"}
+    assert set(sel["failure_recall"]) == set(gates)
+    assert data["retrieval"]["queries"] > 0 and 0 <= data["retrieval"]["mrr@5"] <= 1
+    for png in ("risk_coverage.png", "cost.png", "failure_recall.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == len(data["plots"]) >= 3
+    assert "<table>" in page and "Risk–coverage" in page
+    md = (out / "report.md").read_text()
+    assert "| random |" in md and "Stream-level failure recall" in md
+
+
+def test_report_without_labels_summarises(open_gate_judgments: Path, tmp_path: Path) -> None:
+    r = cli("report", "--judgments", str(open_gate_judgments), "--out", str(tmp_path / "r"))
+    assert r.returncode == 0, r.stderr
+    data = json.loads((tmp_path / "r" / "report.json").read_text())
+    s = data["summary"]
+    assert s["status"]["invalid"] == 6 and s["coverage"] == 1.0
+    assert s["citations"]["traces"] == 22 and "selective" not in data
+    assert "Citations: 22 traces" in r.stdout
+
+
+def test_report_rejects_bad_files_with_line_numbers(
+    open_gate_judgments: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "labels.jsonl"
+    bad.write_text('{"trace_id": "a", "loss": 0}\n{"loss": 1}\n', encoding="utf-8")
+    r = cli(
+        "report",
+        "--judgments",
+        str(open_gate_judgments),
+        "--labels",
+        str(bad),
+        "--out",
+        str(tmp_path / "r"),
+    )
+    assert r.returncode == 2 and "labels.jsonl:2: trace_id" in r.stderr
+    js = tmp_path / "j.jsonl"
+    js.write_text('{"trace_id": "x"}\n', encoding="utf-8")
+    r = cli("report", "--judgments", str(js), "--out", str(tmp_path / "r"))
+    assert r.returncode == 2 and "j.jsonl:1: not a judgment" in r.stderr
+
+
+def test_bench_gate_demo_on_a_seed_file(tmp_path: Path) -> None:
+    from tests.unit.pipelines.test_bench_cli import LIBRARY_SEEDS
+
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    out = tmp_path / "demo"
+    r = cli(
+        "bench",
+        "gate",
+        "--seeds",
+        str(seeds),
+        "--embedder",
+        "hashing",
+        "--draws",
+        "4",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--out",
+        str(out),
+    )
+    assert r.returncode == 0, r.stderr + r.stdout
+    data = json.loads((out / "report.json").read_text())
+    assert set(data["operating_points"]) == {"fixed", "margin", "calibrated"}
+    for op in data["operating_points"].values():
+        assert 0 <= op["p5_reject"] <= 1 and 0 <= op["aurc"] <= 1
+    assert load_gate_model(out / "gate.json").fitted_rows > 0
+    assert "data:image/png;base64," in (out / "report.html").read_text()

@@ -1,0 +1,305 @@
+"""Pieces of the stream app that need no broker."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+
+from monitor.errors import InvalidTraceError
+from monitor.traces import parse_trace
+from pipelines.kafka.replay import _key
+from pipelines.kafka.worker import dead_letter
+
+
+def test_dead_letter_record_keeps_original_bytes_and_position() -> None:
+    raw = b'{"trace_id": "t-9", "question": 42, "answer": "x"}'
+    try:
+        parse_trace(raw)
+    except InvalidTraceError as exc:
+        rec = dead_letter(raw, exc, topic="agent-traces", partition=3, offset=17, worker="w")
+    assert rec["reason"] == "wrong_type" and rec["field"] == "question"
+    assert (rec["topic"], rec["partition"], rec["offset"]) == ("agent-traces", 3, 17)
+    assert base64.b64decode(rec["original_base64"]) == raw
+    assert rec["trace_id"] == "t-9"
+    json.dumps(rec)  # serialisable
+
+
+def test_dead_letter_of_non_utf8_bytes() -> None:
+    raw = b"\xff\xfe\x00"
+    try:
+        parse_trace(raw)
+    except InvalidTraceError as exc:
+        rec = dead_letter(raw, exc, topic="t", partition=0, offset=0, worker="w")
+    assert rec["reason"] == "not_utf8" and rec["original_text"] is None
+    assert base64.b64decode(rec["original_base64"]) == raw
+
+
+def test_replay_keys_by_trace_id() -> None:
+    assert _key(b'{"trace_id": "abc"}') == b"abc"
+    assert _key(b"not json") is None
+    assert _key(b'{"question": "q"}') is None
+
+
+class _TP:
+    def __init__(self, topic: str, partition: int) -> None:
+        self.topic, self.partition = topic, partition
+
+    def __hash__(self) -> int:
+        return hash((self.topic, self.partition))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _TP) and (self.topic, self.partition) == (
+            other.topic,
+            other.partition,
+        )
+
+
+class _Consumer:
+    """The parts of Faust's consumer the progress watch reads."""
+
+    def __init__(self, ends: dict[int, int], wedged: bool = False) -> None:
+        self.tps = [_TP("agent-traces", p) for p in ends] + [_TP("other", 0)]
+        self.ends = ends
+        self.wedged = wedged
+        self._committed_offset = {tp: 0 for tp in self.tps}
+        self._read_offset: dict[object, int] = {}
+        self._active_partitions = set(self.tps)
+        self._paused_partitions: set[object] = set()
+        self._buffered_partitions: set[object] = set()
+        self.flow_active = True
+
+    def assignment(self) -> list[_TP]:
+        return self.tps
+
+    async def highwaters(self, *tps: _TP) -> dict[_TP, int]:
+        if self.wedged:
+            import asyncio
+
+            await asyncio.sleep(3600)
+        return {tp: self.ends[tp.partition] for tp in tps}
+
+    def highwater(self, tp: _TP) -> int:
+        return self.ends[tp.partition]
+
+    async def position(self, tp: _TP) -> int:
+        return 0
+
+
+class _App:
+    def __init__(self, consumer: _Consumer) -> None:
+        self.consumer = consumer
+
+        class _Flow:
+            @staticmethod
+            def is_active() -> bool:
+                return True
+
+        self.flow_control = _Flow()
+
+
+def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import asyncio
+
+    from prometheus_client import CollectorRegistry, Counter, Gauge
+
+    from pipelines.kafka.worker import StreamConfig, _Progress, _watch_progress
+
+    reg = CollectorRegistry()
+    lag = Gauge("lag", "", ["partition"], registry=reg)
+    stalls = Counter("stalls", "", registry=reg)
+    cfg = StreamConfig(stall_after_s=30)
+    progress = _Progress(done={0: 9, 1: 4})
+    consumer = _Consumer({0: 10, 1: 20})
+    app = _App(consumer)
+    clock = [1000.0]
+
+    def watch() -> None:
+        asyncio.run(_watch_progress(app, cfg, progress, lag, stalls, clock=lambda: clock[0]))
+
+    watch()
+    assert reg.get_sample_value("lag", {"partition": "0"}) == 0  # caught up
+    assert reg.get_sample_value("lag", {"partition": "1"}) == 15  # 5..19 to judge
+    assert reg.get_sample_value("stalls_total") == 0
+    clock[0] += 31  # no progress for 31 s
+    with caplog.at_level("WARNING", logger="cargo.stream"):
+        watch()
+    assert reg.get_sample_value("stalls_total") == 1
+    assert "partition agent-traces:1 stalled: lag 15" in caplog.text
+    assert "agent-traces:0 stalled" not in caplog.text
+    clock[0] += 1
+    watch()  # same window: once
+    assert reg.get_sample_value("stalls_total") == 1
+    progress.done[1] = 19  # caught up
+    clock[0] += 60
+    watch()
+    assert reg.get_sample_value("lag", {"partition": "1"}) == 0
+    assert reg.get_sample_value("stalls_total") == 1
+    assert reg.get_sample_value("lag", {"partition": "0"}) is not None
+    assert not any(s.labels.get("partition") == "other" for m in reg.collect() for s in m.samples)
+
+
+def test_progress_watch_survives_a_wedged_consumer_thread(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in the SIGKILL investigation: the call into Faust's consumer thread for
+    end offsets never returned, and the watch went silent. It now times out and
+    falls back to the fetcher's cached end offsets."""
+    import asyncio
+
+    from prometheus_client import CollectorRegistry, Counter, Gauge
+
+    from pipelines.kafka.worker import StreamConfig, _Progress, _watch_progress
+
+    real_wait_for = asyncio.wait_for
+
+    async def quick_wait_for(aw, timeout):  # type: ignore[no-untyped-def]
+        return await real_wait_for(aw, timeout=0.05)
+
+    monkeypatch.setattr(asyncio, "wait_for", quick_wait_for)
+    reg = CollectorRegistry()
+    lag = Gauge("lag", "", ["partition"], registry=reg)
+    app = _App(_Consumer({0: 7}, wedged=True))
+    with caplog.at_level("WARNING", logger="cargo.stream"):
+        asyncio.run(
+            _watch_progress(
+                app, StreamConfig(), _Progress(), lag, Counter("stalls", "", registry=reg)
+            )
+        )
+    assert reg.get_sample_value("lag", {"partition": "0"}) == 7
+    assert "end offsets not available (TimeoutError)" in caplog.text
+
+
+def test_stream_refuses_a_busy_metrics_port_before_joining(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import socket
+
+    from pipelines.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        rc = main(["stream", "--bootstrap", "127.0.0.1:1", "--metrics-port", str(port)])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert f"cannot serve /metrics on 127.0.0.1:{port}" in err
+    assert "--metrics-port" in err
+
+
+def test_worker_batches_its_output(tmp_path: Path) -> None:
+    # The Faust app (nothing started) sends with the configured linger and batch size:
+    # a batch's judgments go out together, not each as soon as it is appended.
+    from monitor.settings import CargoSettings
+    from pipelines.kafka.worker import StreamConfig, build_app
+
+    cfg = StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0, data_dir=str(tmp_path))
+    app = build_app(cfg, CargoSettings(embedder="hashing"))
+    assert app.conf.producer_linger == pytest.approx(0.005)
+    assert app.conf.producer_max_batch_size == 256 * 1024
+    assert app.conf.producer_acks == -1
+    other = build_app(
+        StreamConfig(
+            bootstrap="127.0.0.1:1",
+            metrics_port=0,
+            data_dir=str(tmp_path),
+            producer_linger_s=0.02,
+            producer_batch_bytes=65536,
+        ),
+        CargoSettings(embedder="hashing"),
+    )
+    assert other.conf.producer_linger == pytest.approx(0.02)
+    assert other.conf.producer_max_batch_size == 65536
+
+
+async def test_worker_consumer_fetch_wait_and_no_leader_topic(tmp_path: Path) -> None:
+    # The broker may hold a fetch that finds nothing new for fetch_max_wait_s (Faust
+    # fixes 1.5 s, which held busy partitions' records behind idle ones), and there
+    # is no leader-election topic (an always idle partition in every fetch).
+    import inspect
+
+    from aiokafka import AIOKafkaConsumer  # type: ignore[import-untyped]
+
+    from monitor.settings import CargoSettings
+    from pipelines.kafka.worker import StreamConfig, build_app
+
+    for seconds, ms in ((0.1, 100), (0.25, 250)):
+        cfg = StreamConfig(
+            bootstrap="127.0.0.1:1",
+            metrics_port=0,
+            data_dir=str(tmp_path / str(ms)),
+            fetch_max_wait_s=seconds,
+        )
+        app = build_app(cfg, CargoSettings(embedder="hashing"))
+        assert app.conf.topic_disable_leader is True
+        consumer = app.consumer._thread._create_worker_consumer(app.transport)
+        assert isinstance(consumer, AIOKafkaConsumer)
+        assert consumer._fetch_max_wait_ms == ms
+    # The attribute set above is what the consumer hands its fetcher when it starts.
+    assert "fetch_max_wait_ms=self._fetch_max_wait_ms" in inspect.getsource(AIOKafkaConsumer.start)
+
+
+def test_stream_refuses_a_fetch_wait_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    from pipelines.cli import main
+
+    for bad in ("0", "-1", "31"):
+        rc = main(
+            ["stream", "--bootstrap", "127.0.0.1:1", "--metrics-port", "0", "--fetch-max-wait", bad]
+        )
+        assert rc == 2
+        assert "fetch max wait" in capsys.readouterr().err
+
+
+def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
+    import logging
+
+    from pipelines.kafka.worker import RepeatedLogFilter
+
+    now = [0.0]
+    f = RepeatedLogFilter(30.0, clock=lambda: now[0])
+
+    def rec(name: str, msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord(name, logging.ERROR, __file__, 1, msg, args, None)
+
+    fetch = "Failed fetch messages from %s: %s"
+    assert f.filter(rec("aiokafka.consumer.fetcher", fetch, 1, "NodeNotReadyError"))
+    for k in range(50):  # ten a second while the broker is away
+        now[0] += 0.1
+        assert not f.filter(rec("aiokafka.consumer.fetcher", fetch, 1, f"err {k}"))
+    # Another message, another logger, or not a Kafka client: not held back.
+    assert f.filter(rec("aiokafka.consumer.fetcher", "Unable connect to node %s", 1))
+    assert f.filter(rec("aiokafka.conn", fetch, 1, "x"))
+    assert f.filter(rec("cargo.stream", fetch, 1, "x"))
+    assert f.filter(rec("cargo.stream", fetch, 1, "x"))
+    now[0] = 31.0  # the window has passed: once more, counted
+    again = rec("aiokafka.consumer.fetcher", fetch, 1, "NodeNotReadyError")
+    assert f.filter(again)
+    assert "and 50 more like it in the 31 s before" in again.getMessage()
+    assert again.getMessage().startswith("Failed fetch messages from 1: NodeNotReadyError")
+    # The filter sits on every handler: a record shown by one is shown by all.
+    assert f.filter(again) and f.filter(again)
+    assert again.getMessage().count("more like it") == 1
+    held = rec("aiokafka.consumer.fetcher", fetch, 1, "again")
+    assert not f.filter(held) and not f.filter(held)
+
+
+def test_repeat_filter_is_installed_once_per_handler() -> None:
+    import logging
+
+    from pipelines.kafka.worker import RepeatedLogFilter, install_repeat_filter
+
+    handler = logging.StreamHandler()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        assert install_repeat_filter(0) is None
+        assert install_repeat_filter(30) is not None
+        install_repeat_filter(30)
+        assert sum(isinstance(f, RepeatedLogFilter) for f in handler.filters) == 1
+    finally:
+        root.removeHandler(handler)
