@@ -48,7 +48,7 @@ from typing import Literal
 from monitor.claims import split_sentences
 from monitor.errors import JudgeError
 from monitor.judges.llm import LLMJudge, SupportOut
-from monitor.models import (
+from monitor.schemas import (
     CitationBundle,
     CitationFinding,
     CitationLLMUsage,

@@ -33,7 +33,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from monitor.models import GoldenItem, ParamSpec
+from monitor.schemas import GoldenItem, ParamSpec
 from monitor.values import (
     Found,
     ValueType,

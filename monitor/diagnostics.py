@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from monitor.models import (
+from monitor.schemas import (
     Diagnostics,
     GateDecision,
     ObservationTiming,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from monitor.models import LLMCall
+    from monitor.schemas import LLMCall
 
 
 class CargoError(Exception):

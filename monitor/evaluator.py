@@ -20,7 +20,8 @@ from monitor.diagnostics import GuardConfig, compute_diagnostics
 from monitor.errors import EmbeddingError, InvalidTraceError, JudgeError
 from monitor.gate import Gate
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
-from monitor.models import (
+from monitor.retrieval import GoldenIndex, Retrieval
+from monitor.schemas import (
     CitationReport,
     Diagnostics,
     GateDecision,
@@ -29,7 +30,6 @@ from monitor.models import (
     SourceLocation,
     Trace,
 )
-from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.traces import RawTrace, parse_trace, trace_id_hint
 
 DEFAULT_JUDGE_TIMEOUT_S = 300.0

@@ -22,8 +22,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from monitor.errors import GateModelError
-from monitor.models import GateDecision, GateKind, RetrievalCandidate
 from monitor.retrieval import Retrieval
+from monitor.schemas import GateDecision, GateKind, RetrievalCandidate
 
 DEFAULT_TAU = 0.80
 DEFAULT_DELTA = 0.02

@@ -10,7 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from monitor.errors import GoldenSetError
-from monitor.models import GoldenItem, GoldenSet
+from monitor.schemas import GoldenItem, GoldenSet
 
 
 def _loc(err: Any) -> str:

@@ -19,7 +19,7 @@ from typing import IO, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from monitor.errors import ConfigError
-from monitor.models import Judgment, SourceLocation
+from monitor.schemas import Judgment, SourceLocation
 from monitor.traces import RawTrace
 
 

@@ -14,7 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
 
 from monitor.citations import FINDING_CATEGORIES, SUPPORT_STATUSES
 from monitor.errors import JudgeError
-from monitor.models import DIMENSIONS, GoldenSet, Judgment
+from monitor.schemas import DIMENSIONS, GoldenSet, Judgment
 from monitor.traces import INVALID_REASONS
 
 UNIT_BUCKETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)

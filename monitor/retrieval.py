@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from monitor.embeddings import Embedder, Matrix
-from monitor.models import GoldenItem, GoldenSet
+from monitor.schemas import GoldenItem, GoldenSet
 from monitor.values import mask_entities
 
 TOP_K = 5

@@ -34,7 +34,7 @@ import numpy as np
 
 from monitor.claims import split_sentences
 from monitor.embeddings import Embedder
-from monitor.models import GoldenItem, StepVerdict
+from monitor.schemas import GoldenItem, StepVerdict
 from monitor.values import find_typed_values
 
 # Function words: never policy terms, ignored in overlap.

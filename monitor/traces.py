@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from monitor.errors import InvalidTraceError
-from monitor.models import SourceLocation, Trace
+from monitor.schemas import SourceLocation, Trace
 
 # Bounded reasons of an ``invalid`` judgment (also a metric label).
 INVALID_REASONS = (

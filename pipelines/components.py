@@ -13,8 +13,8 @@ from monitor.errors import ConfigError
 from monitor.evaluator import Evaluator
 from monitor.gate import make_gate
 from monitor.judges import Judge, JudgeDeps, LLMJudge, make_judge
-from monitor.models import GoldenSet
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet
 from monitor.settings import CargoSettings
 from monitor.steps import StepVerifier
 

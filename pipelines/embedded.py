@@ -24,7 +24,7 @@ from monitor.golden import load_golden
 from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched
 from monitor.judges import aclose_judge
 from monitor.metrics import MonitorMetrics
-from monitor.models import Judgment
+from monitor.schemas import Judgment
 from monitor.settings import CargoSettings
 from pipelines.components import build_components, freeze_startup_heap
 

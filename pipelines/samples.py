@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from monitor.golden import load_golden
-from monitor.models import GoldenItem, ParamSpec
+from monitor.schemas import GoldenItem, ParamSpec
 from monitor.settings import DEFAULT_GOLDEN
 
 OFF_TOPIC = [

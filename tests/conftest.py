@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from monitor.golden import load_golden
-from monitor.models import GateDecision, GoldenItem, GoldenSet
+from monitor.schemas import GateDecision, GoldenItem, GoldenSet
 from monitor.settings import DEFAULT_GOLDEN
 
 # The machines are shared and noisy: property tests must not fail on timing.

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict
 
 from monitor.bench.seeds import PLACEHOLDER, Seed, SeedParam, bench_golden_set
 from monitor.errors import CargoError
-from monitor.models import GoldenSet
+from monitor.schemas import GoldenSet
 
 BENCH_FORMAT = "cargo-bench/1"
 Family = Literal["P1", "P2", "P3", "P4", "P5", "P6"]

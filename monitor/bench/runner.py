@@ -37,8 +37,8 @@ from monitor.gate import (
     fit_gate_model,
 )
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
-from monitor.models import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 from monitor.retrieval import GoldenIndex, Retrieval
+from monitor.schemas import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 
 JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6")
 POSITIVE = ("P2", "P4")

@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, model_validator
 
 from monitor.errors import GoldenSetError
-from monitor.models import GoldenItem, GoldenSet, ParamSpec
+from monitor.schemas import GoldenItem, GoldenSet, ParamSpec
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SeedParamType = Literal["digits", "alnum", "date", "enum", "integer", "money"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from monitor.models import (
+from monitor.schemas import (
     ClaimVerdict,
     GateDecision,
     GoldenItem,

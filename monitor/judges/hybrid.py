@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from monitor.errors import ConfigError, JudgeError
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult
 from monitor.judges.llm import LLMJudge
-from monitor.models import DIMENSIONS, JudgeErrorInfo, JudgeInfo, LLMCall, Scores
+from monitor.schemas import DIMENSIONS, JudgeErrorInfo, JudgeInfo, LLMCall, Scores
 
 
 class TraceSampler:

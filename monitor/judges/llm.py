@@ -42,7 +42,7 @@ from monitor.aio import LoopSemaphore
 from monitor.errors import ConfigError, JudgeError
 from monitor.judges.base import JudgeRequest, JudgeResult
 from monitor.judges.prompts import PromptLibrary, PromptRenderer, RenderedPrompt
-from monitor.models import (
+from monitor.schemas import (
     DIMENSIONS,
     ClaimEvidence,
     ClaimStatus,

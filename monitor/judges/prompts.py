@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from monitor.errors import ConfigError
 from monitor.judges.base import JudgeRequest
-from monitor.models import DIMENSIONS
+from monitor.schemas import DIMENSIONS
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
 CONDITIONS_FILE = PROMPTS_DIR / "conditions.yaml"

@@ -36,7 +36,7 @@ from monitor.claims import Candidate, extract_candidates, reference_value
 from monitor.diagnostics import infer_response_type
 from monitor.embeddings import Embedder
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.models import (
+from monitor.schemas import (
     ClaimEvidence,
     ClaimVerdict,
     GoldenItem,

@@ -45,7 +45,7 @@ from typing import Any
 from monitor.errors import ConfigError, InvalidTraceError
 from monitor.golden import load_golden
 from monitor.metrics import MonitorMetrics
-from monitor.models import Judgment, SourceLocation
+from monitor.schemas import Judgment, SourceLocation
 from monitor.settings import CargoSettings
 from monitor.traces import RawTrace, parse_trace, trace_id_hint
 from pipelines.components import build_components, freeze_startup_heap

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from monitor.errors import ConfigError
 from monitor.gate import load_gate_model
 from monitor.io import read_jsonl_models
-from monitor.models import Judgment
+from monitor.schemas import Judgment
 from monitor.selective import (
     CurvePoint,
     aurc,

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from monitor.embeddings import SentenceTransformerEmbedder
-from monitor.models import GoldenSet
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet
 
 
 @pytest.mark.integration

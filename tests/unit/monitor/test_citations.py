@@ -17,8 +17,8 @@ from monitor.evaluator import Evaluator
 from monitor.gate import FixedGate
 from monitor.judges.structural import StructuralJudge
 from monitor.metrics import MonitorMetrics
-from monitor.models import CitationReport, GoldenSet, Trace
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import CitationReport, GoldenSet, Trace
 from monitor.traces import parse_trace
 
 REFUND = "Standard purchases may be returned within 30 days. Refunds go to the original card."

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from monitor.claims import extract_candidates, label_variants, split_sentences
-from monitor.models import GoldenItem
+from monitor.schemas import GoldenItem
 from tests.conftest import CASE_ITEM
 
 

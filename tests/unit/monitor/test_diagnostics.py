@@ -8,7 +8,7 @@ from monitor.diagnostics import (
     detect_language,
     infer_response_type,
 )
-from monitor.models import GateDecision, Trace
+from monitor.schemas import GateDecision, Trace
 from tests.conftest import ACCEPTED
 
 

@@ -11,8 +11,8 @@ from monitor.evaluator import Evaluator
 from monitor.gate import FixedGate
 from monitor.judges import StructuralJudge
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.models import GoldenSet, JudgeInfo, Judgment, SourceLocation
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet, JudgeInfo, Judgment, SourceLocation
 from monitor.traces import RawTrace
 
 
@@ -107,7 +107,7 @@ def test_judgment_contract_rejects_inconsistent_rows() -> None:
 
     from pydantic import ValidationError
 
-    from monitor.models import Scores
+    from monitor.schemas import Scores
 
     now = datetime.now(UTC)
     with pytest.raises(ValidationError):

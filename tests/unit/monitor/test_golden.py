@@ -7,7 +7,7 @@ import pytest
 from monitor.data import DEFAULT_GOLDEN
 from monitor.errors import GoldenSetError
 from monitor.golden import load_golden
-from monitor.models import GoldenSet
+from monitor.schemas import GoldenSet
 
 
 def test_bundled_golden_set_matches_the_paper_deployment(golden: GoldenSet) -> None:

@@ -9,8 +9,8 @@ from monitor.evaluator import Evaluator
 from monitor.gate import FixedGate
 from monitor.judges import StructuralJudge
 from monitor.metrics import MonitorMetrics
-from monitor.models import GoldenSet
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet
 from monitor.traces import RawTrace
 
 

@@ -7,8 +7,8 @@ import pytest
 
 from monitor.embeddings import HashingEmbedder, SentenceTransformerEmbedder
 from monitor.errors import ModelUnavailableError
-from monitor.models import GoldenSet
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet
 
 
 class CountingEmbedder(HashingEmbedder):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.embeddings import HashingEmbedder
-from monitor.models import GoldenItem
+from monitor.schemas import GoldenItem
 from monitor.steps import (
     ProcedureConfig,
     StepVerifier,

@@ -18,7 +18,7 @@ def test_sample_traffic_has_cited_answers_of_every_failure_kind() -> None:
     import json
 
     from monitor.citations import FINDING_CATEGORIES, CitationChecker
-    from monitor.models import Trace
+    from monitor.schemas import Trace
 
     expected = {
         "cited_ok": set(),

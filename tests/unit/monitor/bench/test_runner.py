@@ -18,8 +18,8 @@ from monitor.embeddings import HashingEmbedder
 from monitor.errors import JudgeError
 from monitor.judges import StructuralJudge
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.models import JudgeInfo
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import JudgeInfo
 
 SHIPPED = BENCH_INSTANCES
 

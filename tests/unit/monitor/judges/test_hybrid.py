@@ -14,7 +14,7 @@ from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.hybrid import HybridJudge, TraceSampler, combine
 from monitor.judges.llm import LLMConfig, LLMJudge
 from monitor.judges.structural import StructuralJudge
-from monitor.models import Scores, Trace
+from monitor.schemas import Scores, Trace
 from tests.conftest import ACCEPTED, CASE_ITEM
 from tests.support.chat_server import Reply, scripted_server, verdict_json
 

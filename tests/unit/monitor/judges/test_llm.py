@@ -26,8 +26,8 @@ from monitor.judges import JudgeDeps, make_judge
 from monitor.judges.base import JudgeRequest
 from monitor.judges.llm import LLMConfig, LLMJudge, extract_json, parse_verdict, verdict_schema
 from monitor.metrics import MonitorMetrics
-from monitor.models import GoldenSet, Trace
 from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet, Trace
 from tests.conftest import ACCEPTED, CASE_ITEM
 from tests.support.chat_server import Reply, scripted_server, verdict_json
 

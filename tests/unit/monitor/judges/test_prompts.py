@@ -17,7 +17,7 @@ from monitor.judges.prompts import (
     default_library,
     load_library,
 )
-from monitor.models import Trace
+from monitor.schemas import Trace
 from tests.conftest import ACCEPTED, CASE_ITEM, REPO
 
 PAPER_CONDITIONS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.structural import StructuralJudge
-from monitor.models import GoldenItem, Scores, Trace
+from monitor.schemas import GoldenItem, Scores, Trace
 from tests.conftest import ACCEPTED, CASE_ITEM
 
 WARRANTY_ITEM = GoldenItem.model_validate(

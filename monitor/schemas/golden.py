@@ -1,0 +1,99 @@
+"""The golden set: reference items with their annotated instance values."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import (
+    Field,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+
+from monitor.schemas.base import ParamType, _Frozen
+
+# --------------------------------------------------------------------------- golden set
+
+
+class ParamSpec(_Frozen):
+    """One annotated instance-specific value of a reference answer."""
+
+    value: StrictStr = Field(min_length=1)
+    type: ParamType = "text"
+    label: str | None = None
+    values: tuple[str, ...] | None = None
+    length: int | None = Field(default=None, ge=1)
+    min: float | None = None
+    max: float | None = None
+    currency: str | None = None
+
+    @model_validator(mode="after")
+    def _enum_has_values(self) -> ParamSpec:
+        if self.type == "enum" and not self.values:
+            raise ValueError("an enum parameter needs 'values'")
+        if self.type == "enum" and self.values and self.value not in self.values:
+            raise ValueError(f"value {self.value!r} is not one of its enum values")
+        return self
+
+
+class GoldenItem(_Frozen):
+    """A reference question/answer pair with its own instance values annotated."""
+
+    id: StrictStr = Field(min_length=1)
+    intent: StrictStr = Field(min_length=1)
+    agent: StrictStr = Field(min_length=1)
+    question: StrictStr
+    answer: StrictStr
+    parameters: dict[str, ParamSpec] = Field(default_factory=dict)
+    steps: tuple[str, ...] = ()
+
+    @field_validator("parameters", mode="before")
+    @classmethod
+    def _shorthand(cls, raw: Any) -> Any:
+        # ``caseNumber: "215474133"`` is shorthand for ``{value: "215474133"}``
+        # with the type inferred from the value's shape.
+        if not isinstance(raw, dict):
+            return raw
+        out: dict[str, Any] = {}
+        for name, spec in raw.items():
+            if isinstance(spec, str | int | float) and not isinstance(spec, bool):
+                text = str(spec)
+                out[name] = {"value": text, "type": infer_param_type(text)}
+            else:
+                out[name] = spec
+        return out
+
+    @property
+    def entity_bearing(self) -> bool:
+        return bool(self.parameters)
+
+
+class GoldenSet(_Frozen):
+    version: StrictStr = Field(min_length=1)
+    items: tuple[GoldenItem, ...]
+
+    def content_hash(self) -> str:
+        """A stable hash of the set's content (keys the embedding cache)."""
+        blob = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def intents(self) -> tuple[str, ...]:
+        return tuple(sorted({i.intent for i in self.items}))
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return tuple(sorted({i.agent for i in self.items}))
+
+
+def infer_param_type(text: str) -> ParamType:
+    """Guess a parameter's type from the shape of its value."""
+    from monitor.values import shape_of  # local: values imports models
+
+    return shape_of(text)
+
+
+# --------------------------------------------------------------------------- judgments
