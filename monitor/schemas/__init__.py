@@ -18,6 +18,7 @@ from monitor.schemas.base import (
     ParamType,
     ResponseType,
     StepStatus,
+    TokenUsage,
 )
 from monitor.schemas.citation import (
     CitationBundle,
@@ -49,7 +50,6 @@ from monitor.schemas.judgment import (
     Scores,
     SourceLocation,
     StepVerdict,
-    TokenUsage,
 )
 from monitor.schemas.trace import Observation, Trace
 

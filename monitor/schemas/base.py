@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-)
+from pydantic import BaseModel, ConfigDict, Field
 
 JUDGMENT_SCHEMA_VERSION = "1"
 
@@ -36,3 +33,8 @@ class _Frozen(BaseModel):
 
 
 # --------------------------------------------------------------------------- citations (in)
+
+
+class TokenUsage(_Frozen):
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)

@@ -11,8 +11,7 @@ from pydantic import (
     model_validator,
 )
 
-from monitor.schemas.base import _Frozen
-from monitor.schemas.judgment import TokenUsage
+from monitor.schemas.base import TokenUsage, _Frozen
 
 Stage = Literal["retrieval", "generation", "evaluation", "rendering"]
 

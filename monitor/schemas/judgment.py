@@ -21,6 +21,7 @@ from monitor.schemas.base import (
     ParamType,
     ResponseType,
     StepStatus,
+    TokenUsage,
     _Frozen,
 )
 from monitor.schemas.citation import CitationReport
@@ -138,11 +139,6 @@ class SourceLocation(_Frozen):
     topic: str | None = None
     partition: int | None = None
     offset: int | None = None
-
-
-class TokenUsage(_Frozen):
-    input_tokens: int = Field(default=0, ge=0)
-    output_tokens: int = Field(default=0, ge=0)
 
 
 class JudgeErrorInfo(_Frozen):
