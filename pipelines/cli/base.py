@@ -1,0 +1,281 @@
+"""The contract every ``cargo-monitor`` command follows, and flags generated from settings.
+
+A command is one module in ``pipelines/cli/`` exposing an object with ``name``, ``help``,
+``register(parser)`` (add its flags) and ``run(args) -> int`` (the exit code). The
+dispatcher in ``pipelines/cli/__init__.py`` maps names to commands explicitly.
+
+Settings are declared once, as fields of a pydantic-settings model (``CargoSettings``,
+``KafkaSettings``, ...). :func:`add_settings_flags` turns fields into argparse flags:
+
+- flag name from the field name (``batch_size`` -> ``--batch-size``), or
+  ``json_schema_extra={"flag": "--judge-request-timeout"}`` where it differs;
+- help from the field's ``description`` plus the model's default
+  (``json_schema_extra={"default_help": "..."}`` replaces a default that reads badly);
+- choices from ``Literal`` annotations; the value is checked against the field's type and
+  bounds at parse time, so ``--batch-size 0`` fails with the field's bound (exit 2);
+- ``bool`` fields become ``--x / --no-x``; ``dict[str, T]`` fields become a repeatable
+  ``KEY=VALUE`` flag;
+- argument groups from ``json_schema_extra={"group": "judge"}`` (titles in :data:`GROUPS`);
+- ``json_schema_extra={"flag": None}`` keeps a field env-only;
+- ``SecretStr`` fields never become flags. ``json_schema_extra={"env_flag": "--x-env"}``
+  adds ``--x-env VAR``: the secret is read from the environment variable ``VAR``.
+
+:func:`settings_from_args` is the reverse: environment (``CARGO_*``) first, then only the
+flags the user gave.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import types
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from typing import Annotated, Any, Literal, Protocol, TypeVar, get_args, get_origin
+
+from pydantic import SecretStr, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings
+
+from monitor.errors import ConfigError
+
+__all__ = [
+    "GROUPS",
+    "Command",
+    "add_settings_flags",
+    "flag_name",
+    "settings_flags",
+    "settings_from_args",
+]
+
+S = TypeVar("S", bound=BaseSettings)
+
+#: Option-group titles in ``--help``, by the ``group`` key of a field.
+GROUPS: dict[str, str] = {
+    "input": "input",
+    "Kafka": "Kafka",
+    "gate": "gate",
+    "judge": "judge",
+    "LLM endpoint": "LLM endpoint (--judge llm | hybrid)",
+    "output": "output",
+}
+
+
+class Command(Protocol):
+    """One ``cargo-monitor`` subcommand."""
+
+    name: str
+    help: str
+
+    def register(self, parser: argparse.ArgumentParser) -> None:
+        """Add this command's flags to its (sub)parser."""
+
+    def run(self, args: argparse.Namespace) -> int:
+        """Do the work; return the process exit code."""
+
+
+def _extra(field: FieldInfo) -> dict[str, Any]:
+    extra = field.json_schema_extra
+    return dict(extra) if isinstance(extra, dict) else {}
+
+
+def _is_secret(annotation: Any) -> bool:
+    if annotation is SecretStr:
+        return True
+    return any(_is_secret(a) for a in get_args(annotation))
+
+
+def _strip_none(annotation: Any) -> Any:
+    """``X | None`` -> ``X`` (a flag always carries a value)."""
+    origin = get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        rest = [a for a in get_args(annotation) if a is not type(None)]
+        if len(rest) == 1:
+            return rest[0]
+    return annotation
+
+
+def flag_name(name: str, field: FieldInfo) -> str | None:
+    """The flag for a field (``None``: env only, or a secret)."""
+    if _is_secret(field.annotation):
+        return None
+    extra = _extra(field)
+    if "flag" in extra:
+        flag = extra["flag"]
+        return None if flag is None else str(flag)
+    return "--" + name.replace("_", "-")
+
+
+def settings_flags(model_cls: type[BaseSettings]) -> dict[str, str]:
+    """Field name -> flag, for every field of ``model_cls`` that has one."""
+    out: dict[str, str] = {}
+    for name, field in model_cls.model_fields.items():
+        flag = flag_name(name, field)
+        if flag is not None:
+            out[name] = flag
+    return out
+
+
+def _error_text(exc: ValidationError) -> str:
+    return "; ".join(str(e["msg"]) for e in exc.errors())
+
+
+def _value_parser(annotation: Any, metadata: list[Any], label: str) -> Callable[[str], Any]:
+    """Parse and check one flag value against the field's type and bounds."""
+    target: Any = Annotated[(annotation, *metadata)] if metadata else annotation
+    adapter: TypeAdapter[Any] = TypeAdapter(target)
+
+    def parse(text: str) -> Any:
+        try:
+            return adapter.validate_python(text, strict=False)
+        except ValidationError as exc:
+            raise argparse.ArgumentTypeError(f"{text!r}: {_error_text(exc)}") from None
+
+    parse.__name__ = label
+    return parse
+
+
+def _pair_parser(value_type: Any, metavar: str) -> Callable[[str], tuple[str, Any]]:
+    adapter: TypeAdapter[Any] = TypeAdapter(value_type)
+
+    def parse(text: str) -> tuple[str, Any]:
+        key, sep, raw = text.partition("=")
+        if not sep or not key.strip():
+            raise argparse.ArgumentTypeError(f"expected {metavar}, got {text!r}")
+        try:
+            return key.strip(), adapter.validate_python(raw.strip(), strict=False)
+        except ValidationError as exc:
+            raise argparse.ArgumentTypeError(f"{text!r}: {_error_text(exc)}") from None
+
+    return parse
+
+
+def _default_text(field: FieldInfo) -> str | None:
+    extra = _extra(field)
+    if "default_help" in extra:
+        return str(extra["default_help"])
+    if field.default_factory is not None:
+        try:
+            value = field.default_factory()  # type: ignore[call-arg]
+        except TypeError:
+            return None
+    else:
+        value = field.default
+    if value is None or value in ({}, []):
+        return "none"
+    return str(value)
+
+
+def _group(
+    parser: argparse.ArgumentParser, key: str | None, cache: dict[str, Any]
+) -> argparse.ArgumentParser | argparse._ArgumentGroup:
+    if key is None:
+        return parser
+    title = GROUPS.get(key, key)
+    if title in cache:
+        return typing.cast(argparse._ArgumentGroup, cache[title])
+    for existing in parser._action_groups:
+        if existing.title == title:
+            cache[title] = existing
+            return existing
+    group = parser.add_argument_group(title)
+    cache[title] = group
+    return group
+
+
+def add_settings_flags(
+    parser: argparse.ArgumentParser,
+    model_cls: type[BaseSettings],
+    fields: Sequence[str] | None = None,
+    *,
+    exclude: Iterable[str] = (),
+    help_overrides: dict[str, str] | None = None,
+) -> list[str]:
+    """Add one flag per field of ``model_cls`` (all with a flag, or ``fields`` in that order).
+
+    The flag's ``dest`` is the field name and its default ``None``, so that
+    :func:`settings_from_args` passes on only the flags the user gave. Returns the field
+    names that got a flag (an ``env_flag`` counts under the secret field's name).
+    """
+    model_fields = model_cls.model_fields
+    names = list(model_fields) if fields is None else list(fields)
+    unknown = [n for n in names if n not in model_fields]
+    if unknown:
+        raise ValueError(f"{model_cls.__name__} has no field(s) {', '.join(unknown)}")
+    skip = set(exclude)
+    help_overrides = help_overrides or {}
+    groups: dict[str, Any] = {}
+    added: list[str] = []
+    for name in names:
+        if name in skip:
+            continue
+        field = model_fields[name]
+        extra = _extra(field)
+        target = _group(parser, extra.get("group"), groups)
+        if _is_secret(field.annotation):
+            env_flag = extra.get("env_flag")
+            if env_flag:
+                env_var = f"{model_cls.model_config.get('env_prefix', '')}{name}".upper()
+                target.add_argument(
+                    str(env_flag),
+                    dest=f"{name}__env",
+                    metavar="VAR",
+                    default=None,
+                    help=help_overrides.get(name)
+                    or f"read {(field.description or name)} from this environment variable "
+                    f"(default: {env_var}); secrets are never taken as flag values",
+                )
+                added.append(name)
+            continue
+        flag = flag_name(name, field)
+        if flag is None:
+            continue
+        added.append(name)
+        text = help_overrides.get(name) or field.description or ""
+        default = _default_text(field)
+        help_text = f"{text} (default: {default})" if text else f"default: {default}"
+        help_text = help_text.replace("%", "%%")
+        annotation = _strip_none(field.annotation)
+        metavar = extra.get("metavar") or flag.lstrip("-").replace("-", "_").upper()
+        kwargs: dict[str, Any] = {"dest": name, "default": None, "help": help_text}
+        if annotation is bool:
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif get_origin(annotation) is dict:
+            value_type = get_args(annotation)[1]
+            metavar = extra.get("metavar") or "KEY=VALUE"
+            kwargs.update(action="append", metavar=metavar, type=_pair_parser(value_type, metavar))
+            kwargs["help"] = help_text + "; repeatable"
+        else:
+            kwargs["type"] = _value_parser(annotation, list(field.metadata), name)
+            if get_origin(annotation) is Literal:
+                kwargs["choices"] = list(get_args(annotation))
+            else:
+                kwargs["metavar"] = metavar
+        target.add_argument(flag, **kwargs)
+    return added
+
+
+def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: Any) -> S:
+    """Build ``model_cls``: environment first, then the flags the user gave, then ``extra``.
+
+    Raises :class:`~monitor.errors.ConfigError` when an ``env_flag`` names an unset
+    variable, and pydantic's ``ValidationError`` when a value is out of bounds.
+    """
+    overrides: dict[str, Any] = {}
+    for name, field in model_cls.model_fields.items():
+        if _is_secret(field.annotation):
+            var = getattr(args, f"{name}__env", None)
+            if var:
+                if var not in os.environ:
+                    flag = _extra(field).get("env_flag", name)
+                    raise ConfigError(f"{flag}: environment variable {var} is not set")
+                overrides[name] = os.environ[var]
+            continue
+        value = getattr(args, name, None)
+        if value is None:
+            continue
+        if get_origin(_strip_none(field.annotation)) is dict and isinstance(value, list):
+            value = dict(value)
+        overrides[name] = value
+    overrides.update(extra)
+    return model_cls(**overrides)
