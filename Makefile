@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install tools kafka-jars llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
+.PHONY: docs install tools kafka-jars llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -43,7 +43,7 @@ llm-model:
 
 ## The whole suite: checks, unit tests, then the integration tests on real local
 ## services (Kafka broker, Prometheus, the model server), installing them first.
-test: $(STAMP) tools kafka-jars llm-model check unit integration
+test: $(STAMP) tools kafka-jars llm-model check docs unit integration
 
 ## The fast loop: format check, lint, types, unit tests (no services).
 check: $(STAMP)
@@ -52,6 +52,10 @@ check: $(STAMP)
 	$(BIN)/mypy
 
 test-fast: check unit
+
+## The documentation site; --strict: a broken link or a missing page fails.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
 
 format: $(STAMP)
 	$(BIN)/ruff format .
