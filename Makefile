@@ -45,13 +45,13 @@ llm-model:
 ## services (Kafka broker, Prometheus, the model server), installing them first.
 test: $(STAMP) tools kafka-jars llm-model check docs unit integration
 
-## The fast loop: format check, lint, types, unit tests (no services).
+## Format check, lint and types; `make test-fast` is the unit tests alone (no services).
 check: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test-fast: check unit
+test-fast: unit
 
 ## The documentation site; --strict: a broken link or a missing page fails.
 docs: $(STAMP)
