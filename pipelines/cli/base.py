@@ -1,8 +1,9 @@
 """The contract every ``cargo-monitor`` command follows, and flags generated from settings.
 
-A command is one module in ``pipelines/cli/`` exposing an object with ``name``, ``help``,
-``register(parser)`` (add its flags) and ``run(args) -> int`` (the exit code). The
-dispatcher in ``pipelines/cli/__init__.py`` maps names to commands explicitly.
+A command is one module in ``pipelines/cli/`` exposing ``COMMAND``, an object with
+``name``, ``help``, ``register(parser)`` (add its flags) and ``run(args) -> int`` (the exit
+code). The dispatcher in ``pipelines/cli/__init__.py`` maps names to commands explicitly.
+A command imports its heavy dependencies inside ``run`` so that ``--help`` stays fast.
 
 Settings are declared once, as fields of a pydantic-settings model (``CargoSettings``,
 ``KafkaSettings``, ...). :func:`add_settings_flags` turns fields into argparse flags:
@@ -16,7 +17,7 @@ Settings are declared once, as fields of a pydantic-settings model (``CargoSetti
 - ``bool`` fields become ``--x / --no-x``; ``dict[str, T]`` fields become a repeatable
   ``KEY=VALUE`` flag;
 - argument groups from ``json_schema_extra={"group": "judge"}`` (titles in :data:`GROUPS`);
-- ``json_schema_extra={"flag": None}`` keeps a field env-only;
+- ``json_schema_extra={"cli": False}`` (or ``{"flag": None}``) keeps a field env-only;
 - ``SecretStr`` fields never become flags. ``json_schema_extra={"env_flag": "--x-env"}``
   adds ``--x-env VAR``: the secret is read from the environment variable ``VAR``.
 
@@ -44,6 +45,7 @@ __all__ = [
     "Command",
     "add_settings_flags",
     "flag_name",
+    "option_group",
     "settings_flags",
     "settings_from_args",
 ]
@@ -100,6 +102,8 @@ def flag_name(name: str, field: FieldInfo) -> str | None:
     if _is_secret(field.annotation):
         return None
     extra = _extra(field)
+    if extra.get("cli") is False:
+        return None
     if "flag" in extra:
         flag = extra["flag"]
         return None if flag is None else str(flag)
@@ -166,21 +170,20 @@ def _default_text(field: FieldInfo) -> str | None:
     return str(value)
 
 
-def _group(
-    parser: argparse.ArgumentParser, key: str | None, cache: dict[str, Any]
-) -> argparse.ArgumentParser | argparse._ArgumentGroup:
-    if key is None:
-        return parser
+def option_group(parser: argparse.ArgumentParser, key: str) -> argparse._ArgumentGroup:
+    """The parser's option group for ``key`` (see :data:`GROUPS`), created on first use,
+    so that a command's own flags and the generated ones share one group."""
     title = GROUPS.get(key, key)
-    if title in cache:
-        return typing.cast(argparse._ArgumentGroup, cache[title])
     for existing in parser._action_groups:
         if existing.title == title:
-            cache[title] = existing
             return existing
-    group = parser.add_argument_group(title)
-    cache[title] = group
-    return group
+    return parser.add_argument_group(title)
+
+
+def _group(
+    parser: argparse.ArgumentParser, key: str | None
+) -> argparse.ArgumentParser | argparse._ArgumentGroup:
+    return parser if key is None else option_group(parser, key)
 
 
 def add_settings_flags(
@@ -204,14 +207,13 @@ def add_settings_flags(
         raise ValueError(f"{model_cls.__name__} has no field(s) {', '.join(unknown)}")
     skip = set(exclude)
     help_overrides = help_overrides or {}
-    groups: dict[str, Any] = {}
     added: list[str] = []
     for name in names:
         if name in skip:
             continue
         field = model_fields[name]
         extra = _extra(field)
-        target = _group(parser, extra.get("group"), groups)
+        target = _group(parser, extra.get("group"))
         if _is_secret(field.annotation):
             env_flag = extra.get("env_flag")
             if env_flag:
