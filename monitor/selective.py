@@ -44,65 +44,103 @@ def _arr(x: Sequence[float] | Array) -> Array:
     return np.asarray(x, dtype=float)
 
 
+def _tie_starts(s_sorted: Array) -> Array:
+    """Start index of every run of equal scores in a descending-sorted array."""
+    if len(s_sorted) == 0:
+        return np.zeros(0, dtype=int)
+    return np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
+
+
+def _ranked(
+    scores: Sequence[float] | Array, values: Sequence[float] | Array
+) -> tuple[Array, Array]:
+    """Scores sorted best first (``-inf`` last) and the *expected* value at every rank.
+
+    Inside a run of tied scores a gate accepts the items in random order, so every rank
+    of the run carries the run's mean value: as coverage moves through a tied block the
+    cumulative value grows by the block's mean per item. Every curve and area in this
+    module is built on this one function, so a curve and its area never disagree.
+    """
+    s, v = _arr(scores), _arr(values)
+    if len(s) != len(v):
+        raise ValueError(f"{len(s)} scores but {len(v)} values")
+    order = np.argsort(-s, kind="stable")
+    s_sorted, v_sorted = s[order], v[order]
+    starts = _tie_starts(s_sorted)
+    if len(starts) == 0:
+        return s_sorted, v_sorted
+    sizes = np.diff(np.r_[starts, len(s_sorted)])
+    means = np.add.reduceat(v_sorted, starts) / sizes
+    return s_sorted, np.repeat(means, sizes)
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedCurve:
+    """A selective quantity at every coverage k/M, k = 1..M, ties in expectation.
+
+    ``value[k-1]`` is the expected risk (or recall) when the k best-scored items are
+    accepted. Items scored ``-inf`` can never be accepted by the gate; they are ranked
+    last so that every ordering spans coverage (0, 1], and ``reachable`` says up to
+    which coverage the gate itself can go (``reachable_coverage``).
+    """
+
+    coverage: Array
+    value: Array
+    reachable: int
+
+    @property
+    def reachable_coverage(self) -> float:
+        return self.reachable / len(self.coverage) if len(self.coverage) else 0.0
+
+    @property
+    def area(self) -> float | None:
+        """Mean of ``value`` over k = 1..M (the AURC for a risk curve)."""
+        return float(np.mean(self.value)) if len(self.value) else None
+
+
+def expected_risk_curve(
+    scores: Sequence[float] | Array, losses: Sequence[float] | Array
+) -> ExpectedCurve:
+    """Expected selective risk of the k best-scored items, for every k = 1..M."""
+    s_sorted, expected = _ranked(scores, losses)
+    m = len(s_sorted)
+    k = np.arange(1, m + 1)
+    return ExpectedCurve(
+        k / max(m, 1), np.cumsum(expected) / k, int(np.sum(~np.isneginf(s_sorted)))
+    )
+
+
 def risk_coverage(
     scores: Sequence[float] | Array, losses: Sequence[float] | Array
 ) -> list[CurvePoint]:
-    """One point per distinct score, from the strictest threshold to the loosest.
+    """One point per distinct score, from the strictest threshold to the loosest: the
+    coverage and risk of a threshold gate, which accepts tied items together. These are
+    the ends of the tied blocks of :func:`expected_risk_curve`.
 
     Items with a score of ``-inf`` are never accepted (a gate that cannot take them).
     """
-    s, loss = _arr(scores), _arr(losses)
-    if len(s) != len(loss):
-        raise ValueError(f"{len(s)} scores but {len(loss)} losses")
-    m = len(s)
-    if m == 0:
-        return []
-    order = np.argsort(-s, kind="stable")
-    s_sorted, l_sorted = s[order], loss[order]
-    cum = np.cumsum(l_sorted)
+    s_sorted, expected = _ranked(scores, losses)
+    m = len(s_sorted)
+    cum = np.cumsum(expected)
     points: list[CurvePoint] = []
-    k = 0
-    while k < m:
-        t = s_sorted[k]
-        if not np.isfinite(t) and t < 0:
+    starts = _tie_starts(s_sorted)
+    for start, end in zip(starts, [*starts[1:], m], strict=True):
+        t = s_sorted[start]
+        if np.isneginf(t):
             break
-        j = k
-        while j + 1 < m and s_sorted[j + 1] == t:
-            j += 1
-        n = j + 1
-        points.append(CurvePoint(float(t), n / m, float(cum[j] / n), n))
-        k = j + 1
+        n = int(end)
+        points.append(CurvePoint(float(t), n / m, float(cum[n - 1] / n), n))
     return points
 
 
 def aurc(scores: Sequence[float] | Array, losses: Sequence[float] | Array) -> float | None:
-    """Area under the risk-coverage curve: the mean over k = 1..M of the risk of the
-    k best-scored items, ties broken at random (in expectation).
+    """Area under the risk-coverage curve: the mean over k = 1..M of the expected risk
+    of the k best-scored items (the mean of :func:`expected_risk_curve`).
 
     Items that can never be accepted (score ``-inf``) are ranked last, so that every
     ordering is compared over the same coverage range [0, 1].
     """
-    s, loss = _arr(scores), _arr(losses)
-    m = len(s)
-    if m == 0:
-        return None
-    s = np.where(
-        np.isneginf(s),
-        np.nanmin(np.where(np.isneginf(s), np.inf, s)) - 1.0 if np.isfinite(s).any() else 0.0,
-        s,
-    )
-    order = np.argsort(-s, kind="stable")
-    s_sorted, l_sorted = s[order], loss[order]
-    expected = np.empty(m)
-    k = 0
-    while k < m:
-        j = k
-        while j + 1 < m and s_sorted[j + 1] == s_sorted[k]:
-            j += 1
-        expected[k : j + 1] = l_sorted[k : j + 1].mean()  # random order inside a tie group
-        k = j + 1
-    cum = np.cumsum(expected)
-    return float(np.mean(cum / np.arange(1, m + 1)))
+    return expected_risk_curve(scores, losses).area
 
 
 def oracle_scores(losses: Sequence[float] | Array) -> Array:
@@ -126,21 +164,12 @@ def random_risk(losses: Sequence[float] | Array) -> float | None:
     return float(loss.mean()) if len(loss) else None
 
 
-def random_curve(
-    losses: Sequence[float] | Array, coverages: Sequence[float], *, draws: int = 200, seed: int = 0
-) -> list[float]:
-    """Mean risk of ``draws`` random subsets at each coverage (a simulation of
-    :func:`random_risk`, for plots)."""
-    loss = _arr(losses)
-    m = len(loss)
-    rng = np.random.default_rng(seed)
-    out = []
-    for c in coverages:
-        n = max(1, round(c * m))
-        out.append(
-            float(np.mean([loss[rng.choice(m, n, replace=False)].mean() for _ in range(draws)]))
-        )
-    return out
+def random_curve(losses: Sequence[float] | Array, coverages: Sequence[float]) -> list[float]:
+    """Expected risk of a uniformly random subset at each coverage: exactly the base
+    rate everywhere (every item is in the subset with the same probability). It is the
+    expected curve of a gate whose scores are all tied."""
+    base = random_risk(losses)
+    return [] if base is None else [base for _ in coverages]
 
 
 def failure_recall(
@@ -159,6 +188,46 @@ def failure_recall(
     for p in risk_coverage(s, hits):
         out.append((p.coverage, float(p.risk * p.accepted / total)))
     return out
+
+
+def expected_failure_recall(
+    scores: Sequence[float] | Array,
+    failures: Sequence[float] | Array,
+    flagged: Sequence[float] | Array,
+) -> ExpectedCurve | None:
+    """Expected stream-level failure recall at every coverage k/M (ties in expectation,
+    the same ranking as :func:`expected_risk_curve`); ``None`` without failures."""
+    f, g = _arr(failures), _arr(flagged)
+    total = f.sum()
+    if total == 0:
+        return None
+    s_sorted, expected = _ranked(scores, f * g)
+    m = len(s_sorted)
+    return ExpectedCurve(
+        np.arange(1, m + 1) / m, np.cumsum(expected) / total, int(np.sum(~np.isneginf(s_sorted)))
+    )
+
+
+def flagged_share(failures: Sequence[float] | Array, flagged: Sequence[float] | Array) -> float:
+    """Share of the stream's failures that the judge flags when it sees them all:
+    the recall at full coverage, and the slope of random sampling's recall."""
+    f, g = _arr(failures), _arr(flagged)
+    return float((f * g).sum() / f.sum()) if f.sum() else 0.0
+
+
+def random_failure_recall(
+    coverage: float, failures: Sequence[float] | Array, flagged: Sequence[float] | Array
+) -> float:
+    """Expected failure recall of random sampling: coverage x flagged share."""
+    return coverage * flagged_share(failures, flagged)
+
+
+def oracle_failure_recall(
+    failures: Sequence[float] | Array, flagged: Sequence[float] | Array
+) -> ExpectedCurve | None:
+    """The best attainable recall: the flagged failures first, min(k, H) / F."""
+    f, g = _arr(failures), _arr(flagged)
+    return expected_failure_recall(oracle_scores(1.0 - f * g), f, g)
 
 
 def reference_validity(

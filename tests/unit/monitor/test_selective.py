@@ -1,6 +1,15 @@
-"""Selective-evaluation maths against hand-computed cases and properties."""
+"""Selective-evaluation maths against hand-computed cases and properties.
+
+The report's plots claim three things that these tests check independently: the random
+baseline is the base rate at every coverage, the oracle is the lowest curve (and AURC)
+there is, and a tied block is handled the same way by the curve and by the AURC (both
+are the average over every order in which a gate could take the tied items).
+"""
 
 from __future__ import annotations
+
+import itertools
+import math
 
 import numpy as np
 import pytest
@@ -9,14 +18,19 @@ from hypothesis import strategies as st
 
 from monitor.selective import (
     aurc,
+    expected_failure_recall,
+    expected_risk_curve,
     failure_recall,
+    flagged_share,
     hit_at_k,
     judge_cost,
     log_loss,
     mrr_at_k,
     ndcg_at_k,
+    oracle_failure_recall,
     oracle_scores,
     random_curve,
+    random_failure_recall,
     random_risk,
     reference_validity,
     reliability,
@@ -127,17 +141,125 @@ def test_the_oracle_ordering_has_the_lowest_aurc(data: tuple[list[float], list[i
     assert best <= aurc(scores, losses) + 1e-12  # type: ignore[operator]
 
 
-@given(st.lists(st.integers(0, 1), min_size=5, max_size=60), st.floats(0.1, 1.0))
-def test_random_sampling_risk_is_the_base_rate_in_expectation(
+@given(st.lists(st.integers(0, 1), min_size=1, max_size=9), st.floats(0.01, 1.0))
+def test_random_baseline_is_the_base_rate_over_every_subset(
     losses: list[int], coverage: float
 ) -> None:
-    sim = random_curve(losses, [coverage], draws=400, seed=1)[0]
+    """The mean risk over *all* subsets of a size is the base rate, at every size."""
     base = random_risk(losses)
     assert base is not None
-    n = max(1, round(coverage * len(losses)))
-    # Standard error of the mean of 400 draws of a size-n subset mean.
-    se = np.sqrt(base * (1 - base) / n / 400) + 1e-9
-    assert abs(sim - base) <= 5 * se + 1e-6
+    assert random_curve(losses, [coverage]) == [base]
+    m = len(losses)
+    n = max(1, round(coverage * m))
+    subsets = list(itertools.combinations(losses, n))
+    assert np.mean([np.mean(s) for s in subsets]) == pytest.approx(base)
+    # A gate that cannot tell items apart (every score tied) draws the same flat line.
+    flat = expected_risk_curve([0.5] * m, losses)
+    assert np.allclose(flat.value, base) and flat.area == pytest.approx(base)
+
+
+def _all_tie_orders(scores: list[float]) -> list[list[int]]:
+    """Every ranking a threshold gate could realise: best score first, any order inside
+    a run of equal scores (``-inf`` last)."""
+    groups = [
+        [i for i, s in enumerate(scores) if s == v] for v in sorted(set(scores), reverse=True)
+    ]
+    orders: list[list[int]] = [[]]
+    for g in groups:
+        orders = [o + list(p) for o in orders for p in itertools.permutations(g)]
+    return orders
+
+
+small_tied = st.integers(1, 7).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from([0.2, 0.5, 0.9, float("-inf")]), min_size=n, max_size=n),
+        st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    )
+)
+
+
+@given(small_tied)
+def test_tied_blocks_are_averaged_over_every_order_in_curve_and_aurc(
+    data: tuple[list[float], list[int]],
+) -> None:
+    scores, losses = data
+    m = len(scores)
+    k = np.arange(1, m + 1)
+    by_order = np.array([np.cumsum(np.array(losses)[o]) / k for o in _all_tie_orders(scores)])
+    curve = expected_risk_curve(scores, losses)
+    # The curve is the average over tie orders at every coverage k/M ...
+    assert np.allclose(curve.value, by_order.mean(axis=0))
+    assert np.allclose(curve.coverage, k / m)
+    # ... and the AURC is that same curve's mean: one implementation, one number.
+    assert aurc(scores, losses) == pytest.approx(float(by_order.mean()))
+    assert aurc(scores, losses) == curve.area
+    # The threshold points are the ends of the tied blocks of the same curve.
+    for p in risk_coverage(scores, losses):
+        assert curve.value[p.accepted - 1] == pytest.approx(p.risk)
+    assert curve.reachable == sum(not math.isinf(s) for s in scores)
+
+
+def test_a_tie_at_the_top_is_drawn_over_the_whole_range() -> None:
+    # 87% of the items share the top score: the curve still starts at coverage 1/M,
+    # flat at the block's mean risk, the AURC's own value there.
+    scores = [1.0] * 87 + [0.5] * 13
+    losses = [1] * 10 + [0] * 77 + [1] * 13
+    curve = expected_risk_curve(scores, losses)
+    assert curve.coverage[0] == 0.01 and len(curve.value) == 100
+    assert np.allclose(curve.value[:87], 10 / 87)
+    assert risk_coverage(scores, losses)[0].coverage == 0.87
+
+
+@given(scores_losses)
+def test_the_oracle_curve_is_below_every_gate_at_every_coverage(
+    data: tuple[list[float], list[int]],
+) -> None:
+    scores, losses = data
+    oracle = expected_risk_curve(oracle_scores(losses), losses)
+    gate = expected_risk_curve(scores, losses)
+    assert np.all(oracle.value <= gate.value + 1e-12)
+    assert oracle.area is not None and gate.area is not None and oracle.area <= gate.area + 1e-12
+    # The oracle takes every loss-free item first: zero risk up to 1 - base rate.
+    clean = len(losses) - sum(losses)
+    assert np.all(oracle.value[:clean] == 0)
+
+
+failure_data = st.integers(1, 7).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.sampled_from([0.2, 0.5, 0.9, float("-inf")]), min_size=n, max_size=n),
+        st.lists(st.integers(0, 1), min_size=n, max_size=n),
+        st.lists(st.integers(0, 1), min_size=n, max_size=n),
+    )
+)
+
+
+@given(failure_data, st.floats(0.01, 1.0))
+def test_failure_recall_baselines_and_ties(
+    data: tuple[list[float], list[int], list[int]], coverage: float
+) -> None:
+    scores, failures, flagged = data
+    curve = expected_failure_recall(scores, failures, flagged)
+    if sum(failures) == 0:
+        assert curve is None and oracle_failure_recall(failures, flagged) is None
+        return
+    assert curve is not None
+    m, total = len(scores), sum(failures)
+    hits = np.array(failures) * np.array(flagged)
+    by_order = np.array([np.cumsum(hits[o]) / total for o in _all_tie_orders(scores)])
+    assert np.allclose(curve.value, by_order.mean(axis=0))
+    for cov, rec in failure_recall(scores, failures, flagged):
+        assert curve.value[round(cov * m) - 1] == pytest.approx(rec)
+    # Random sampling: coverage x flagged share, the mean over all subsets of a size.
+    n = max(1, round(coverage * m))
+    subsets = itertools.combinations(range(m), n)
+    exact = np.mean([hits[list(s)].sum() / total for s in subsets])
+    assert random_failure_recall(n / m, failures, flagged) == pytest.approx(exact)
+    assert flagged_share(failures, flagged) == pytest.approx(hits.sum() / total)
+    # The oracle: min(k, H) / F, above every gate everywhere.
+    oracle = oracle_failure_recall(failures, flagged)
+    assert oracle is not None
+    assert np.allclose(oracle.value, np.minimum(np.arange(1, m + 1), hits.sum()) / total)
+    assert np.all(oracle.value >= curve.value - 1e-12)
 
 
 @given(
