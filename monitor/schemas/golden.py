@@ -8,8 +8,10 @@ from typing import Any
 
 from pydantic import (
     Field,
+    SerializerFunctionWrapHandler,
     StrictStr,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -49,6 +51,28 @@ class GoldenItem(_Frozen):
     answer: StrictStr
     parameters: dict[str, ParamSpec] = Field(default_factory=dict)
     steps: tuple[str, ...] = ()
+    policy_terms: tuple[StrictStr, ...] = Field(
+        default=(),
+        description=(
+            "terms of the answer that carry policy (e.g. 'direct deposit', 'one business "
+            "day'); each occurs in the answer. Optional; left out of the serialised item "
+            "when empty, so that sets without it keep their content hash."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _policy_terms_in_answer(self) -> GoldenItem:
+        for term in self.policy_terms:
+            if not term.strip() or term not in self.answer:
+                raise ValueError(f"policy_terms: {term!r} does not occur in the answer")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_policy_terms(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if not self.policy_terms and isinstance(data, dict):
+            data.pop("policy_terms", None)
+        return data
 
     @field_validator("parameters", mode="before")
     @classmethod
