@@ -4,6 +4,12 @@ One async entry point for a single trace and a batch API that embeds the
 questions of a batch together. Every input yields exactly one judgment:
 ``invalid`` (with the field and reason), ``abstained`` (with the gate's reason),
 ``judge_error`` (with the error kind and reason; never a score) or ``evaluated``.
+
+Whatever one trace makes the code do, the others of its batch are unaffected: an
+exception while embedding a batch is retried trace by trace, and an unexpected
+exception in any stage of one trace (gate, diagnostics, citations, judge) becomes that
+trace's ``judge_error`` of kind ``internal``, its reason naming the stage and the
+exception type (``citations failed: KeyError: 'x'``).
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ from datetime import UTC, datetime
 from monitor.aio import LoopSemaphore
 from monitor.citations import CitationChecker
 from monitor.diagnostics import GuardConfig, compute_diagnostics
-from monitor.errors import EmbeddingError, InvalidTraceError, JudgeError
+from monitor.errors import InvalidTraceError, JudgeError
 from monitor.gate import Gate
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
+from monitor.limits import InputLimits
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import (
     CitationReport,
@@ -30,7 +37,7 @@ from monitor.schemas import (
     SourceLocation,
     Trace,
 )
-from monitor.traces import RawTrace, parse_trace, trace_id_hint
+from monitor.traces import DEFAULT_LIMITS, RawTrace, parse_raw, trace_id_hint
 
 DEFAULT_JUDGE_TIMEOUT_S = 300.0
 
@@ -55,6 +62,7 @@ class Evaluator:
         judge_timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
         max_concurrency: int = 8,
         citations: CitationChecker | None = None,
+        limits: InputLimits = DEFAULT_LIMITS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.index = index
@@ -64,6 +72,7 @@ class Evaluator:
         self.judge_timeout_s = judge_timeout_s
         self._sem = LoopSemaphore(max_concurrency)
         self._clock = clock
+        self.limits = limits
         # The citation contract runs on every valid trace that carries one, whatever
         # the gate decides: reference integrity does not depend on a golden reference.
         self.citations = citations if citations is not None else CitationChecker()
@@ -100,26 +109,36 @@ class Evaluator:
         for k, item in enumerate(items):
             raw = item if isinstance(item, RawTrace) else RawTrace(item)
             try:
-                prep.valid.append((k, parse_trace(raw.payload), raw.location))
-            except InvalidTraceError as exc:
+                prep.valid.append((k, parse_raw(raw, self.limits), raw.location))
+            except InvalidTraceError as exc:  # parse_raw raises nothing else
                 prep.results[k] = self._invalid(raw, exc)
         if prep.valid:
             try:
-                # Concurrent batches (pipelined callers) may embed at the same time: the
-                # embedder bounds its own parallelism (a fixed pool of model threads), and
-                # a chunk of the next batch can use a core the current one left idle.
-                vectors = await asyncio.to_thread(
-                    self.index.embed_questions, [t.question for _, t, _ in prep.valid]
-                )
-                prep.retrievals = self.index.retrieve(vectors)
-            except EmbeddingError as exc:
-                # The gate cannot run without an embedding: an error, never a score.
-                for k, trace, loc in prep.valid:
-                    prep.results[k] = self._error(
-                        trace, loc, None, JudgeError("internal", str(exc)), None
-                    )
-                prep.valid = []
+                prep.retrievals = await self._retrieve([t for _, t, _ in prep.valid])
+            except Exception:
+                # One question may be what broke the batch: retry trace by trace, so
+                # that it cannot take its neighbours down with it.
+                await self._retrieve_one_by_one(prep)
         return prep
+
+    async def _retrieve(self, traces: Sequence[Trace]) -> list[Retrieval | None]:
+        # Concurrent batches (pipelined callers) may embed at the same time: the
+        # embedder bounds its own parallelism (a fixed pool of model threads), and
+        # a chunk of the next batch can use a core the current one left idle.
+        vectors = await asyncio.to_thread(self.index.embed_questions, [t.question for t in traces])
+        return list(self.index.retrieve(vectors))
+
+    async def _retrieve_one_by_one(self, prep: _Prepared) -> None:
+        valid, prep.valid, prep.retrievals = prep.valid, [], []
+        for k, trace, loc in valid:
+            try:
+                (retrieval,) = await self._retrieve([trace])
+            except Exception as exc:
+                # The gate cannot run without an embedding: an error, never a score.
+                prep.results[k] = self._error(trace, loc, None, _internal("embedding", exc), None)
+                continue
+            prep.valid.append((k, trace, loc))
+            prep.retrievals.append(retrieval)
 
     async def _finish(self, prep: _Prepared) -> list[Judgment]:
         """Gate and judge the prepared traces."""
@@ -134,9 +153,34 @@ class Evaluator:
     async def _evaluate_one(
         self, trace: Trace, loc: SourceLocation | None, retrieval: Retrieval | None
     ) -> Judgment:
-        decision = self.gate.decide(retrieval)
-        diagnostics = compute_diagnostics(trace, decision, self.guards)
-        cites = await self.citations.check_async(trace) if trace.citations is not None else None
+        """One trace's judgment; never raises (a failure is this trace's judge_error)."""
+        decision: GateDecision | None = None
+        diagnostics: Diagnostics | None = None
+        cites: CitationReport | None = None
+        stage = "gate"
+        try:
+            decision = self.gate.decide(retrieval)
+            stage = "diagnostics"
+            diagnostics = compute_diagnostics(trace, decision, self.guards)
+            stage = "citations"
+            if trace.citations is not None:
+                cites = await self.citations.check_async(trace)
+            stage = "judgment"
+            return await self._judge_one(trace, loc, retrieval, decision, diagnostics, cites)
+        except Exception as exc:
+            return self._error(
+                trace, loc, decision, _internal(stage, exc), diagnostics, None, cites
+            )
+
+    async def _judge_one(
+        self,
+        trace: Trace,
+        loc: SourceLocation | None,
+        retrieval: Retrieval | None,
+        decision: GateDecision,
+        diagnostics: Diagnostics,
+        cites: CitationReport | None,
+    ) -> Judgment:
         if not decision.accepted or retrieval is None:
             return Judgment(
                 trace_id=trace.trace_id,
@@ -171,7 +215,7 @@ class Evaluator:
         except JudgeError as exc:
             return self._error(trace, loc, decision, exc, diagnostics, started, cites)
         except Exception as exc:  # a judge bug must not stop the stream
-            err = JudgeError("internal", f"{type(exc).__name__}: {exc}")
+            err = _internal("judge", exc)
             return self._error(trace, loc, decision, err, diagnostics, started, cites)
         return Judgment(
             trace_id=trace.trace_id,
@@ -229,3 +273,10 @@ class Evaluator:
             source=raw.location,
             evaluated_at=self._clock(),
         )
+
+
+def _internal(stage: str, exc: BaseException) -> JudgeError:
+    """An unexpected exception in one stage of one trace, as that trace's error."""
+    if isinstance(exc, JudgeError):
+        return exc
+    return JudgeError("internal", f"{stage} failed: {type(exc).__name__}: {exc}"[:1000])

@@ -3,7 +3,8 @@
 ``TraceSource`` and ``JudgmentSink`` are the seams the Faust app implements too.
 Blank (whitespace-only) lines are not traces and are skipped; every other line
 yields exactly one judgment, a malformed one an ``invalid`` judgment that carries
-its line number.
+its line number. A line over the payload limit is never read whole into memory: it
+is read on in bounded chunks and becomes a ``too_large`` outcome.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import json
 import sys
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol, TypeVar
 
@@ -20,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from monitor.errors import ConfigError
 from monitor.schemas import Judgment, SourceLocation
-from monitor.traces import RawTrace
+from monitor.traces import DEFAULT_LIMITS, RawTrace
 
 
 class TraceSource(Protocol):
@@ -33,56 +35,181 @@ class JudgmentSink(Protocol):
     def close(self) -> None: ...
 
 
+# How much of an over-limit line is kept (for its trace id hint), and the chunk in
+# which the rest of it is read and dropped: memory per line stays bounded.
+KEEP_BYTES = 65_536
+SKIP_CHUNK_BYTES = 65_536
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One non-blank line of a JSONL stream.
+
+    ``data`` is the line without its terminator (``\\n`` or ``\\r\\n``); for a line over
+    the limit only its first :data:`KEEP_BYTES` bytes, with ``over_limit`` set and
+    ``size`` the whole line's length in bytes.
+    """
+
+    number: int
+    data: bytes
+    size: int
+    over_limit: bool = False
+
+    def raw_trace(self, file: str) -> RawTrace:
+        return RawTrace(
+            self.data,
+            SourceLocation(line=self.number, file=file),
+            truncated_size=self.size if self.over_limit else None,
+        )
+
+
+class LineReader:
+    """Non-blank lines of a binary stream, never holding more than ``max_bytes`` + 2
+    bytes of one line: a longer line is read on in chunks, dropped, and returned as
+    ``over_limit`` (its outcome is ``too_large``). Blank lines are counted, not returned.
+
+    :meth:`read` returns ``None`` when no complete line is available yet (end of the
+    data so far); a partial last line stays pending until :meth:`finish` (true end).
+    """
+
+    def __init__(self, stream: IO[bytes], max_bytes: int) -> None:
+        self.stream = stream
+        self.max_bytes = max_bytes
+        self.number = 0
+        self._pending = b""
+        self._skipped: int | None = None  # bytes of an over-limit line read so far
+        self._head = b""
+        self._blank = True
+
+    def read(self) -> Line | None:
+        while True:
+            if self._skipped is not None:
+                chunk = self.stream.readline(SKIP_CHUNK_BYTES)
+                if not chunk:
+                    return None
+                self._skipped += len(chunk)
+                self._blank = self._blank and not chunk.strip()
+                if chunk.endswith(b"\n"):
+                    line = self._over_limit()
+                    if line is not None:
+                        return line
+                continue
+            chunk = self.stream.readline(self.max_bytes + 2 - len(self._pending))
+            if not chunk:
+                return None
+            self._pending += chunk
+            if self._pending.endswith(b"\n"):
+                line = self._complete(self._pending)
+                self._pending = b""
+                if line is not None:
+                    return line
+            elif len(self._pending) >= self.max_bytes + 2:
+                # Over the limit with no end in sight: keep the head, drop the rest.
+                self._head = self._pending[:KEEP_BYTES]
+                self._skipped = len(self._pending)
+                self._blank = not self._pending.strip()
+                self._pending = b""
+
+    def finish(self) -> Line | None:
+        """The last line when the stream ended without a line break (None if none)."""
+        if self._skipped is not None:
+            return self._over_limit(terminated=False)
+        data, self._pending = self._pending, b""
+        return self._complete(data) if data else None
+
+    def _complete(self, data: bytes) -> Line | None:
+        self.number += 1
+        body = data.rstrip(b"\r\n")
+        return Line(self.number, body, len(body)) if body.strip() else None
+
+    def _over_limit(self, *, terminated: bool = True) -> Line | None:
+        self.number += 1
+        size = self._skipped or 0
+        if terminated:
+            size -= 1  # the line feed
+        head, blank = self._head, self._blank
+        self._skipped, self._head, self._blank = None, b"", True
+        if blank:
+            return None
+        return Line(self.number, head, size, over_limit=True)
+
+
+def count_lines(path: str | Path) -> int | None:
+    """Non-blank lines of a file, read in bounded blocks (``None`` if unreadable)."""
+    count, blank = 0, True
+    try:
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                parts = block.split(b"\n")
+                for k, part in enumerate(parts):
+                    blank = blank and not part.strip()
+                    if k < len(parts) - 1:  # a line ends here
+                        count += not blank
+                        blank = True
+    except OSError:
+        return None
+    return count + (not blank)
+
+
 class FileSource:
-    """JSONL traces from a file; with ``follow`` it tails the file like ``tail -f``."""
+    """JSONL traces from a file; with ``follow`` it tails the file like ``tail -f``.
+
+    A line over ``max_line_bytes`` is never read whole (see :class:`LineReader`).
+    """
 
     def __init__(
-        self, path: str | Path, *, follow: bool = False, poll_interval_s: float = 0.25
+        self,
+        path: str | Path,
+        *,
+        follow: bool = False,
+        poll_interval_s: float = 0.25,
+        max_line_bytes: int = DEFAULT_LIMITS.max_payload_bytes,
     ) -> None:
         self.path = Path(path)
         self.follow = follow
         self.poll_interval_s = poll_interval_s
+        self.max_line_bytes = max_line_bytes
 
     async def __aiter__(self) -> AsyncIterator[RawTrace]:
-        line_no = 0
-        pending = b""
         with self.path.open("rb") as fh:
+            reader = LineReader(fh, self.max_line_bytes)
             while True:
-                chunk = fh.readline()
-                if not chunk:
+                line = reader.read()
+                if line is None:
                     if not self.follow:
+                        line = reader.finish()
+                        if line is not None:
+                            yield line.raw_trace(str(self.path))
                         break
-                    await asyncio.sleep(self.poll_interval_s)
+                    await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
                     continue
-                pending += chunk
-                if not pending.endswith(b"\n") and self.follow:
-                    continue  # a writer is mid-line; wait for the rest
-                line_no += 1
-                raw, pending = pending, b""
-                if raw.strip():
-                    yield RawTrace(
-                        raw.rstrip(b"\r\n"), SourceLocation(line=line_no, file=str(self.path))
-                    )
-                else:
-                    await asyncio.sleep(0)
+                yield line.raw_trace(str(self.path))
+                await asyncio.sleep(0)
 
 
 class StdinSource:
-    """JSONL traces from standard input (``--input -``)."""
+    """JSONL traces from standard input (``--input -``), with the same line bound."""
 
-    def __init__(self, stream: IO[bytes] | None = None) -> None:
+    def __init__(
+        self,
+        stream: IO[bytes] | None = None,
+        *,
+        max_line_bytes: int = DEFAULT_LIMITS.max_payload_bytes,
+    ) -> None:
         self.stream = stream if stream is not None else sys.stdin.buffer
+        self.max_line_bytes = max_line_bytes
 
     async def __aiter__(self) -> AsyncIterator[RawTrace]:
         loop = asyncio.get_running_loop()
-        line_no = 0
+        reader = LineReader(self.stream, self.max_line_bytes)
         while True:
-            raw = await loop.run_in_executor(None, self.stream.readline)
-            if not raw:
+            line = await loop.run_in_executor(None, reader.read)
+            if line is None:  # a pipe's read blocks until data: None is its end
+                line = reader.finish()
+                if line is not None:
+                    yield line.raw_trace("<stdin>")
                 break
-            line_no += 1
-            if raw.strip():
-                yield RawTrace(raw.rstrip(b"\r\n"), SourceLocation(line=line_no, file="<stdin>"))
+            yield line.raw_trace("<stdin>")
 
 
 class JsonlSink:

@@ -10,10 +10,15 @@ so that many workers aggregate correctly.
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
+import ipaddress
+import logging
+import socket
+from pathlib import Path
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info, start_http_server
 
 from monitor.citations import FINDING_CATEGORIES, SUPPORT_STATUSES
-from monitor.errors import JudgeError
+from monitor.errors import ConfigError, JudgeError
 from monitor.schemas import DIMENSIONS, GoldenSet, Judgment
 from monitor.traces import INVALID_REASONS
 
@@ -25,6 +30,63 @@ JUDGE_BUCKETS = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60
 NONE = "none"
 CITATIONS = "citations"  # the judge label of per-citation LLM support checks
 OTHER = "other"
+
+log = logging.getLogger(__name__)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve_metrics(
+    registry: CollectorRegistry,
+    *,
+    host: str,
+    port: int,
+    certfile: str | Path | None = None,
+    keyfile: str | Path | None = None,
+) -> str:
+    """Serve ``/metrics`` of ``registry`` on ``host:port`` (a daemon thread); its URL.
+
+    One place for ``run`` and ``stream``. The default host is loopback; binding
+    elsewhere is an explicit choice (``--metrics-host``) and is logged. With
+    ``certfile`` and ``keyfile`` the endpoint speaks HTTPS through prometheus_client's
+    own TLS support; basic auth belongs in a reverse proxy (docs/security.md). A port
+    that cannot be bound, or a certificate that cannot be loaded, is a
+    :class:`ConfigError` naming it.
+    """
+    if (certfile is None) != (keyfile is None):
+        raise ConfigError("TLS for /metrics needs both a certificate and a key file")
+    for name, path in (("certificate", certfile), ("key", keyfile)):
+        if path is not None and not Path(path).is_file():
+            raise ConfigError(f"metrics TLS {name} file not found: {path}")
+    try:
+        start_http_server(
+            port,
+            addr=host,
+            registry=registry,
+            certfile=None if certfile is None else str(certfile),
+            keyfile=None if keyfile is None else str(keyfile),
+        )
+    except (OSError, socket.gaierror) as exc:  # ssl.SSLError is an OSError
+        raise ConfigError(
+            f"cannot serve metrics on {host}:{port}: {exc} (use --metrics-port to pick "
+            "another port, 0 to disable)"
+        ) from exc
+    if not _is_loopback(host):
+        log.warning(
+            "/metrics is served on %s, reachable beyond this machine%s",
+            host,
+            "" if certfile else " without TLS",
+        )
+    scheme = "https" if certfile else "http"
+    shown = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{shown}:{port}/metrics"
 
 
 class MonitorMetrics:
