@@ -22,7 +22,7 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/cargo-monitor run --keep-serving
 
-## System tools the tests use: prometheus + promtool from Debian's package.
+## System tools the tests use: prometheus + promtool and chromium, from Debian's packages.
 ## (Installed only when missing; needs root or sudo. The service is not started.)
 tools:
 	@if ! command -v promtool >/dev/null 2>&1 || ! command -v prometheus >/dev/null 2>&1; then \
@@ -30,6 +30,12 @@ tools:
 	  echo "installing Debian package prometheus (promtool, prometheus)"; \
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $$SUDO apt-get install -y -qq --no-install-recommends prometheus; \
+	fi
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "installing Debian package chromium (the browser test of the HTML reports)"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; \
 	fi
 
 ## The Kafka broker jars (Maven Central) for the stream tests; cached outside git.

@@ -4,9 +4,6 @@ self-contained HTML page."""
 
 from __future__ import annotations
 
-import argparse
-import base64
-import html
 import json
 import math
 from collections import Counter
@@ -23,64 +20,25 @@ from monitor.io import read_jsonl_models
 from monitor.schemas import Judgment
 from monitor.selective import (
     CurvePoint,
-    aurc,
+    ExpectedCurve,
+    expected_failure_recall,
+    expected_risk_curve,
     failure_recall,
+    flagged_share,
     hit_at_k,
     judge_cost,
     mrr_at_k,
     ndcg_at_k,
+    oracle_failure_recall,
     oracle_scores,
-    random_curve,
     random_risk,
     reliability,
     risk_at,
     risk_coverage,
 )
+from pipelines.reports.html import render_page
 
 REPORT_FORMAT = "cargo-report/1"
-
-
-def add_report_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "report",
-        help="coverage, risk-coverage, failure recall, cost and "
-        "retrieval quality from judgments (+ expert labels)",
-    )
-    p.add_argument("--judgments", required=True, help="judgments JSONL (from run or stream)")
-    p.add_argument(
-        "--labels",
-        help="JSONL per-trace labels: trace_id and any of loss, "
-        "expert_penalized, failure, appropriate (+ reference_id)",
-    )
-    p.add_argument("--out", default="out/report", help="output directory (default out/report)")
-    p.add_argument("--gate-model", help="calibrated gate model: P̂ for judgments that lack it")
-    p.add_argument("--delta", type=float, default=0.02, help="margin gate δ (default 0.02)")
-    p.add_argument(
-        "--coverage",
-        type=float,
-        action="append",
-        dest="coverages",
-        help="coverages to report selective risk at; repeatable (default 0.5, 0.8, 0.95)",
-    )
-    p.add_argument(
-        "--cost-embed",
-        type=float,
-        default=0.0001,
-        help="Ce: cost of embedding + gating one trace (default 0.0001)",
-    )
-    p.add_argument(
-        "--cost-judge",
-        type=float,
-        default=0.01,
-        help="Cj: cost of judging one trace (default 0.01)",
-    )
-    p.add_argument(
-        "--k",
-        type=int,
-        action="append",
-        dest="ks",
-        help="K for Hit@K / MRR@K / NDCG@K; repeatable (default 1, 3, 5)",
-    )
 
 
 class LossLabel(BaseModel):
@@ -202,6 +160,21 @@ def gate_scores(items: list[Item], delta: float) -> dict[str, np.ndarray]:
     return out
 
 
+CURVE_POINTS = 2000
+
+
+def _curve_json(c: ExpectedCurve, limit: int = CURVE_POINTS) -> list[list[float]]:
+    """[[coverage, value], ...] of an expected curve: every k up to ``limit`` items, else
+    ``limit`` evenly spaced k plus the gate's last reachable one (for plots; the areas
+    are computed on every k)."""
+    m = len(c.coverage)
+    if m <= limit:
+        idx = np.arange(m)
+    else:
+        idx = np.unique(np.r_[np.linspace(0, m - 1, limit).round(), max(c.reachable - 1, 0)])
+    return [[round(float(c.coverage[i]), 6), round(float(c.value[i]), 6)] for i in idx.astype(int)]
+
+
 def selective(
     items: list[Item], *, delta: float, coverages: list[float], ce: float, cj: float
 ) -> dict[str, Any]:
@@ -213,7 +186,8 @@ def selective(
     scores = gate_scores(with_loss, delta)
     base = random_risk(losses)
     res["random"] = {"risk": base, "aurc": base}
-    res["oracle"] = {"aurc": aurc(oracle_scores(losses), losses)}
+    oracle = expected_risk_curve(oracle_scores(losses), losses)
+    res["oracle"] = {"aurc": oracle.area, "expected_curve": _curve_json(oracle)}
     m = len(with_loss)
     for name, sc in scores.items():
         pts = risk_coverage(sc, losses)
@@ -231,10 +205,13 @@ def selective(
                 row["reference_validity"] = float(np.mean(apps)) if apps else None
                 row["cost"] = judge_cost(m, p.coverage, ce, cj)
             at_c[f"{c:g}"] = row
+        expected = expected_risk_curve(sc, losses)
         res["gates"][name] = {
-            "aurc": aurc(sc, losses),
+            "aurc": expected.area,
             "at": at_c,
             "curve": [[p.coverage, p.risk, p.threshold] for p in pts],
+            "expected_curve": _curve_json(expected),
+            "reachable_coverage": expected.reachable_coverage,
         }
     # Failure recall needs failure labels and the judge's flag on every labelled trace.
     fr_items = [i for i in with_loss if i.failure is not None and i.penalized is not None]
@@ -248,9 +225,25 @@ def selective(
             for c in coverages:
                 at[f"{c:g}"] = next((r for cov, r in curve if cov >= c - 1e-12), None)
             res["failure_recall"][name] = {"curve": curve, "at": at}
+            if (exp := expected_failure_recall(sc, f, flagged)) is not None:
+                res["failure_recall"][name] |= {
+                    "area": exp.area,
+                    "expected_curve": _curve_json(exp),
+                    "reachable_coverage": exp.reachable_coverage,
+                }
+        share = flagged_share(f, flagged)
         res["failure_recall_random"] = {
-            f"{c:g}": float(c * (f * flagged).sum() / f.sum()) if f.sum() else None
-            for c in coverages
+            f"{c:g}": float(c * share) if f.sum() else None for c in coverages
+        }
+        best = oracle_failure_recall(f, flagged)
+        res["failure_recall_baselines"] = {
+            "failures": int(f.sum()),
+            "flagged_share": share if f.sum() else None,
+            # Mean over k = 1..M of (k / M) x share.
+            "random_area": share * (len(f) + 1) / (2 * len(f)) if f.sum() else None,
+            "oracle": None
+            if best is None
+            else {"area": best.area, "expected_curve": _curve_json(best)},
         }
     # The cost curve over the fixed gate's thresholds.
     fixed = risk_coverage(scores["fixed (s*)"], losses)
@@ -437,12 +430,72 @@ def markdown(rep: dict[str, Any]) -> str:
             lines.append(
                 f"| {k} | {_f(rq[f'hit@{k}'])} | {_f(rq[f'mrr@{k}'])} | {_f(rq[f'ndcg@{k}'])} |"
             )
-    if rep.get("plots"):
-        lines += ["", "Plots: " + ", ".join(f"[{p}]({p})" for p in rep["plots"])]
+    lines += plot_lines(rep.get("plots") or [])
     return "\n".join(lines) + "\n"
 
 
+PLOT_CAPTIONS = {
+    "risk_coverage.png": (
+        "Risk–coverage",
+        "Selective risk (share of wrong evaluations among the accepted traces) as each gate "
+        "accepts more traces, best-scored first. Tied scores are taken in random order, in "
+        "expectation: the curve is the one the AURC averages. A dotted tail is coverage the "
+        "gate cannot reach (margin-rejected traces, ranked last for the AURC). Random "
+        "sampling is flat at the base rate; the oracle is the lowest curve possible. Lower "
+        "is better.",
+    ),
+    "failure_recall.png": (
+        "Failure recall–coverage",
+        "Of all failures in the stream, the share that is evaluated and flagged at each "
+        "coverage. Random sampling rises linearly to the judge's flagged share; the oracle "
+        "takes the flagged failures first. Higher is better.",
+    ),
+    "reliability.png": (
+        "Reliability of P̂",
+        "Mean calibrated probability per bin against the observed share of appropriate "
+        "references; on the diagonal is perfect calibration. The bars under it count the "
+        "traces per bin: a bin of 2 says little.",
+    ),
+    "cost.png": (
+        "Judge cost",
+        "C = M·Ce + M·Cov·Cj as coverage grows; the marked points are each gate at the "
+        "coverages this report was asked for.",
+    ),
+}
+
+
+def plot_lines(names: list[str]) -> list[str]:
+    """A Markdown section that shows each plot with a line on how to read it."""
+    if not names:
+        return []
+    out = ["", "## Plots"]
+    for name in names:
+        title, how = PLOT_CAPTIONS.get(name, (name, ""))
+        out += ["", f"![{title}]({name})", "", f"*{title}.* {how}".rstrip()]
+    return out
+
+
+GATE_WIDTHS = (3.2, 2.2, 1.4, 1.0, 1.0, 1.0)
+
+
+def _draw_expected(
+    ax: Any, curve: list[list[float]], reach: float, start: float | None = None, **kw: Any
+) -> None:
+    """An expected curve from coverage 0 (at ``start``, else level with its first point):
+    solid where the gate can go, dotted beyond (items it never accepts, ranked last)."""
+    if not curve:
+        return
+    xs = [0.0] + [c for c, _ in curve]
+    ys = [curve[0][1] if start is None else start] + [v for _, v in curve]
+    inside = [i for i, x in enumerate(xs) if x <= reach + 1e-12]
+    (line,) = ax.plot([xs[i] for i in inside], [ys[i] for i in inside], **kw)
+    if inside and inside[-1] < len(xs) - 1:
+        rest = range(inside[-1], len(xs))
+        ax.plot([xs[i] for i in rest], [ys[i] for i in rest], ":", color=line.get_color(), lw=1.2)
+
+
 def plots(rep: dict[str, Any], out: Path) -> list[str]:
+    """PNG plots of a report's selective section; returns the file names written."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -451,122 +504,194 @@ def plots(rep: dict[str, Any], out: Path) -> list[str]:
     sel = rep.get("selective") or {}
     made: list[str] = []
 
-    def save(
-        fig: Any, ax: Any, name: str, labels: tuple[str, str, str], legend: bool = False
-    ) -> None:
-        ax.set_xlabel(labels[0])
-        ax.set_ylabel(labels[1])
-        ax.set_title(labels[2])
-        if legend:
-            ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(out / name, dpi=110)
+    def save(fig: Any, name: str) -> None:
+        fig.savefig(out / name, dpi=110, bbox_inches="tight")
         plt.close(fig)
         made.append(name)
 
+    def legend_below(ax: Any) -> None:
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+
     if sel.get("gates"):
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for name, g in sel["gates"].items():
-            cov = [c for c, _, _ in g["curve"]]
-            risk = [r for _, r, _ in g["curve"]]
-            ax.step(cov, risk, where="post", label=f"{name} (AURC {_f(g['aurc'])})")
-        covs = np.linspace(0.05, 1.0, 20)
-        ax.plot(
-            covs,
-            random_curve(rep["_losses"], list(covs)),
-            ":",
-            label=f"random (risk {_f(sel['random']['risk'])})",
-        )
-        save(
-            fig,
-            ax,
-            "risk_coverage.png",
-            ("coverage", "selective risk", "Risk–coverage"),
-            legend=True,
-        )
-        fig, ax = plt.subplots(figsize=(6, 4))
-        cc = sel["cost_curve"]
-        ax.plot([c for _, c, _ in cc], [x for _, _, x in cc], marker=".")
-        save(fig, ax, "cost.png", ("coverage Cov(τ)", "C(τ) = M·Ce + M·Cov·Cj", "Judge cost"))
-    if sel.get("failure_recall"):
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for name, fr in sel["failure_recall"].items():
-            ax.step(
-                [c for c, _ in fr["curve"]], [r for _, r in fr["curve"]], where="post", label=name
+        fig, ax = plt.subplots(figsize=(6.4, 4.6))
+        top = sel["random"]["risk"]
+        # Widest first, so that a gate drawn over an identical one still shows.
+        for (name, g), lw in zip(sel["gates"].items(), GATE_WIDTHS, strict=False):
+            cur = g["expected_curve"]
+            _draw_expected(
+                ax, cur, g["reachable_coverage"], lw=lw, label=f"{name} (AURC {_f(g['aurc'])})"
             )
-        save(
-            fig,
+            top = max(top, *(v for _, v in cur))
+        _draw_expected(
             ax,
-            "failure_recall.png",
-            ("coverage", "stream-level failure recall", "Failure recall–coverage"),
-            legend=True,
+            sel["oracle"]["expected_curve"],
+            1.0,
+            ls="--",
+            color="black",
+            lw=1.2,
+            label=f"oracle (AURC {_f(sel['oracle']['aurc'])})",
         )
+        ax.axhline(
+            sel["random"]["risk"],
+            color="grey",
+            lw=1.2,
+            label=f"random = base rate {_f(sel['random']['risk'])} (AURC "
+            f"{_f(sel['random']['aurc'])})",
+        )
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, min(1.0, top * 1.1) if top > 0 else 1.0)
+        ax.set_xlabel("coverage (share of labelled traces evaluated)")
+        ax.set_ylabel("selective risk")
+        ax.set_title(f"Risk–coverage ({sel['with_loss']} labelled traces)")
+        ax.grid(alpha=0.3)
+        legend_below(ax)
+        save(fig, "risk_coverage.png")
+
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        cc = sel["cost_curve"]
+        cp = sel["cost_parameters"]
+        ax.plot(
+            [0.0, 1.0],
+            [judge_cost(cp["M"], c, cp["Ce"], cp["Cj"]) for c in (0.0, 1.0)],
+            color="grey",
+            lw=1,
+            label="C(Cov)",
+        )
+        ax.plot(
+            [c for _, c, _ in cc],
+            [x for _, _, x in cc],
+            ".",
+            color="grey",
+            ms=3,
+            label="fixed-gate thresholds",
+        )
+        ax.axhline(
+            cp["all_judged"],
+            color="black",
+            ls="--",
+            lw=1,
+            label=f"judge everything ({cp['all_judged']:.4g})",
+        )
+        for (name, g), marker in zip(sel["gates"].items(), "osD^v", strict=False):
+            pts = [r for r in g["at"].values() if r["point"] is not None]
+            ax.plot(
+                [r["point"]["coverage"] for r in pts],
+                [r["cost"] for r in pts],
+                marker,
+                ms=7,
+                mfc="none",
+                mew=1.5,
+                label=f"{name} at " + ", ".join(g["at"]),
+            )
+        ax.set_xlim(0, 1.02)
+        ax.set_ylim(0, cp["all_judged"] * 1.1 if cp["all_judged"] else 1)
+        ax.set_xlabel("coverage Cov(τ)")
+        ax.set_ylabel("C(τ) = M·Ce + M·Cov·Cj")
+        ax.set_title(f"Judge cost (M {cp['M']}, Ce {cp['Ce']:g}, Cj {cp['Cj']:g})")
+        ax.grid(alpha=0.3)
+        legend_below(ax)
+        save(fig, "cost.png")
+    if sel.get("failure_recall"):
+        fig, ax = plt.subplots(figsize=(6.4, 4.6))
+        base = sel["failure_recall_baselines"]
+        for (name, fr), lw in zip(sel["failure_recall"].items(), GATE_WIDTHS, strict=False):
+            if "expected_curve" in fr:
+                _draw_expected(
+                    ax,
+                    fr["expected_curve"],
+                    fr["reachable_coverage"],
+                    0.0,
+                    lw=lw,
+                    label=f"{name} (area {_f(fr['area'])})",
+                )
+        if base["oracle"] is not None:
+            _draw_expected(
+                ax,
+                base["oracle"]["expected_curve"],
+                1.0,
+                0.0,
+                ls="--",
+                color="black",
+                lw=1.2,
+                label=f"oracle (area {_f(base['oracle']['area'])})",
+            )
+        if base["flagged_share"] is not None:
+            ax.plot(
+                [0, 1],
+                [0, base["flagged_share"]],
+                color="grey",
+                lw=1.2,
+                label=f"random = coverage × {_f(base['flagged_share'])} (area "
+                f"{_f(base['random_area'])})",
+            )
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("coverage (share of labelled traces evaluated)")
+        ax.set_ylabel("stream-level failure recall")
+        ax.set_title(f"Failure recall–coverage ({base['failures']} failures)")
+        ax.grid(alpha=0.3)
+        legend_below(ax)
+        save(fig, "failure_recall.png")
     if sel.get("reliability"):
-        fig, ax = plt.subplots(figsize=(4.5, 4.5))
-        bins = [b for b in sel["reliability"]["bins"] if b["n"]]
-        ax.plot([0, 1], [0, 1], ":", color="grey")
-        ax.plot([b["mean_p"] for b in bins], [b["observed"] for b in bins], marker="o")
-        save(
-            fig,
-            ax,
-            "reliability.png",
-            (
-                "mean P̂",
-                "observed appropriate",
-                f"Reliability (ECE {_f(sel['reliability']['ece'])})",
-            ),
+        fig, (ax, hx) = plt.subplots(
+            2, 1, figsize=(5.2, 5.6), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
         )
+        all_bins = sel["reliability"]["bins"]
+        bins = [b for b in all_bins if b["n"]]
+        total = sum(b["n"] for b in bins)
+        ax.plot([0, 1], [0, 1], ":", color="grey", label="perfect calibration")
+        ax.plot(
+            [b["mean_p"] for b in bins],
+            [b["observed"] for b in bins],
+            "-",
+            color="tab:blue",
+            lw=1,
+        )
+        ax.scatter(
+            [b["mean_p"] for b in bins],
+            [b["observed"] for b in bins],
+            s=[20 + 180 * b["n"] / total for b in bins],
+            color="tab:blue",
+            zorder=3,
+            label="bin (area ∝ traces)",
+        )
+        ax.set_xlim(0, 1)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_ylabel("observed share appropriate")
+        ax.set_title(
+            f"Reliability of P̂ (ECE {_f(sel['reliability']['ece'])}, {total} traces, "
+            f"{len(all_bins)} bins)"
+        )
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left")
+        width = [b["hi"] - b["lo"] for b in all_bins]
+        bars = hx.bar(
+            [b["lo"] for b in all_bins],
+            [b["n"] for b in all_bins],
+            width=width,
+            align="edge",
+            color="tab:blue",
+            alpha=0.35,
+            edgecolor="tab:blue",
+        )
+        hx.bar_label(bars, labels=[str(b["n"]) if b["n"] else "" for b in all_bins], fontsize=7)
+        hx.set_ylim(0, max(b["n"] for b in all_bins) * 1.3)
+        hx.set_xlabel("P̂ (calibrated probability the reference is appropriate)")
+        hx.set_ylabel("traces")
+        fig.tight_layout()
+        save(fig, "reliability.png")
     return made
 
 
 def html_page(md: str, out: Path, images: list[str]) -> str:
-    """Markdown (tables, headings, paragraphs) to one self-contained HTML page."""
-    body: list[str] = []
-    table: list[str] = []
-
-    def flush() -> None:
-        if not table:
-            return
-        rows = [r.strip().strip("|").split("|") for r in table if not set(r) <= set("|-: ")]
-        body.append("<table>")
-        for k, cells in enumerate(rows):
-            tag = "th" if k == 0 else "td"
-            body.append(
-                "<tr>"
-                + "".join(f"<{tag}>{html.escape(c.strip())}</{tag}>" for c in cells)
-                + "</tr>"
-            )
-        body.append("</table>")
-        table.clear()
-
-    for line in md.splitlines():
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush()
-        if line.startswith("Plots:"):
-            continue
-        if line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-    flush()
-    for name in images:
-        data = base64.b64encode((out / name).read_bytes()).decode()
-        body.append(
-            f'<figure><img alt="{name}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{name}</figcaption></figure>"
-        )
-    style = (
-        "body{font-family:sans-serif;max-width:60em;margin:2em auto}table{border-collapse:"
-        "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:"
-        "right}th{background:#f4f4f4}img{max-width:100%}"
-    )
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>Cargo Monitor report"
-        f"</title><style>{style}</style></head><body>{''.join(body)}</body></html>\n"
+    """The report's Markdown as one self-contained HTML page; ``images`` are files in
+    ``out`` (embedded where the Markdown shows them, else appended)."""
+    title = next((ln[2:] for ln in md.splitlines() if ln.startswith("# ")), "Cargo Monitor report")
+    return render_page(
+        md,
+        title=title,
+        images={name: (out / name).read_bytes() for name in images},
+        append=images,
     )
 
 
@@ -597,29 +722,38 @@ def build_report(
             ce=cost_embed,
             cj=cost_judge,
         )
-        rep["_losses"] = [i.loss for i in items if i.loss is not None]
         rep["retrieval"] = retrieval_quality(judgments, labels, ks or [1, 3, 5])
     return rep
 
 
-def main_report(args: argparse.Namespace) -> int:
-    judgments = read_judgments(Path(args.judgments))
-    labels = read_labels(Path(args.labels)) if args.labels else None
-    model = load_gate_model(args.gate_model) if args.gate_model else None
+def main_report(
+    judgments_path: Path,
+    *,
+    out: Path,
+    labels: Path | None = None,
+    gate_model: str | None = None,
+    delta: float = 0.02,
+    coverages: list[float] | None = None,
+    cost_embed: float = 0.0001,
+    cost_judge: float = 0.01,
+    ks: list[int] | None = None,
+) -> int:
+    """Write report.md, report.json, report.html and the plots under ``out``."""
+    judgments = read_judgments(judgments_path)
+    loss_labels = read_labels(labels) if labels else None
+    model = load_gate_model(gate_model) if gate_model else None
     rep = build_report(
         judgments,
-        labels,
-        delta=args.delta,
-        coverages=args.coverages,
-        cost_embed=args.cost_embed,
-        cost_judge=args.cost_judge,
-        ks=args.ks,
+        loss_labels,
+        delta=delta,
+        coverages=coverages,
+        cost_embed=cost_embed,
+        cost_judge=cost_judge,
+        ks=ks,
         gate_model=model,
     )
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rep["plots"] = plots(rep, out)
-    rep.pop("_losses", None)
     md = markdown(rep)
     (out / "report.md").write_text(md, encoding="utf-8")
     (out / "report.json").write_text(

@@ -227,18 +227,37 @@ def test_report_with_labels_writes_markdown_json_plots_and_html(
     assert sel["with_loss"] > 250
     gates = sel["gates"]
     assert {"fixed (s*)", "margin (s*, Δ ≥ 0.02)"} <= set(gates)
+    m = sel["with_loss"]
+    oracle = [v for _, v in sel["oracle"]["expected_curve"]]
     for g in gates.values():
         assert 0 <= g["aurc"] <= 1 and g["aurc"] >= sel["oracle"]["aurc"] - 1e-12
         assert set(g["at"]) == {"0.5", "0.9"}
+        # The plotted curve spans the whole coverage range, one point per trace, and its
+        # mean is the AURC in the legend; the oracle is below it everywhere.
+        cov = [c for c, _ in g["expected_curve"]]
+        risk = [r for _, r in g["expected_curve"]]
+        assert len(cov) == m and cov[0] == pytest.approx(1 / m, abs=1e-6) and cov[-1] == 1.0
+        assert sum(risk) / m == pytest.approx(g["aurc"], abs=1e-5)
+        assert all(o <= r + 1e-6 for o, r in zip(oracle, risk, strict=True))
+        assert risk[-1] == pytest.approx(sel["random"]["risk"], abs=1e-6)
     assert set(sel["failure_recall"]) == set(gates)
+    base = sel["failure_recall_baselines"]
+    assert base["failures"] > 0 and 0 <= base["flagged_share"] <= 1
+    for fr in sel["failure_recall"].values():
+        assert fr["expected_curve"][-1][1] == pytest.approx(base["flagged_share"], abs=1e-6)
+        assert fr["area"] <= base["oracle"]["area"] + 1e-9
     assert data["retrieval"]["queries"] > 0 and 0 <= data["retrieval"]["mrr@5"] <= 1
     for png in ("risk_coverage.png", "cost.png", "failure_recall.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     page = (out / "report.html").read_text()
     assert page.count("data:image/png;base64,") == len(data["plots"]) >= 3
     assert "<table>" in page and "Risk–coverage" in page
+    assert "<meta name='viewport' content='width=device-width" in page
+    assert page.count('<div class="table">') == page.count("<table>")
     md = (out / "report.md").read_text()
     assert "| random |" in md and "Stream-level failure recall" in md
+    for png in data["plots"]:
+        assert f"]({png})" in md  # shown where it is explained, not only linked
 
 
 def test_report_without_labels_summarises(open_gate_judgments: Path, tmp_path: Path) -> None:
