@@ -302,7 +302,17 @@ class CargoSettings(BaseSettings):
     )
     metrics_host: str = Field(
         default="127.0.0.1",
-        description="bind /metrics here; default loopback",
+        description="bind /metrics here",
+        json_schema_extra=_flag("output", default_help="loopback, 127.0.0.1"),
+    )
+    metrics_tls_cert: Path | None = Field(
+        default=None,
+        description="serve /metrics over HTTPS with this PEM certificate (with the key)",
+        json_schema_extra=_flag("output"),
+    )
+    metrics_tls_key: Path | None = Field(
+        default=None,
+        description="the PEM private key of --metrics-tls-cert",
         json_schema_extra=_flag("output"),
     )
     redact: bool = Field(

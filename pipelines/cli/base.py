@@ -52,11 +52,13 @@ __all__ = [
 
 S = TypeVar("S", bound=BaseSettings)
 
+_FLAGS_KEY = "_settings_flags_"
+
 #: Option-group titles in ``--help``, by the ``group`` key of a field.
 GROUPS: dict[str, str] = {
     "input": "input",
     "Kafka": "Kafka",
-    "gate": "gate",
+    "gate": "retrieval and gate",
     "judge": "judge",
     "LLM endpoint": "LLM endpoint (--judge llm | hybrid)",
     "output": "output",
@@ -235,9 +237,13 @@ def add_settings_flags(
         added.append(name)
         text = help_overrides.get(name) or field.description or ""
         default = _default_text(field)
+        annotation = _strip_none(field.annotation)
+        if annotation is bool and default in ("True", "False"):
+            default = "on" if default == "True" else "off"
+        if get_origin(annotation) is dict:
+            text = f"{text}; repeatable" if text else "repeatable"
         help_text = f"{text} (default: {default})" if text else f"default: {default}"
         help_text = help_text.replace("%", "%%")
-        annotation = _strip_none(field.annotation)
         metavar = extra.get("metavar") or flag.lstrip("-").replace("-", "_").upper()
         kwargs: dict[str, Any] = {"dest": name, "default": None, "help": help_text}
         if annotation is bool:
@@ -246,7 +252,6 @@ def add_settings_flags(
             value_type = get_args(annotation)[1]
             metavar = extra.get("metavar") or "KEY=VALUE"
             kwargs.update(action="append", metavar=metavar, type=_pair_parser(value_type, metavar))
-            kwargs["help"] = help_text + "; repeatable"
         else:
             kwargs["type"] = _value_parser(annotation, list(field.metadata), name)
             if get_origin(annotation) is Literal:
@@ -254,7 +259,18 @@ def add_settings_flags(
             else:
                 kwargs["metavar"] = metavar
         target.add_argument(flag, **kwargs)
+    key = _FLAGS_KEY + model_cls.__name__
+    parser.set_defaults(**{key: [*(parser.get_default(key) or []), *added]})
+    _order_groups(parser)
     return added
+
+
+def _order_groups(parser: argparse.ArgumentParser) -> None:
+    """Groups in :data:`GROUPS` order (input first, output last), after the built-in ones."""
+    rank = {title: k for k, title in enumerate(GROUPS.values())}
+    builtin = parser._action_groups[:2]
+    rest = sorted(parser._action_groups[2:], key=lambda g: rank.get(g.title or "", len(rank)))
+    parser._action_groups[:] = [*builtin, *rest]
 
 
 def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: Any) -> S:
@@ -264,7 +280,12 @@ def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: An
     variable, and pydantic's ``ValidationError`` when a value is out of bounds.
     """
     overrides: dict[str, Any] = {}
+    # Only the fields that add_settings_flags made flags of: a command's own flag with the
+    # same dest (bench run's --tau, say) is not a setting.
+    flagged = getattr(args, _FLAGS_KEY + model_cls.__name__, None)
     for name, field in model_cls.model_fields.items():
+        if flagged is not None and name not in flagged:
+            continue
         if _is_secret(field.annotation):
             var = getattr(args, f"{name}__env", None)
             if var:

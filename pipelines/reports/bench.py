@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import dataclasses
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +28,7 @@ from monitor.errors import ConfigError
 from monitor.gate import CalibratedGate, load_gate_model
 from monitor.judges import JUDGES, Judge, JudgeDeps, TraceSampler, aclose_judge, make_judge
 from monitor.retrieval import GoldenIndex
-from monitor.settings import default_cache_dir
-from pipelines.cli.options import add_llm_options, settings_from
+from monitor.settings import CargoSettings, default_cache_dir
 
 REPORT_FORMAT = "cargo-bench-report/1"
 LLM_JUDGES = ("llm", "hybrid")
@@ -39,95 +38,31 @@ TABLE1 = ("noref", "direct", "direct_ctx", "cargo", "cargo_auth")
 TABLE2 = ("cargo_noctx", "cargo_noex", "cargo_unv")
 
 
-def add_bench_parser(sub: Any) -> None:
-    bench = sub.add_parser("bench", help="Cargo-Bench: generate instances, run judges")
-    bsub = bench.add_subparsers(dest="bench_command", required=True)
+@dataclass(frozen=True, slots=True)
+class BenchRunOptions:
+    """What ``bench run`` judges and how (the LLM endpoint comes from the settings)."""
 
-    gen = bsub.add_parser("generate", help="generate labelled instances from seeds")
-    gen.add_argument("--seeds", required=True, help="seed YAML file or directory")
-    gen.add_argument("--out", required=True, help="instances JSONL to write")
-    gen.add_argument("--draws", type=int, default=5, help="transplants per seed (default 5)")
-    gen.add_argument("--gen-seed", type=int, default=2027, help="generation seed")
-    gen.add_argument(
-        "--drop-invalid",
-        action="store_true",
-        help="drop (and count) instances failing consistency checks instead of failing the run",
-    )
+    instances: str | None = None
+    seeds: str | None = None
+    draws: int = 5
+    gen_seed: int = 2027
+    judges: tuple[str, ...] = ("structural",)
+    repeats: int = 1
+    conditions: tuple[str, ...] = ()
+    rubrics: tuple[str | None, ...] = ()
+    json: str | None = None
+    markdown: str | None = None
+    embedder: str = "minilm"
+    tau: float = 0.80
+    delta: float = 0.02
+    gamma: float = 0.80
+    gate_model: str | None = None
+    bootstrap: int = BOOTSTRAP_RESAMPLES
+    cache_dir: str | None = None
 
-    gate = bsub.add_parser(
-        "gate",
-        help="calibrated vs fixed vs margin gates: fit on P1/P5 "
-        "pairs of one generation seed, evaluate on another",
-    )
-    gate.add_argument("--seeds", required=True, help="seed YAML file or directory")
-    gate.add_argument("--draws", type=int, default=5)
-    gate.add_argument("--fit-gen-seed", type=int, default=2027)
-    gate.add_argument("--eval-gen-seed", type=int, default=3141)
-    gate.add_argument(
-        "--p1-coverage",
-        type=float,
-        default=0.95,
-        help="operating point: thresholds chosen on the fit pairs so that at "
-        "least this share of P1 is accepted (default 0.95)",
-    )
-    gate.add_argument(
-        "--method",
-        choices=["isotonic", "logistic"],
-        help="calibration method (default: lower out-of-fold log-loss)",
-    )
-    gate.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    gate.add_argument("--cache-dir", default=None)
-    gate.add_argument("--out", default="out/gate-demo", help="report directory")
 
-    run = bsub.add_parser("run", help="judge instances and report DI")
-    src = run.add_mutually_exclusive_group(required=True)
-    src.add_argument("--instances", help="instances JSONL from 'bench generate'")
-    src.add_argument("--seeds", help="seed YAML file or directory (generated on the fly)")
-    run.add_argument("--draws", type=int, default=5)
-    run.add_argument("--gen-seed", type=int, default=2027)
-    run.add_argument(
-        "--judge",
-        action="append",
-        dest="judges",
-        help="judge name; repeat for several (default: structural). Sanity "
-        "judges: always-penalize, never-penalize",
-    )
-    run.add_argument(
-        "--repeats",
-        type=int,
-        default=1,
-        help="judge calls per item (an LLM judge uses seeds seed, seed+1, ...; "
-        "the penalty rule applies to the per-item mean)",
-    )
-    run.add_argument(
-        "--condition",
-        action="append",
-        dest="conditions",
-        help="LLM judge prompt condition; repeat for several (noref, direct, "
-        "direct_ctx, cargo, cargo_unv, cargo_noex, cargo_noctx, cargo_auth)",
-    )
-    run.add_argument(
-        "--rubric",
-        action="append",
-        dest="rubrics",
-        help="dimension rubric; repeat for a rubric swap (context_grounded, "
-        "reference_grounded). Default: each condition's own",
-    )
-    run.add_argument("--json", help="write the report as JSON")
-    run.add_argument("--markdown", help="write the report as Markdown")
-    run.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
-    run.add_argument("--tau", type=float, default=0.80)
-    run.add_argument("--delta", type=float, default=0.02)
-    run.add_argument("--gamma", type=float, default=0.80)
-    run.add_argument("--gate-model", help="calibrated gate model (else cross-fitted)")
-    run.add_argument(
-        "--bootstrap",
-        type=int,
-        default=BOOTSTRAP_RESAMPLES,
-        help="bootstrap resamples (default 10000)",
-    )
-    run.add_argument("--cache-dir", default=None)
-    add_llm_options(run)
+def bench_console() -> Console:
+    return Console(width=None if sys.stdout.isatty() else 160)
 
 
 def _make_bench_judge(name: str, deps: JudgeDeps) -> Judge:
@@ -141,59 +76,63 @@ def _make_bench_judge(name: str, deps: JudgeDeps) -> Judge:
     return make_judge(name, deps)
 
 
-def main_bench(args: argparse.Namespace) -> int:
-    console = Console(width=None if sys.stdout.isatty() else 160)
-    if args.bench_command == "generate":
-        seeds = load_seeds(args.seeds)
-        out = generate(
-            seeds, draws=args.draws, gen_seed=args.gen_seed, drop_invalid=args.drop_invalid
-        )
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(out.to_jsonl(), encoding="utf-8")
-        counts: dict[str, int] = {}
-        for i in out.instances:
-            counts[i.family] = counts.get(i.family, 0) + 1
-        console.print(
-            f"{args.out}: {len(out.instances)} instances from {len(seeds)} seeds "
-            f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
-            f"dropped {sum(out.header.dropped.values())}"
-        )
-        for p in out.problems[:20]:
-            console.print(f"  dropped: {p}")
-        return 0
+def bench_generate(
+    seeds_path: str, out_path: str, *, draws: int, gen_seed: int, drop_invalid: bool
+) -> int:
+    """``bench generate``: labelled instances from seeds, written as JSONL."""
+    console = bench_console()
+    seeds = load_seeds(seeds_path)
+    out = generate(seeds, draws=draws, gen_seed=gen_seed, drop_invalid=drop_invalid)
+    Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+    Path(out_path).write_text(out.to_jsonl(), encoding="utf-8")
+    counts: dict[str, int] = {}
+    for i in out.instances:
+        counts[i.family] = counts.get(i.family, 0) + 1
+    console.print(
+        f"{out_path}: {len(out.instances)} instances from {len(seeds)} seeds "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
+        f"dropped {sum(out.header.dropped.values())}"
+    )
+    for p in out.problems[:20]:
+        console.print(f"  dropped: {p}")
+    return 0
 
-    if args.bench_command == "gate":
-        from pipelines.reports.gate_demo import main_gate_demo
 
-        return main_gate_demo(args, console)
-
-    if args.instances:
-        path = Path(args.instances)
+def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
+    """``bench run``: judge instances (from a file or generated from seeds) and report."""
+    console = bench_console()
+    if opts.instances:
+        path = Path(opts.instances)
         if not path.exists():
             raise ConfigError(f"instances file not found: {path}")
         header, instances = read_instances(path.read_text(encoding="utf-8"), source=str(path))
         source = str(path)
     else:
+        if not opts.seeds:
+            raise ConfigError("bench run needs instances or seeds")
         gen = generate(
-            load_seeds(args.seeds), draws=args.draws, gen_seed=args.gen_seed, drop_invalid=True
+            load_seeds(opts.seeds), draws=opts.draws, gen_seed=opts.gen_seed, drop_invalid=True
         )
-        header, instances, source = gen.header, gen.instances, str(args.seeds)
-    report = asyncio.run(run_report(header, instances, args, source))
+        header, instances, source = gen.header, gen.instances, str(opts.seeds)
+    report = asyncio.run(run_report(header, instances, opts, settings, source))
     console.print(render_table(report))
-    if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        console.print(f"report: {args.json}")
-    if args.markdown:
-        Path(args.markdown).write_text(render_markdown(report), encoding="utf-8")
-        console.print(f"report: {args.markdown}")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        console.print(f"report: {opts.json}")
+    if opts.markdown:
+        Path(opts.markdown).write_text(render_markdown(report), encoding="utf-8")
+        console.print(f"report: {opts.markdown}")
     return 0
 
 
 async def run_report(
-    header: BenchHeader, instances: list[BenchInstance], args: argparse.Namespace, source: str
+    header: BenchHeader,
+    instances: list[BenchInstance],
+    opts: BenchRunOptions,
+    settings: CargoSettings,
+    source: str,
 ) -> dict[str, Any]:
-    embedder = make_embedder(args.embedder)
-    settings = settings_from(args)
+    embedder = make_embedder(opts.embedder)
     deps = JudgeDeps(
         embedder=embedder,
         procedure=settings.procedure(),
@@ -202,7 +141,7 @@ async def run_report(
     )
     judges: dict[str, Judge] = {}
     labels: dict[str, dict[str, str | None]] = {}
-    for n in args.judges or ["structural"]:
+    for n in opts.judges or ("structural",):
         if n not in LLM_JUDGES:
             judges[n] = _make_bench_judge(n, deps)
             continue
@@ -211,23 +150,23 @@ async def run_report(
                 f"--judge {n} needs an endpoint and a model: --judge-base-url "
                 "and --judge-model (or CARGO_JUDGE_BASE_URL/CARGO_JUDGE_MODEL)"
             )
-        for cond in args.conditions or [settings.judge_condition]:
-            for rubric in args.rubrics or [settings.judge_rubric]:
+        for cond in opts.conditions or (settings.judge_condition,):
+            for rubric in opts.rubrics or (settings.judge_rubric,):
                 cfg = dataclasses.replace(deps.llm, condition=cond, rubric=rubric)
                 label = f"{n}:{cond}" + (f"/{rubric}" if rubric else "")
                 judges[label] = make_judge(n, dataclasses.replace(deps, llm=cfg))
                 labels[label] = {"condition": cond, "rubric": rubric}
     names = list(judges)
-    cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
+    cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     index = GoldenIndex(header.golden, embedder, cache_dir=cache)
     from monitor.bench.runner import gate_report
 
-    calibrated = CalibratedGate(load_gate_model(args.gate_model)) if args.gate_model else None
+    calibrated = CalibratedGate(load_gate_model(opts.gate_model)) if opts.gate_model else None
     gate = gate_report(
         retrieve_gate_items(index, instances),
-        tau=args.tau,
-        delta=args.delta,
-        gamma=args.gamma,
+        tau=opts.tau,
+        delta=opts.delta,
+        gamma=opts.gamma,
         calibrated=calibrated,
     )
     outcomes = {}
@@ -238,13 +177,13 @@ async def run_report(
                 judge,
                 instances,
                 header.golden,
-                repeats=args.repeats,
+                repeats=opts.repeats,
                 concurrency=max(8, settings.judge_max_concurrency),
                 timeout_s=settings.judge_timeout_s,
             )
             outcomes[name] = {o.instance.id: o for o in res}
             report_judges[name] = {
-                **summarize(res, resamples=args.bootstrap),
+                **summarize(res, resamples=opts.bootstrap),
                 "gate": gate,
                 "judge": judge.info.model_dump(),
                 **({"llm": labels[name]} if name in labels else {}),
@@ -256,7 +195,7 @@ async def run_report(
     for k, a in enumerate(names):
         for b in names[k + 1 :]:
             paired.append(
-                {"a": a, "b": b, **paired_delta(outcomes[a], outcomes[b], resamples=args.bootstrap)}
+                {"a": a, "b": b, **paired_delta(outcomes[a], outcomes[b], resamples=opts.bootstrap)}
             )
     fam_counts: dict[str, int] = {}
     for i in instances:
@@ -273,9 +212,9 @@ async def run_report(
             "seeds": len(header.seeds),
             "dropped": header.dropped,
         },
-        "repeats": args.repeats,
+        "repeats": opts.repeats,
         "embedder": embedder.model_id,
-        "bootstrap_resamples": args.bootstrap,
+        "bootstrap_resamples": opts.bootstrap,
         "judges": report_judges,
         "gate": gate,
         "paired": paired,

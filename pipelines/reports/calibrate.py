@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from monitor.calibration import (
     CalibrationReport,
+    Method,
     Thresholds,
     calibrate,
     features,
@@ -23,52 +23,7 @@ from monitor.errors import ConfigError
 from monitor.gate import save_gate_model
 from monitor.golden import load_golden
 from monitor.retrieval import GoldenIndex
-from pipelines.cli.options import settings_from
-
-
-def add_calibrate_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "calibrate",
-        help="fit the calibrated gate from reference-appropriateness "
-        "labels and pick tau / delta / gamma for a target validity or coverage",
-    )
-    p.add_argument(
-        "--labels",
-        required=True,
-        help="JSONL rows: question | trace_id | similarity(+margin), optional "
-        "reference_id and intent, appropriate 0/1",
-    )
-    p.add_argument("--traces", help="JSONL traces to look up questions of trace_id rows")
-    p.add_argument("--golden", help="golden set YAML (default: the bundled techsupport set)")
-    p.add_argument("--embedder", choices=["minilm", "hashing"])
-    p.add_argument("--cache-dir")
-    p.add_argument(
-        "--method", choices=["isotonic", "logistic"], help="default: the lower out-of-fold log-loss"
-    )
-    p.add_argument(
-        "--validity",
-        type=float,
-        action="append",
-        dest="validities",
-        help="target reference validity to report thresholds for; repeatable "
-        "(default 0.9 and 0.95)",
-    )
-    p.add_argument(
-        "--coverage",
-        type=float,
-        action="append",
-        dest="coverages",
-        help="target coverage for the fixed and margin gates; repeatable (default 0.9)",
-    )
-    p.add_argument(
-        "--set-validity",
-        type=float,
-        help="write gamma (overall and per intent) reaching this validity into "
-        "the model; otherwise gamma = --gamma",
-    )
-    p.add_argument("--gamma", type=float, default=0.8)
-    p.add_argument("--out", required=True, help="the gate model JSON to write")
-    p.add_argument("--json", help="also write the calibration report as JSON")
+from monitor.settings import CargoSettings
 
 
 def _fmt(x: float | None, spec: str = ".3f") -> str:
@@ -119,10 +74,22 @@ def render(report: CalibrationReport, console: Console) -> None:
     console.print(t)
 
 
-def main_calibrate(args: argparse.Namespace) -> int:
+def main_calibrate(
+    settings: CargoSettings,
+    *,
+    labels: str,
+    out: str,
+    traces: str | None = None,
+    method: Method | None = None,
+    validities: Sequence[float] = (0.9, 0.95),
+    coverages: Sequence[float] = (0.9,),
+    set_validity: float | None = None,
+    gamma: float = 0.8,
+    json_out: str | None = None,
+) -> int:
+    """Fit the gate from ``labels``, print the thresholds, write the model to ``out``."""
     console = Console(width=None if sys.stdout.isatty() else 140)
-    rows = read_label_rows(args.labels)
-    settings = settings_from(args)
+    rows = read_label_rows(labels)
     needs_index = any(r.similarity is None for _, r in rows)
     index = None
     embedding_model = None
@@ -135,8 +102,8 @@ def main_calibrate(args: argparse.Namespace) -> int:
         index = GoldenIndex(load_golden(settings.golden), embedder, cache_dir=settings.cache_dir)
         embedding_model = embedder.model_id
     questions = None
-    if args.traces:
-        path = Path(args.traces)
+    if traces:
+        path = Path(traces)
         if not path.exists():
             raise ConfigError(f"traces file not found: {path}")
         questions = {}
@@ -151,20 +118,20 @@ def main_calibrate(args: argparse.Namespace) -> int:
                 and isinstance(d.get("question"), str)
             ):
                 questions[d["trace_id"]] = d["question"]
-    feats = features(rows, index, questions, source=args.labels)
+    feats = features(rows, index, questions, source=labels)
     report = calibrate(
         feats,
-        method=args.method,
-        validities=args.validities or (0.9, 0.95),
-        coverages=args.coverages or (0.9,),
-        set_validity=args.set_validity,
-        gamma=args.gamma,
+        method=method,
+        validities=validities,
+        coverages=coverages,
+        set_validity=set_validity,
+        gamma=gamma,
         embedding_model=embedding_model,
     )
     render(report, console)
-    save_gate_model(report.model, args.out)
+    save_gate_model(report.model, out)
     console.print(
-        f"gate model: {args.out} ({report.model.method}, gamma "
+        f"gate model: {out} ({report.model.method}, gamma "
         f"{report.model.gamma:.4f}"
         + (
             ", per-intent "
@@ -174,8 +141,8 @@ def main_calibrate(args: argparse.Namespace) -> int:
         )
         + ")"
     )
-    if args.json:
+    if json_out:
         data = asdict(report)
         data["model"] = report.model.model_dump()
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        Path(json_out).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -14,8 +14,8 @@ that no pair is scored by a model fitted on it:
 
 from __future__ import annotations
 
-import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from rich.table import Table
 from monitor.bench.generate import generate
 from monitor.bench.runner import GateItem, calibration_rows, retrieve_gate_items
 from monitor.bench.seeds import load_seeds
-from monitor.calibration import calibrate, predict
+from monitor.calibration import Method, calibrate, predict
 from monitor.embeddings import make_embedder
 from monitor.gate import save_gate_model
 from monitor.retrieval import GoldenIndex
@@ -66,17 +66,32 @@ def _margin_point(
     return best[0], best[1]
 
 
-def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
-    seeds = load_seeds(args.seeds)
-    fit = generate(seeds, draws=args.draws, gen_seed=args.fit_gen_seed, drop_invalid=True)
-    ev = generate(seeds, draws=args.draws, gen_seed=args.eval_gen_seed, drop_invalid=True)
-    embedder = make_embedder(args.embedder)
-    cache = Path(args.cache_dir) if args.cache_dir else default_cache_dir()
+@dataclass(frozen=True, slots=True)
+class GateDemoOptions:
+    """``bench gate``: where the pairs come from, the operating point, where to write."""
+
+    seeds: str
+    draws: int = 5
+    fit_gen_seed: int = 2027
+    eval_gen_seed: int = 3141
+    p1_coverage: float = 0.95
+    method: Method | None = None
+    embedder: str = "minilm"
+    cache_dir: str | None = None
+    out: str = "out/gate-demo"
+
+
+def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
+    seeds = load_seeds(opts.seeds)
+    fit = generate(seeds, draws=opts.draws, gen_seed=opts.fit_gen_seed, drop_invalid=True)
+    ev = generate(seeds, draws=opts.draws, gen_seed=opts.eval_gen_seed, drop_invalid=True)
+    embedder = make_embedder(opts.embedder)
+    cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     fit_items = retrieve_gate_items(index, fit.instances)
     ev_items = retrieve_gate_items(index, ev.instances)
     cal = calibrate(
-        calibration_rows(fit_items), method=args.method, embedding_model=embedder.model_id
+        calibration_rows(fit_items), method=opts.method, embedding_model=embedder.model_id
     )
     model = cal.model
 
@@ -95,10 +110,10 @@ def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
     fs, fd, fp, ffam = arrays(fit_items)
     es, ed, ep, efam = arrays(ev_items)
     p1 = ffam == "P1"
-    tau_pt = threshold_for_coverage(fs[p1], args.p1_coverage)
-    gamma_pt = threshold_for_coverage(fp[p1], args.p1_coverage)
+    tau_pt = threshold_for_coverage(fs[p1], opts.p1_coverage)
+    gamma_pt = threshold_for_coverage(fp[p1], opts.p1_coverage)
     assert tau_pt is not None and gamma_pt is not None
-    m_tau, m_delta = _margin_point(fs, fd, ffam, args.p1_coverage)
+    m_tau, m_delta = _margin_point(fs, fd, ffam, opts.p1_coverage)
     ops = {
         "fixed": {"threshold": f"τ {tau_pt.threshold:.4f}", **_op(es >= tau_pt.threshold, efam)},
         "margin": {
@@ -124,11 +139,11 @@ def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
         for g, s, d, p in zip(ev_items, es, ed, ep, strict=True)
     ]
     sel = selective(
-        items, delta=m_delta, coverages=[0.5, 0.8, args.p1_coverage * 0.5 + 0.5], ce=0.0001, cj=0.01
+        items, delta=m_delta, coverages=[0.5, 0.8, opts.p1_coverage * 0.5 + 0.5], ce=0.0001, cj=0.01
     )
     t = Table(
-        title=f"Gates at P1 coverage ≥ {args.p1_coverage:.2f} (thresholds fitted on gen "
-        f"seed {args.fit_gen_seed}, evaluated on gen seed {args.eval_gen_seed}: "
+        title=f"Gates at P1 coverage ≥ {opts.p1_coverage:.2f} (thresholds fitted on gen "
+        f"seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
         f"{int((efam == 'P1').sum())} P1, {int((efam == 'P5').sum())} P5 pairs)"
     )
     for h in ("gate", "threshold", "P1 accept", "P5 reject", "coverage", "risk", "AURC"):
@@ -161,16 +176,16 @@ def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
         + ", ".join(f"{m} {v:.4f}" for m, v in cal.oof_log_loss.items())
         + f", ECE {cal.ece:.3f}"
     )
-    out = Path(args.out)
+    out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     save_gate_model(model, out / "gate.json")
     rep: dict[str, Any] = {
         "format": "cargo-gate-demo/1",
-        "seeds": str(args.seeds),
-        "draws": args.draws,
-        "fit_gen_seed": args.fit_gen_seed,
-        "eval_gen_seed": args.eval_gen_seed,
-        "p1_coverage": args.p1_coverage,
+        "seeds": str(opts.seeds),
+        "draws": opts.draws,
+        "fit_gen_seed": opts.fit_gen_seed,
+        "eval_gen_seed": opts.eval_gen_seed,
+        "p1_coverage": opts.p1_coverage,
         "embedder": embedder.model_id,
         "operating_points": ops,
         "calibration": {"method": cal.method, "oof_log_loss": cal.oof_log_loss, "ece": cal.ece},
@@ -183,9 +198,9 @@ def main_gate_demo(args: argparse.Namespace, console: Console) -> int:
     op_md = [
         "# Gate demo: calibrated vs fixed vs margin",
         "",
-        f"Fit on gen seed {args.fit_gen_seed}, evaluated on gen seed {args.eval_gen_seed} "
-        f"({args.seeds}, {args.draws} draws, {embedder.model_id}). Thresholds reach P1 "
-        f"coverage ≥ {args.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
+        f"Fit on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed} "
+        f"({opts.seeds}, {opts.draws} draws, {embedder.model_id}). Thresholds reach P1 "
+        f"coverage ≥ {opts.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
         "reference accepted (a P5 pair).",
         "",
         "| gate | threshold | P1 accept | P5 reject | coverage | risk | AURC |",

@@ -1,0 +1,190 @@
+"""``cargo-monitor bench generate|gate|run``: Cargo-Bench (judge quality, not speed)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from monitor.settings import CargoSettings
+from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
+
+# Settings bench run takes from the environment and flags: the LLM endpoint and the judge's
+# own knobs. Gate and embedder are the command's own flags (bench defaults differ).
+_RUN_SETTINGS = [
+    name
+    for name, field in CargoSettings.model_fields.items()
+    if isinstance(field.json_schema_extra, dict)
+    and field.json_schema_extra.get("group") == "LLM endpoint"
+] + ["judge_timeout_s", "judge_sample_rate", "judge_sample_rates", "citation_support"]
+
+
+def _register_generate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seeds", required=True, help="seed YAML file or directory")
+    p.add_argument("--out", required=True, help="instances JSONL to write")
+    p.add_argument("--draws", type=int, default=5, help="transplants per seed (default 5)")
+    p.add_argument("--gen-seed", type=int, default=2027, help="generation seed")
+    p.add_argument(
+        "--drop-invalid",
+        action="store_true",
+        help="drop (and count) instances failing consistency checks instead of failing the run",
+    )
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    from pipelines.reports.bench import bench_generate
+
+    return bench_generate(
+        args.seeds,
+        args.out,
+        draws=args.draws,
+        gen_seed=args.gen_seed,
+        drop_invalid=args.drop_invalid,
+    )
+
+
+def _register_gate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seeds", required=True, help="seed YAML file or directory")
+    p.add_argument("--draws", type=int, default=5)
+    p.add_argument("--fit-gen-seed", type=int, default=2027)
+    p.add_argument("--eval-gen-seed", type=int, default=3141)
+    p.add_argument(
+        "--p1-coverage",
+        type=float,
+        default=0.95,
+        help="operating point: thresholds chosen on the fit pairs so that at "
+        "least this share of P1 is accepted (default 0.95)",
+    )
+    p.add_argument(
+        "--method",
+        choices=["isotonic", "logistic"],
+        help="calibration method (default: lower out-of-fold log-loss)",
+    )
+    p.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    p.add_argument("--cache-dir", default=None)
+    p.add_argument("--out", default="out/gate-demo", help="report directory")
+
+
+def _run_gate(args: argparse.Namespace) -> int:
+    from pipelines.reports.bench import bench_console
+    from pipelines.reports.gate_demo import GateDemoOptions, main_gate_demo
+
+    opts = GateDemoOptions(
+        seeds=args.seeds,
+        draws=args.draws,
+        fit_gen_seed=args.fit_gen_seed,
+        eval_gen_seed=args.eval_gen_seed,
+        p1_coverage=args.p1_coverage,
+        method=args.method,  # argparse choices: isotonic | logistic
+        embedder=args.embedder,
+        cache_dir=args.cache_dir,
+        out=args.out,
+    )
+    return main_gate_demo(opts, bench_console())
+
+
+def _register_run(p: argparse.ArgumentParser) -> None:
+    inp = option_group(p, "input")
+    src = inp.add_mutually_exclusive_group(required=True)
+    src.add_argument("--instances", help="instances JSONL from 'bench generate'")
+    src.add_argument("--seeds", help="seed YAML file or directory (generated on the fly)")
+    inp.add_argument("--draws", type=int, default=5)
+    inp.add_argument("--gen-seed", type=int, default=2027)
+    judge = option_group(p, "judge")
+    judge.add_argument(
+        "--judge",
+        action="append",
+        dest="judges",
+        help="judge name; repeat for several (default: structural). Sanity "
+        "judges: always-penalize, never-penalize",
+    )
+    judge.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="judge calls per item (an LLM judge uses seeds seed, seed+1, ...; "
+        "the penalty rule applies to the per-item mean)",
+    )
+    judge.add_argument(
+        "--condition",
+        action="append",
+        dest="conditions",
+        help="LLM judge prompt condition; repeat for several (noref, direct, "
+        "direct_ctx, cargo, cargo_unv, cargo_noex, cargo_noctx, cargo_auth)",
+    )
+    judge.add_argument(
+        "--rubric",
+        action="append",
+        dest="rubrics",
+        help="dimension rubric; repeat for a rubric swap (context_grounded, "
+        "reference_grounded). Default: each condition's own",
+    )
+    gate = option_group(p, "gate")
+    gate.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    gate.add_argument("--tau", type=float, default=0.80)
+    gate.add_argument("--delta", type=float, default=0.02)
+    gate.add_argument("--gamma", type=float, default=0.80)
+    gate.add_argument("--gate-model", help="calibrated gate model (else cross-fitted)")
+    gate.add_argument("--cache-dir", default=None)
+    out = option_group(p, "output")
+    out.add_argument("--json", help="write the report as JSON")
+    out.add_argument("--markdown", help="write the report as Markdown")
+    out.add_argument(
+        "--bootstrap",
+        type=int,
+        help="bootstrap resamples (default 10000)",
+    )
+    add_settings_flags(p, CargoSettings, _RUN_SETTINGS)
+
+
+def _run_run(args: argparse.Namespace) -> int:
+    from pipelines.reports.bench import BenchRunOptions, bench_run
+
+    opts = BenchRunOptions(
+        instances=args.instances,
+        seeds=args.seeds,
+        draws=args.draws,
+        gen_seed=args.gen_seed,
+        judges=tuple(args.judges or ("structural",)),
+        repeats=args.repeats,
+        conditions=tuple(args.conditions or ()),
+        rubrics=tuple(args.rubrics or ()),
+        json=args.json,
+        markdown=args.markdown,
+        embedder=args.embedder,
+        tau=args.tau,
+        delta=args.delta,
+        gamma=args.gamma,
+        gate_model=args.gate_model,
+        cache_dir=args.cache_dir,
+        **({} if args.bootstrap is None else {"bootstrap": args.bootstrap}),
+    )
+    return bench_run(opts, settings_from_args(CargoSettings, args))
+
+
+_Sub = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+SUBCOMMANDS: dict[str, _Sub] = {
+    "generate": ("generate labelled instances from seeds", _register_generate, _run_generate),
+    "gate": (
+        "calibrated vs fixed vs margin gates: fit on P1/P5 "
+        "pairs of one generation seed, evaluate on another",
+        _register_gate,
+        _run_gate,
+    ),
+    "run": ("judge instances and report DI", _register_run, _run_run),
+}
+
+
+class BenchCommand:
+    name = "bench"
+    help = "Cargo-Bench: generate instances, run judges"
+
+    def register(self, parser: argparse.ArgumentParser) -> None:
+        sub = parser.add_subparsers(dest="bench_command", required=True)
+        for name, (text, register, _) in SUBCOMMANDS.items():
+            register(sub.add_parser(name, help=text, description=text))
+
+    def run(self, args: argparse.Namespace) -> int:
+        return SUBCOMMANDS[args.bench_command][2](args)
+
+
+COMMAND = BenchCommand()

@@ -1,0 +1,52 @@
+"""``cargo-monitor run``: evaluate traces from a file or stdin (the embedded default)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from monitor.data import DEFAULT_SAMPLES
+from monitor.settings import CargoSettings
+from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
+
+
+class RunCommand:
+    name = "run"
+    help = "evaluate traces from a file or stdin (embedded default)"
+
+    def register(self, parser: argparse.ArgumentParser) -> None:
+        inp = option_group(parser, "input")
+        inp.add_argument(
+            "--input",
+            default=str(DEFAULT_SAMPLES),
+            help="JSONL traces; '-' for stdin (default: bundled sample traffic)",
+        )
+        inp.add_argument("--follow", action="store_true", help="tail a growing input file")
+        out = option_group(parser, "output")
+        out.add_argument(
+            "--output",
+            default="out/judgments.jsonl",
+            help="judgments JSONL; '-' for stdout (default: out/judgments.jsonl)",
+        )
+        out.add_argument(
+            "--keep-serving",
+            action="store_true",
+            help="after the input ends, keep serving /metrics until Ctrl-C",
+        )
+        out.add_argument("--no-progress", action="store_true", help="no progress bar")
+        add_settings_flags(parser, CargoSettings)
+
+    def run(self, args: argparse.Namespace) -> int:
+        from pipelines.embedded import main_run
+
+        return main_run(
+            settings_from_args(CargoSettings, args),
+            input_path=args.input,
+            output=args.output,
+            follow=args.follow,
+            keep_serving=args.keep_serving,
+            progress=not args.no_progress and sys.stderr.isatty(),
+        )
+
+
+COMMAND = RunCommand()

@@ -1,0 +1,26 @@
+"""``cargo-monitor validate-golden``: load a golden set and report problems."""
+
+from __future__ import annotations
+
+import argparse
+
+
+class ValidateGoldenCommand:
+    name = "validate-golden"
+    help = "validate a golden set and report problems"
+
+    def register(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("path", help="golden set YAML")
+
+    def run(self, args: argparse.Namespace) -> int:
+        from monitor.golden import load_golden
+
+        gs = load_golden(args.path)
+        print(
+            f"{args.path}: OK, version {gs.version}, {len(gs.items)} items, "
+            f"{sum(i.entity_bearing for i in gs.items)} entity-bearing"
+        )
+        return 0
+
+
+COMMAND = ValidateGoldenCommand()
