@@ -4,15 +4,15 @@ take explicit arguments instead."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.data import DEFAULT_GOLDEN, DEFAULT_SAMPLES
 from monitor.judges.hybrid import TraceSampler
-from monitor.judges.llm import LLMConfig
 from monitor.limits import InputLimits
+from monitor.llm import LLMConfig
 from monitor.steps import ProcedureConfig
 
 __all__ = ["DEFAULT_GOLDEN", "DEFAULT_SAMPLES", "CargoSettings", "default_cache_dir"]
@@ -158,7 +158,7 @@ class CargoSettings(BaseSettings):
         description="hybrid: share of accepted traces sent to the LLM",
         json_schema_extra=_flag("judge"),
     )
-    judge_sample_rates: dict[str, float] = Field(
+    judge_sample_rates: dict[str, Annotated[float, Field(ge=0, le=1)]] = Field(
         default_factory=dict,
         description="hybrid: per-intent sample rate (env: a JSON object)",
         json_schema_extra=_flag("judge", flag="--judge-sample-rate-intent", metavar="INTENT=RATE"),

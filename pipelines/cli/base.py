@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -53,6 +54,7 @@ __all__ = [
 S = TypeVar("S", bound=BaseSettings)
 
 _FLAGS_KEY = "_settings_flags_"
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 #: Option-group titles in ``--help``, by the ``group`` key of a field.
 GROUPS: dict[str, str] = {
@@ -289,8 +291,13 @@ def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: An
         if _is_secret(field.annotation):
             var = getattr(args, f"{name}__env", None)
             if var:
+                flag = _extra(field).get("env_flag", name)
+                if not _ENV_NAME.fullmatch(var):
+                    # Not echoed: a secret given here by mistake must not reach the logs.
+                    raise ConfigError(
+                        f"{flag} takes the name of an environment variable, not a value"
+                    )
                 if var not in os.environ:
-                    flag = _extra(field).get("env_flag", name)
                     raise ConfigError(f"{flag}: environment variable {var} is not set")
                 overrides[name] = os.environ[var]
             continue
