@@ -127,7 +127,12 @@ def _register_run(p: argparse.ArgumentParser) -> None:
     gate.add_argument("--cache-dir", default=None)
     out = option_group(p, "output")
     out.add_argument("--json", help="write the report as JSON")
-    out.add_argument("--markdown", help="write the report as Markdown")
+    out.add_argument(
+        "--markdown", help="write the report as Markdown (its figures as PNGs next to it)"
+    )
+    out.add_argument(
+        "--html", help="write the report as one self-contained HTML page (figures embedded)"
+    )
     out.add_argument(
         "--bootstrap",
         type=int,
@@ -150,6 +155,7 @@ def _run_run(args: argparse.Namespace) -> int:
         rubrics=tuple(args.rubrics or ()),
         json=args.json,
         markdown=args.markdown,
+        html=args.html,
         embedder=args.embedder,
         tau=args.tau,
         delta=args.delta,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import math
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,7 @@ class BenchRunOptions:
     rubrics: tuple[str | None, ...] = ()
     json: str | None = None
     markdown: str | None = None
+    html: str | None = None
     embedder: str = "minilm"
     tau: float = 0.80
     delta: float = 0.02
@@ -119,9 +122,25 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
     if opts.json:
         Path(opts.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
         console.print(f"report: {opts.json}")
+    figures = bench_figures(report) if opts.markdown or opts.html else {}
     if opts.markdown:
-        Path(opts.markdown).write_text(render_markdown(report), encoding="utf-8")
-        console.print(f"report: {opts.markdown}")
+        md_path = Path(opts.markdown)
+        names = {key: f"{md_path.stem}-{key}.png" for key in figures}
+        for key, name in names.items():
+            (md_path.parent / name).write_bytes(figures[key])
+        md_path.write_text(render_markdown(report, names), encoding="utf-8")
+        console.print(f"report: {opts.markdown} (figures {', '.join(names.values())})")
+    if opts.html:
+        from pipelines.reports.html import render_page
+
+        names = {key: f"{key}.png" for key in figures}
+        page = render_page(
+            render_markdown(report, names),
+            title="Cargo-Bench report",
+            images={names[key]: data for key, data in figures.items()},
+        )
+        Path(opts.html).write_text(page, encoding="utf-8")
+        console.print(f"report: {opts.html}")
     return 0
 
 
@@ -264,7 +283,9 @@ def render_table(report: dict[str, Any]) -> Table:
     return t
 
 
-def render_markdown(report: dict[str, Any]) -> str:
+def render_markdown(report: dict[str, Any], figures: Mapping[str, str] | None = None) -> str:
+    """The report as Markdown; ``figures`` (key -> image file name, from
+    :func:`bench_figures`) adds a section that shows them."""
     inst = report["instances"]
     lines = [
         "# Cargo-Bench report",
@@ -346,6 +367,7 @@ def render_markdown(report: dict[str, Any]) -> str:
                 else f"{p['delta_di']:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
             )
             lines.append(f"| {p['a']} | {p['b']} | {p['n']} | {d} |")
+    lines += figure_lines(figures or {})
     return "\n".join(lines) + "\n"
 
 
@@ -396,4 +418,197 @@ def _paper_layout(report: dict[str, Any]) -> list[str]:
             "|---|---|---|---|---|---|---|",
         ]
         out += [row(n, r, [r["llm"]["condition"], r["llm"]["rubric"]]) for n, r in swapped]
+    return out
+
+
+# --------------------------------------------------------------------------- figures
+
+# Cargo's penalty rates as published (Chhabra, Patel, Medrano, "Cargo: Context-Aware
+# Retrieval-Gated Evaluation of Agentic AI in Production", arXiv 2609.30471): Table 1,
+# condition "Cargo", both judge models; P4 by corruption type from §6.1 (gpt-oss-120b:
+# 10/26 step deletions, 0/10 negations, 0/14 policy swaps). The paper has no P6 family.
+PAPER_SOURCE = (
+    "Chhabra et al., arXiv 2609.30471: Table 1 (condition Cargo) and §6.1 "
+    "(P4 by corruption type, gpt-oss-120b)"
+)
+PAPER_CARGO: dict[str, dict[str, float]] = {
+    "gpt-oss-120b": {"P1": 0.00, "P3": 0.03, "P2": 1.00, "P4": 0.20},
+    "gpt-oss-20b": {"P1": 0.00, "P3": 0.02, "P2": 0.98, "P4": 0.16},
+}
+PAPER_CARGO_P4 = {"delete_step": 10 / 26, "negate": 0 / 10, "swap_policy": 0 / 14}
+FAMILY_NAMES = {
+    "P1": "P1 transplant",
+    "P2": "P2 contradiction",
+    "P3": "P3 extra facts",
+    "P4": "P4 procedure",
+    "P6": "P6 paraphrase",
+}
+SHOULD_PENALIZE = ("P2", "P4")
+SHOULD_NOT = ("P1", "P3", "P6")
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """Wilson score interval of a proportion k/n (95% by default); ``None`` when n = 0."""
+    if n == 0:
+        return None
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _rates_panel(
+    ax: Any,
+    cats: Sequence[str],
+    labels: Sequence[str],
+    judges: Mapping[str, Mapping[str, Any]],
+    paper: Mapping[str, Mapping[str, float]],
+) -> None:
+    """Penalty rate and 95% Wilson interval of every judge per category, side by side,
+    with the paper's figures as horizontal marks across each category."""
+    k = len(judges)
+    width = min(0.7, 0.18 * k)
+    for j, (name, cells) in enumerate(judges.items()):
+        off = (j - (k - 1) / 2) * (width / max(k - 1, 1)) if k > 1 else 0.0
+        xs, ys, lo, hi = [], [], [], []
+        for x, c in enumerate(cats):
+            cell = cells.get(c)
+            if not cell or not cell["n"]:
+                continue
+            ci = wilson(int(cell["penalized"]), int(cell["n"]))
+            assert ci is not None
+            rate = cell["penalized"] / cell["n"]
+            xs.append(x + off)
+            ys.append(rate)
+            lo.append(max(0.0, rate - ci[0]))
+            hi.append(max(0.0, ci[1] - rate))
+        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", ms=5, capsize=3, lw=1.2, label=name, zorder=3)
+    styles = (("black", "-"), ("dimgrey", "--"))
+    for (src, rates), (color, ls) in zip(paper.items(), styles, strict=False):
+        first = True
+        for x, c in enumerate(cats):
+            if c in rates:
+                ax.hlines(
+                    rates[c],
+                    x - 0.45,
+                    x + 0.45,
+                    colors=color,
+                    linestyles=ls,
+                    lw=1.4,
+                    zorder=2,
+                    label=f"paper: Cargo, {src}" if first else None,
+                )
+                first = False
+    ax.set_xticks(range(len(cats)), labels)
+    ax.set_xlim(-0.6, len(cats) - 0.4)
+    ax.set_ylim(-0.04, 1.04)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def bench_figures(report: dict[str, Any]) -> dict[str, bytes]:
+    """PNG pictures of a bench report: ``families`` (penalty rate per family, 95% CIs,
+    should-penalise families above the line, should-not below) and ``p4`` (P4 by
+    corruption type); the paper's Cargo figures are drawn as reference marks."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    judges = report["judges"]
+    by_family = report["instances"]["by_family"]
+    out: dict[str, bytes] = {}
+
+    def png(fig: Any) -> bytes:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+        plt.close(fig)
+        return buf.getvalue()
+
+    fams = {name: r["families"] for name, r in judges.items()}
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.0, 6.4))
+    _rates_panel(
+        top,
+        SHOULD_PENALIZE,
+        [f"{FAMILY_NAMES[f]}\n(n {by_family.get(f, 0)})" for f in SHOULD_PENALIZE],
+        fams,
+        PAPER_CARGO,
+    )
+    top.set_title("Should be penalised — higher is better", fontsize=10)
+    top.set_ylabel("penalty rate")
+    _rates_panel(
+        bottom,
+        SHOULD_NOT,
+        [f"{FAMILY_NAMES[f]}\n(n {by_family.get(f, 0)})" for f in SHOULD_NOT],
+        fams,
+        PAPER_CARGO,
+    )
+    bottom.set_title("Should not be penalised — lower is better", fontsize=10)
+    bottom.set_ylabel("penalty rate")
+    fig.suptitle(
+        f"Cargo-Bench: penalty rate per family, 95% Wilson CI ({report['instances']['n']} "
+        "instances)",
+        fontsize=11,
+    )
+    fig.tight_layout(h_pad=2.5)
+    # The line between the panels: midway between the upper panel's tick labels and the
+    # lower panel's title.
+    fig.draw_without_rendering()
+    upper = top.get_tightbbox().transformed(fig.transFigure.inverted()).y0
+    lower = bottom.get_tightbbox().transformed(fig.transFigure.inverted()).y1
+    y = (upper + lower) / 2
+    fig.add_artist(Line2D([0.02, 0.98], [y, y], transform=fig.transFigure, color="k", lw=1))
+    handles, labels = top.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=8)
+    out["families"] = png(fig)
+
+    types = ("delete_step", "negate", "swap_policy")
+    first = next(iter(judges.values()), None)
+    counts = {t: first["p4_by_type"][t]["n"] for t in types} if first else {}
+    fig, ax = plt.subplots(figsize=(7.0, 3.8))
+    _rates_panel(
+        ax,
+        types,
+        [f"{t.replace('_', ' ')}\n(n {counts.get(t, 0)})" for t in types],
+        {name: r["p4_by_type"] for name, r in judges.items()},
+        {"gpt-oss-120b (§6.1)": PAPER_CARGO_P4},
+    )
+    ax.set_title(
+        "P4 procedural corruptions by type — higher is better (95% Wilson CI)", fontsize=10
+    )
+    ax.set_ylabel("penalty rate")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
+    out["p4"] = png(fig)
+    return out
+
+
+FIGURE_CAPTIONS = {
+    "families": (
+        "Penalty rate per family",
+        "Each dot is one judge's penalty rate on a family, with its 95% Wilson interval; "
+        "judges sit side by side. Above the line are the families a judge should penalise "
+        "(P2 contradictions, P4 procedural corruptions: higher is better), below it the "
+        "ones it should not (P1 entity transplants, P3 unobserved or fabricated extra "
+        "facts, P6 paraphrases: lower is better). Horizontal marks are the paper's Cargo "
+        "judge. ",
+    ),
+    "p4": (
+        "P4 by corruption type",
+        "Which procedural corruptions each judge catches: a deleted step, a negated "
+        "condition, a swapped policy. The mark is the paper's Cargo judge (gpt-oss-120b). ",
+    ),
+}
+
+
+def figure_lines(figures: Mapping[str, str]) -> list[str]:
+    """A Markdown section showing the bench figures (``figures``: key -> file name)."""
+    if not figures:
+        return []
+    out = ["", "## Figures"]
+    for key, name in figures.items():
+        title, how = FIGURE_CAPTIONS[key]
+        out += ["", f"![{title}]({name})", "", f"*{title}.* {how}Paper: {PAPER_SOURCE}."]
     return out

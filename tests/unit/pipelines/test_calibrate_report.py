@@ -318,3 +318,57 @@ def test_bench_gate_demo_on_a_seed_file(tmp_path: Path) -> None:
         assert 0 <= op["p5_reject"] <= 1 and 0 <= op["aurc"] <= 1
     assert load_gate_model(out / "gate.json").fitted_rows > 0
     assert "data:image/png;base64," in (out / "report.html").read_text()
+
+
+def test_bench_run_draws_its_figures_into_markdown_and_html(tmp_path: Path) -> None:
+    from tests.unit.pipelines.test_bench_cli import LIBRARY_SEEDS
+
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    md, page = tmp_path / "bench.md", tmp_path / "bench.html"
+    r = cli(
+        "bench",
+        "run",
+        "--seeds",
+        str(seeds),
+        "--embedder",
+        "hashing",
+        "--judge",
+        "structural",
+        "--judge",
+        "always-penalize",
+        "--bootstrap",
+        "200",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--markdown",
+        str(md),
+        "--html",
+        str(page),
+    )
+    assert r.returncode == 0, r.stderr + r.stdout
+    text = md.read_text()
+    for key in ("families", "p4"):
+        png = tmp_path / f"bench-{key}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"](bench-{key}.png)" in text
+    assert "arXiv 2609.30471" in text
+    html = page.read_text()
+    assert html.count("data:image/png;base64,") == 2 and "<table>" in html
+    assert "bench-families.png" not in html  # the HTML embeds, it does not link
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (3, 10), (10, 10), (1, 1), (50, 200)])
+def test_wilson_interval_contains_the_rate_and_matches_the_formula(k: int, n: int) -> None:
+    from pipelines.reports.bench import wilson
+
+    ci = wilson(k, n)
+    assert ci is not None
+    lo, hi = ci
+    assert 0 <= lo <= k / n <= hi <= 1
+    # Endpoints solve |p - p̂| = z sqrt(p(1-p)/n) (the score test's acceptance bounds).
+    z = 1.96
+    for p in (lo, hi):
+        if 0 < p < 1:
+            assert abs(p - k / n) == pytest.approx(z * math.sqrt(p * (1 - p) / n), rel=1e-6)
+    assert wilson(0, 0) is None
