@@ -74,8 +74,9 @@ _BAD_ESCAPE = re.compile(r"\\u(?:00[01][0-9a-fA-F]|[dD][89a-fA-F])")
 # What the fallback id lookup of an undecodable payload accepts: a plain string value.
 _ID_IN_TEXT = re.compile(r'"trace_id"\s*:\s*"([^"\\\x00-\x1f]{1,256})"')
 _HINT_PREFIX_BYTES = 65_536
-# Payloads whose structure the id lookup may still trust when they cannot be decoded.
-_HINT_FALLBACK = ("too_large", "too_deep", "invalid_number")
+# Payloads that cannot be decoded but may still name their id (a truncated head of an
+# over-limit line is invalid_json); a duplicate key is ambiguous and names none.
+_HINT_FALLBACK = ("too_large", "too_deep", "invalid_number", "invalid_json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,8 +359,8 @@ def trace_id_hint(
     """Best-effort trace id of an invalid payload, so that its judgment can be joined.
 
     Decoded under the same bounds as :func:`parse_trace`; for a payload too large or too
-    deep to decode (or with a bad number), the first ``trace_id`` string in its first
-    64 KiB. Only a clean id comes back (no control or invisible format characters, no
+    deep to decode, or not JSON (a truncated head), the first ``trace_id`` string in its
+    first 64 KiB. Only a clean id comes back (no control or invisible format characters, no
     surrogates, at most 256 characters); never raises.
     """
     try:
