@@ -9,21 +9,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prometheus_client import (
-    CollectorRegistry,
-    PlatformCollector,
-    ProcessCollector,
-    start_http_server,
-)
+from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 
 from monitor.errors import ConfigError
 from monitor.golden import load_golden
-from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched
+from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched, count_lines
 from monitor.judges import aclose_judge
-from monitor.metrics import MonitorMetrics
+from monitor.metrics import MonitorMetrics, serve_metrics
+from monitor.redact import make_redactor
 from monitor.schemas import Judgment
 from monitor.settings import CargoSettings
 from pipelines.components import build_components, freeze_startup_heap
@@ -148,13 +144,13 @@ class Summary:
         return t
 
 
-def _source(settings_input: str, follow: bool) -> TraceSource:
+def _source(settings_input: str, follow: bool, max_line_bytes: int) -> TraceSource:
     if settings_input == "-":
-        return StdinSource()
+        return StdinSource(max_line_bytes=max_line_bytes)
     path = Path(settings_input)
     if not path.exists():
         raise ConfigError(f"input file not found: {path}")
-    return FileSource(path, follow=follow)
+    return FileSource(path, follow=follow, max_line_bytes=max_line_bytes)
 
 
 async def run_monitor(
@@ -168,22 +164,23 @@ async def run_monitor(
     console: Console,
 ) -> Summary:
     golden = load_golden(settings.golden)
-    source = _source(input_path, follow)
+    redactor = make_redactor(settings.redact, settings.redact_salt)
+    source = _source(input_path, follow, settings.max_payload_bytes)
     registry = CollectorRegistry()
     # Worker health (resident memory, CPU, open fds) for the dashboard.
     ProcessCollector(registry=registry)
     PlatformCollector(registry=registry)
     metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
+    metrics_url = ""
     if settings.metrics_port:
-        try:
-            start_http_server(settings.metrics_port, addr=settings.metrics_host, registry=registry)
-        except OSError as exc:
-            raise ConfigError(
-                f"cannot serve metrics on {settings.metrics_host}:"
-                f"{settings.metrics_port}: {exc} (use --metrics-port to pick "
-                "another port, 0 to disable)"
-            ) from exc
-        console.print(f"metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics")
+        metrics_url = serve_metrics(
+            registry,
+            host=settings.metrics_host,
+            port=settings.metrics_port,
+            certfile=settings.metrics_tls_cert,
+            keyfile=settings.metrics_tls_key,
+        )
+        console.print(f"metrics: {metrics_url}")
     with console.status("loading the embedding model and golden index..."):
         parts = build_components(settings, golden)
         freeze_startup_heap()
@@ -196,7 +193,7 @@ async def run_monitor(
     evaluator = parts.evaluator
     sink = JsonlSink(output)
     summary = Summary()
-    total = _count_lines(input_path) if (input_path != "-" and not follow) else None
+    total = count_lines(input_path) if (input_path != "-" and not follow) else None
     bar = Progress(
         SpinnerColumn(),
         TextColumn("[bold]evaluating"),
@@ -212,7 +209,7 @@ async def run_monitor(
             task = bar.add_task("run", total=total, status="")
             batches = batched(source, settings.batch_size, settings.batch_window_s)
             async for judgments in evaluator.evaluate_stream(batches):
-                sink.write(judgments)
+                sink.write(judgments if redactor is None else [redactor(j) for j in judgments])
                 for j in judgments:
                     metrics.observe(j)
                     summary.add(j)
@@ -228,24 +225,13 @@ async def run_monitor(
     if output != "-":
         console.print(f"judgments: {output}")
     if keep_serving and settings.metrics_port:
-        console.print(
-            f"still serving http://{settings.metrics_host}:{settings.metrics_port}"
-            "/metrics — press Ctrl-C to stop"
-        )
+        console.print(f"still serving {metrics_url} — press Ctrl-C to stop")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     return summary
-
-
-def _count_lines(path: str) -> int | None:
-    try:
-        with open(path, "rb") as fh:
-            return sum(1 for line in fh if line.strip())
-    except OSError:
-        return None
 
 
 def main_run(
