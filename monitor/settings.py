@@ -4,16 +4,18 @@ take explicit arguments instead."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.data import DEFAULT_GOLDEN, DEFAULT_SAMPLES
-from monitor.judges.hybrid import TraceSampler
 from monitor.limits import InputLimits
-from monitor.llm import LLMConfig
-from monitor.steps import ProcedureConfig
+
+if TYPE_CHECKING:  # imported where used, so that `cargo-monitor --help` stays quick
+    from monitor.judges.hybrid import TraceSampler
+    from monitor.llm import LLMConfig
+    from monitor.steps import ProcedureConfig
 
 __all__ = ["DEFAULT_GOLDEN", "DEFAULT_SAMPLES", "CargoSettings", "default_cache_dir"]
 
@@ -338,6 +340,8 @@ class CargoSettings(BaseSettings):
 
     def llm(self) -> LLMConfig | None:
         """The LLM judge's configuration, or None when no endpoint is configured."""
+        from monitor.llm import LLMConfig
+
         if not self.judge_base_url and not self.judge_model:
             return None
         return LLMConfig(
@@ -361,9 +365,13 @@ class CargoSettings(BaseSettings):
         )
 
     def sampler(self) -> TraceSampler:
+        from monitor.judges.hybrid import TraceSampler
+
         return TraceSampler(self.judge_sample_rate, self.judge_sample_rates)
 
     def procedure(self) -> ProcedureConfig:
+        from monitor.steps import ProcedureConfig
+
         return ProcedureConfig(
             cover_threshold=self.step_cover_threshold,
             lexical_sure=self.step_lexical_sure,
