@@ -45,6 +45,7 @@ from monitor.golden import load_golden
 from monitor.settings import DEFAULT_SAMPLES, CargoSettings
 from monitor.traces import RawTrace
 from pipelines.components import build_components, freeze_startup_heap
+from pipelines.kafka.config import KafkaSettings
 
 BROKER = Path(__file__).resolve().parent.parent / "deploy" / "kafka" / "broker"
 
@@ -78,6 +79,11 @@ def _traces(n: int) -> list[bytes]:
         d["trace_id"] = f"bench-{k}-{uuid.uuid4().hex[:8]}"
         out.append(json.dumps(d).encode())
     return out
+
+
+def _broker_cpu_s(pid: int | None) -> float:
+    """The local broker's CPU seconds (0 for a cluster elsewhere)."""
+    return 0.0 if pid is None else _cpu_s(pid)
 
 
 def _cpu_s(pid: int) -> float:
@@ -147,7 +153,7 @@ class EmbeddedPath:
 
 
 def _count_judgments(
-    bootstrap: str,
+    kafka: KafkaSettings,
     topic: str,
     start_at: int,
     n: int,
@@ -164,7 +170,7 @@ def _count_judgments(
     the worker and the broker would share on a small machine)."""
     from kafka import KafkaConsumer, TopicPartition
 
-    c = KafkaConsumer(bootstrap_servers=bootstrap, group_id=None, enable_auto_commit=False)
+    c = KafkaConsumer(group_id=None, enable_auto_commit=False, **kafka.kafka_python_kwargs())
     try:
         deadline = time.monotonic() + timeout_s
         parts = None
@@ -191,6 +197,13 @@ def _count_judgments(
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument(
+        "--bootstrap",
+        default=None,
+        help="measure on this Kafka cluster instead of a local broker started here "
+        "(security as for every command: CARGO_KAFKA_SECURITY_PROTOCOL, "
+        "CARGO_KAFKA_SASL_*, CARGO_KAFKA_SSL_*; no broker CPU figures)",
+    )
     ap.add_argument("--traces", type=int, default=2000)
     ap.add_argument("--latency-seconds", type=float, default=20.0)
     ap.add_argument(
@@ -284,19 +297,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from kafka import KafkaProducer
 
-    from pipelines.kafka.replay import ensure_topics
+    from pipelines.kafka.admin import ensure_topics
 
     lines = _traces(args.traces)
     embedded = EmbeddedPath(lines[:1000], args.batch_size, args.query_cache, args.embed_threads)
     emb_before = embedded.measure(args.embedded_passes)
 
     tmp = Path(tempfile.mkdtemp(prefix="cargo-bench-stream-"))
-    port = _free_port()
-    env = {**os.environ, "CARGO_KAFKA_PORT": str(port), "CARGO_KAFKA_DATA": str(tmp / "kafka")}
-    subprocess.run([str(BROKER), "fetch"], env=env, check=True, capture_output=True)
-    subprocess.run([str(BROKER), "start"], env=env, check=True, capture_output=True)
-    bootstrap = f"127.0.0.1:{port}"
-    broker_pid = int((tmp / "kafka" / "broker.pid").read_text().strip())
+    local = args.bootstrap is None
+    env = dict(os.environ)
+    broker_pid: int | None = None
+    if local:
+        port = _free_port()
+        # The local broker is PLAINTEXT: no security settings for its clients.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CARGO_KAFKA_")}
+        env |= {"CARGO_KAFKA_PORT": str(port), "CARGO_KAFKA_DATA": str(tmp / "kafka")}
+        subprocess.run([str(BROKER), "fetch"], env=env, check=True, capture_output=True)
+        subprocess.run([str(BROKER), "start"], env=env, check=True, capture_output=True)
+        kafka = KafkaSettings(bootstrap=f"127.0.0.1:{port}", security_protocol="PLAINTEXT")
+        broker_pid = int((tmp / "kafka" / "broker.pid").read_text().strip())
+    else:
+        kafka = KafkaSettings(bootstrap=args.bootstrap)
+    bootstrap = kafka.bootstrap
     workers: list[subprocess.Popen[bytes]] = []
     try:
 
@@ -331,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 env={
-                    **os.environ,
+                    **env,
                     "HF_HUB_OFFLINE": "1",
                     "CARGO_QUERY_CACHE_SIZE": str(args.query_cache),
                     "CARGO_EMBED_THREADS": str(worker_threads),
@@ -367,12 +389,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             round_rates: dict[int, float] = {}
             for depth in depths:
                 topic = f"bench-max-d{depth}-r{rnd}"
-                ensure_topics(bootstrap, {topic: 4, f"{topic}-judgments": 4})
+                ensure_topics(kafka, {topic: 4, f"{topic}-judgments": 4})
                 # One worker starts on the backlog (its clock starts after the warm-up);
                 # several let their group settle first.
                 started = start_workers(topic, depth, settle=args.workers > 1)
                 workers = [w for w, _ in started]
-                producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=5)
+                producer = KafkaProducer(acks="all", linger_ms=5, **kafka.kafka_python_kwargs())
                 for line in lines:
                     producer.send(topic, value=line)
                 producer.flush()
@@ -384,17 +406,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                     snap: dict[str, float] = snap,
                     pids: tuple[int, ...] = tuple(p.pid for p in workers),
                 ) -> None:
-                    snap.update(workers=sum(_cpu_s(pid) for pid in pids), broker=_cpu_s(broker_pid))
+                    snap.update(
+                        workers=sum(_cpu_s(pid) for pid in pids), broker=_broker_cpu_s(broker_pid)
+                    )
 
                 t_first, n_first, t_last, n_last = _count_judgments(
-                    bootstrap, f"{topic}-judgments", w, stop, 600, on_start=mark
+                    kafka, f"{topic}-judgments", w, stop, 600, on_start=mark
                 )
                 n_timed = n_last - n_first
                 round_rates[depth] = n_timed / max(t_last - t_first, 1e-9)
                 if snap:
                     acc = timed[depth]
                     acc.worker_cpu_s += sum(_cpu_s(p.pid) for p in workers) - snap["workers"]
-                    acc.broker_cpu_s += _cpu_s(broker_pid) - snap["broker"]
+                    acc.broker_cpu_s += _broker_cpu_s(broker_pid) - snap["broker"]
                     acc.traces += n_timed
                     acc.wall_s += t_last - t_first
                 rss = max([rss] + [_rss(mp) for _, mp in started])
@@ -422,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         # --- latency at half the maximum rate.
         rate = kafka_rate / 2
-        ensure_topics(bootstrap, {"bench-lat": 4, "bench-lat-judgments": 4})
+        ensure_topics(kafka, {"bench-lat": 4, "bench-lat-judgments": 4})
         # The workers join their group before traffic is offered.
         started = start_workers("bench-lat", depths[-1], settle=True, grace_s=5)
         workers = [w for w, _ in started]
@@ -440,7 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         def offer() -> None:
             # linger 5 ms, as a batching client would: sending every trace in its own
             # request costs the shared CPU more than the worker's own work.
-            p = KafkaProducer(bootstrap_servers=bootstrap, acks=1, linger_ms=5)
+            p = KafkaProducer(acks=1, linger_ms=5, **kafka.kafka_python_kwargs())
             t0 = time.perf_counter()
             k = 0
             # After the measured traces the same traffic goes on (not measured) until
@@ -466,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         feeder = threading.Thread(target=offer)
         feeder.start()
         try:
-            got = _latencies(bootstrap, "bench-lat-judgments", sent, warm + n, 600)
+            got = _latencies(kafka, "bench-lat-judgments", sent, warm + n, 600)
         finally:
             measured_done.set()
             feeder.join()
@@ -480,7 +504,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if proc.poll() is None:
                 proc.terminate()
                 proc.wait(timeout=60)
-        subprocess.run([str(BROKER), "stop"], env=env, check=False, capture_output=True)
+        if local:
+            subprocess.run([str(BROKER), "stop"], env=env, check=False, capture_output=True)
 
     lat.sort()
     p50, p99 = nearest_rank(lat, 0.5), nearest_rank(lat, 0.99)
@@ -594,7 +619,7 @@ def _wait_ready(port: int, timeout_s: float = 180) -> None:
 
 
 def _latencies(
-    bootstrap: str, topic: str, sent: dict[str, float], n: int, timeout_s: float
+    kafka: KafkaSettings, topic: str, sent: dict[str, float], n: int, timeout_s: float
 ) -> dict[str, float]:
     """Produce-to-judgment latency of n trace ids, read from the judgments topic as
     the judgments arrive; ``sent`` (trace id -> send time) is filled by the feeder
@@ -605,11 +630,11 @@ def _latencies(
     # CPU is shared with the worker it measures.
     c = KafkaConsumer(
         topic,
-        bootstrap_servers=bootstrap,
         auto_offset_reset="earliest",
         group_id=None,
         consumer_timeout_ms=1000,
         check_crcs=False,
+        **kafka.kafka_python_kwargs(),
     )
     out: dict[str, float] = {}
     deadline = time.monotonic() + timeout_s

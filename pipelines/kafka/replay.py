@@ -1,129 +1,133 @@
-"""``cargo-monitor replay``: produce a JSONL file to a Kafka topic (kafka-python).
+"""Produce a JSONL file to a Kafka topic (kafka-python), for demos, load tests and
+backfills.
 
-For demos, load tests and backfills. Each line is one message, keyed by its
-trace id when it has one (so that a trace always lands on the same partition);
-a malformed line is sent as it is -- the monitor dead-letters it.
+Each line is one message, keyed by its trace id when it has one (so that a trace always
+lands on the same partition); a malformed line is sent as it is -- the monitor
+dead-letters it. A line over the payload limit is not sent (Kafka would refuse it, and
+the monitor would dead-letter it as ``too_large``): it is skipped and reported.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from monitor.errors import ConfigError
+from monitor.limits import InputLimits
+from monitor.traces import trace_id_hint
+from pipelines.kafka.admin import ensure_topics
+from pipelines.kafka.config import KafkaSettings
 
 
-@contextlib.contextmanager
-def kafka_client(bootstrap: str, factory: Callable[..., Any], **kwargs: Any) -> Iterator[Any]:
-    """A kafka-python client (admin or consumer) for the admin helpers, closed after
-    use; a broker that cannot be reached is a :class:`ConfigError` naming it."""
-    from kafka.errors import KafkaError
-
+def message_key(line: bytes, limits: InputLimits | None = None) -> bytes | None:
+    """The trace id of a line as the message key, or None (whatever the line holds)."""
     try:
-        client = factory(bootstrap_servers=bootstrap, client_id="cargo-monitor-admin", **kwargs)
-    except KafkaError as exc:
-        raise ConfigError(f"cannot reach Kafka at {bootstrap}: {exc}") from exc
-    try:
-        yield client
-    finally:
-        client.close()
-
-
-def ensure_topics(
-    bootstrap: str, topics: dict[str, int], *, compact: set[str] | None = None, replication: int = 1
-) -> list[str]:
-    """Create missing topics with the given partition counts; returns those created."""
-    from kafka.admin import KafkaAdminClient, NewTopic
-    from kafka.errors import TopicAlreadyExistsError
-
-    with kafka_client(bootstrap, KafkaAdminClient, request_timeout_ms=15000) as admin:
-        existing = set(admin.list_topics())
-        new = [
-            NewTopic(
-                name,
-                num_partitions=n,
-                replication_factor=replication,
-                topic_configs={"cleanup.policy": "compact"} if compact and name in compact else {},
-            )
-            for name, n in topics.items()
-            if name not in existing
-        ]
-        if new:
-            with contextlib.suppress(TopicAlreadyExistsError):
-                admin.create_topics(new)
-        return [t.name for t in new]
-
-
-def _key(line: bytes) -> bytes | None:
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        tid = trace_id_hint(line) if limits is None else trace_id_hint(line, limits)
+    except Exception:  # a hostile line: sent without a key, the worker dead-letters it
         return None
-    if isinstance(data, dict) and isinstance(data.get("trace_id"), str | int):
-        return str(data["trace_id"]).encode()
-    return None
+    return None if tid is None else tid.encode()
 
 
-def main_replay(args: argparse.Namespace) -> int:
+@dataclass
+class ReadResult:
+    lines: list[bytes]
+    skipped: list[int] = field(default_factory=list)  # 1-based line numbers over the limit
+
+
+def read_lines(path: Path, limits: InputLimits) -> ReadResult:
+    """The non-blank lines of a JSONL file; lines over the payload limit are skipped
+    (their numbers kept), read in chunks so that such a line is never held whole."""
+    out = ReadResult([])
+    cap = limits.max_payload_bytes
+    with path.open("rb") as fh:
+        number = 0
+        while line := fh.readline(cap + 2):  # room for the line's own "\r\n"
+            number += 1
+            body = line.rstrip(b"\r\n")
+            if len(body) > cap:
+                out.skipped.append(number)
+                while line and not line.endswith(b"\n"):
+                    line = fh.readline(cap + 2)  # the rest of the long line, dropped
+            elif body.strip():
+                out.lines.append(body)
+    return out
+
+
+def replay(
+    kafka: KafkaSettings,
+    path: Path,
+    *,
+    topic: str,
+    rate: float = 0.0,
+    loop: bool = False,
+    limit: int = 0,
+    progress: bool = True,
+    limits: InputLimits | None = None,
+) -> int:
+    """Send the file's lines; returns the exit code (0)."""
     from kafka import KafkaProducer
     from kafka.errors import KafkaError
 
-    path = Path(args.file)
+    limits = limits or InputLimits()
     if not path.exists():
         raise ConfigError(f"input file not found: {path}")
-    lines = [x for x in path.read_bytes().splitlines() if x.strip()]
+    read = read_lines(path, limits)
+    console = Console(stderr=True)
+    if read.skipped:
+        console.print(
+            f"skipped {len(read.skipped)} line(s) over {limits.max_payload_bytes} bytes "
+            f"(lines {_numbers(read.skipped)})"
+        )
+    lines = read.lines
     if not lines:
         raise ConfigError(f"{path}: no lines to send")
-    ensure_topics(args.bootstrap, {args.topic: args.partitions})
+    ensure_topics(kafka, {topic: kafka.partitions})
     try:
         producer = KafkaProducer(
-            bootstrap_servers=args.bootstrap,
             acks="all",
             linger_ms=5,
             retries=5,
             client_id="cargo-monitor-replay",
+            **kafka.kafka_python_kwargs(),
         )
     except KafkaError as exc:
-        raise ConfigError(f"cannot reach Kafka at {args.bootstrap}: {exc}") from exc
-    console = Console(stderr=True)
-    total = args.limit or (None if args.loop else len(lines))
-    interval = 1.0 / args.rate if args.rate > 0 else 0.0
+        raise ConfigError(f"cannot reach Kafka at {kafka.bootstrap}: {exc}") from exc
+    keys = [message_key(line, limits) for line in lines]
+    total = limit or (None if loop else len(lines))
+    interval = 1.0 / rate if rate > 0 else 0.0
     sent = 0
     started = time.perf_counter()
     with Progress(
-        TextColumn(f"[bold]replay → {args.topic}"),
+        TextColumn(f"[bold]replay → {topic}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         console=console,
-        disable=args.no_progress or not sys.stderr.isatty(),
+        disable=not progress or not sys.stderr.isatty(),
     ) as bar:
         task = bar.add_task("replay", total=total, rate="")
         try:
             while True:
-                for line in lines:
-                    if args.limit and sent >= args.limit:
+                for line, key in zip(lines, keys, strict=True):
+                    if limit and sent >= limit:
                         raise StopIteration
-                    producer.send(args.topic, key=_key(line), value=line)
+                    producer.send(topic, key=key, value=line)
                     sent += 1
                     if interval:
-                        # Pace against the start time so the offered rate holds on average.
+                        # Paced against the start time so the offered rate holds on average.
                         delay = started + sent * interval - time.perf_counter()
                         if delay > 0:
                             time.sleep(delay)
                     if sent % 100 == 0:
                         elapsed = time.perf_counter() - started
                         bar.update(task, completed=sent, rate=f"{sent / elapsed:.0f} msg/s")
-                if not args.loop:
+                if not loop:
                     break
         except (StopIteration, KeyboardInterrupt):
             pass
@@ -131,7 +135,10 @@ def main_replay(args: argparse.Namespace) -> int:
         bar.update(task, completed=sent)
     producer.close()
     elapsed = time.perf_counter() - started
-    console.print(
-        f"sent {sent} messages to {args.topic} in {elapsed:.1f}s ({sent / elapsed:.0f} msg/s)"
-    )
+    console.print(f"sent {sent} messages to {topic} in {elapsed:.1f}s ({sent / elapsed:.0f} msg/s)")
     return 0
+
+
+def _numbers(xs: Sequence[int], shown: int = 10) -> str:
+    text = ", ".join(map(str, xs[:shown]))
+    return text + (f" and {len(xs) - shown} more" if len(xs) > shown else "")

@@ -104,10 +104,10 @@ def test_offsets_the_consumer_skipped_are_read_back_and_judged(
     must notice the hole and judge the records in it, not lose them."""
     from kafka import KafkaProducer
 
-    from pipelines.kafka.replay import ensure_topics
+    from pipelines.kafka.admin import ensure_topics
 
     group, changelog = "g-gap", "g-gap-g-gap-processed-changelog"
-    ensure_topics(broker.bootstrap, {"agent-traces": 4, changelog: 4}, compact={changelog})
+    ensure_topics(broker.kafka, {"agent-traces": 4, changelog: 4}, compact={changelog})
     lines = _valid_unique(20)
     producer = KafkaProducer(bootstrap_servers=broker.bootstrap, acks="all")
     for line in lines:
@@ -183,10 +183,10 @@ def test_sigterm_stops_a_worker_whose_broker_is_gone(broker: Broker, tmp_path: P
     # retry, and Faust's final offset commit retried for ever.
     from kafka import KafkaProducer
 
-    from pipelines.kafka.replay import ensure_topics
+    from pipelines.kafka.admin import ensure_topics
 
     lines = unique_traces(2000)
-    ensure_topics(broker.bootstrap, {"agent-traces": 4})
+    ensure_topics(broker.kafka, {"agent-traces": 4})
     stop_feeding = threading.Event()
 
     def feed() -> None:

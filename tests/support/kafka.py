@@ -13,13 +13,14 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from monitor.data import DEFAULT_SAMPLES
 from monitor.traces import is_valid_trace
+from pipelines.kafka.config import KafkaSettings
 from tests.support.ports import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,6 +37,7 @@ class Broker:
             "CARGO_KAFKA_DATA": str(tmp / f"kafka-{self.port}"),
         }
         self.bootstrap = f"127.0.0.1:{self.port}"
+        self.kafka = KafkaSettings(bootstrap=self.bootstrap)
 
     def run(self, verb: str) -> str:
         proc = subprocess.run(
@@ -62,12 +64,24 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 
 
 class Worker:
-    def __init__(self, broker: Broker, tmp: Path, group: str, name: str) -> None:
+    """A ``cargo-monitor stream`` process (``module``: the entry point to run it with;
+    ``extra``: more flags)."""
+
+    def __init__(
+        self,
+        broker: Broker,
+        tmp: Path,
+        group: str,
+        name: str,
+        *,
+        module: str = "pipelines.cli",
+        extra: Sequence[str] = (),
+    ) -> None:
         self.metrics_port = free_port()
         self.cmd = [
             sys.executable,
             "-m",
-            "pipelines.cli",
+            module,
             "stream",
             "--bootstrap",
             broker.bootstrap,
@@ -87,6 +101,7 @@ class Worker:
             "2",
             "--stall-after",
             "20",
+            *extra,
         ]
         self.log = tmp / f"worker-{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -169,9 +184,10 @@ def produce(
 ) -> None:
     from kafka import KafkaProducer
 
-    from pipelines.kafka.replay import _key, ensure_topics
+    from pipelines.kafka.admin import ensure_topics
+    from pipelines.kafka.replay import message_key
 
-    ensure_topics(bootstrap, {topic: 4})
+    ensure_topics(KafkaSettings(bootstrap=bootstrap), {topic: 4})
     p = KafkaProducer(
         bootstrap_servers=bootstrap,
         acks="all",
@@ -181,7 +197,7 @@ def produce(
         request_timeout_ms=30_000,
     )
     for k, line in enumerate(lines):
-        p.send(topic, key=_key(line), value=line)
+        p.send(topic, key=message_key(line), value=line)
         if rate:
             time.sleep(1.0 / rate)
         if k % 50 == 0:

@@ -5,13 +5,20 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from monitor.errors import InvalidTraceError
 from monitor.traces import parse_trace
-from pipelines.kafka.replay import _key
-from pipelines.kafka.worker import dead_letter
+from pipelines.kafka.config import KafkaSettings
+from pipelines.kafka.delivery import Progress, dead_letter
+from pipelines.kafka.metrics import StreamMetrics
+from pipelines.kafka.progress import stall_cause, watch_progress
+from pipelines.kafka.replay import message_key
+from pipelines.kafka.worker import StreamConfig, build_app
+
+LOCAL = KafkaSettings(bootstrap="127.0.0.1:1")
 
 
 def test_dead_letter_record_keeps_original_bytes_and_position() -> None:
@@ -38,9 +45,10 @@ def test_dead_letter_of_non_utf8_bytes() -> None:
 
 
 def test_replay_keys_by_trace_id() -> None:
-    assert _key(b'{"trace_id": "abc"}') == b"abc"
-    assert _key(b"not json") is None
-    assert _key(b'{"question": "q"}') is None
+    assert message_key(b'{"trace_id": "abc"}') == b"abc"
+    assert message_key(b"not json") is None
+    assert message_key(b'{"question": "q"}') is None
+    assert message_key(b"[" * 100_000) is None  # a nesting bomb is sent without a key
 
 
 class _TP:
@@ -105,42 +113,69 @@ def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
 ) -> None:
     import asyncio
 
-    from prometheus_client import CollectorRegistry, Counter, Gauge
-
-    from pipelines.kafka.worker import StreamConfig, _Progress, _watch_progress
+    from prometheus_client import CollectorRegistry
 
     reg = CollectorRegistry()
-    lag = Gauge("lag", "", ["partition"], registry=reg)
-    stalls = Counter("stalls", "", registry=reg)
-    cfg = StreamConfig(stall_after_s=30)
-    progress = _Progress(done={0: 9, 1: 4})
+    metrics = StreamMetrics.create(reg)
+    progress = Progress(done={0: 9, 1: 4})
     consumer = _Consumer({0: 10, 1: 20})
     app = _App(consumer)
     clock = [1000.0]
 
     def watch() -> None:
-        asyncio.run(_watch_progress(app, cfg, progress, lag, stalls, clock=lambda: clock[0]))
+        asyncio.run(
+            watch_progress(app, "agent-traces", 30, progress, metrics, clock=lambda: clock[0])
+        )
 
+    def stalled(p: str) -> float | None:
+        return reg.get_sample_value(
+            "cargo_partition_stalled", {"topic": "agent-traces", "partition": p}
+        )
+
+    lag = "cargo_stream_partition_lag"
     watch()
-    assert reg.get_sample_value("lag", {"partition": "0"}) == 0  # caught up
-    assert reg.get_sample_value("lag", {"partition": "1"}) == 15  # 5..19 to judge
-    assert reg.get_sample_value("stalls_total") == 0
+    assert reg.get_sample_value(lag, {"partition": "0"}) == 0  # caught up
+    assert reg.get_sample_value(lag, {"partition": "1"}) == 15  # 5..19 to judge
+    assert reg.get_sample_value("cargo_stream_stalls_total") == 0
+    assert stalled("0") == 0 and stalled("1") == 0
     clock[0] += 31  # no progress for 31 s
     with caplog.at_level("WARNING", logger="cargo.stream"):
         watch()
-    assert reg.get_sample_value("stalls_total") == 1
+    assert reg.get_sample_value("cargo_stream_stalls_total") == 1
+    assert stalled("1") == 1 and stalled("0") == 0
     assert "partition agent-traces:1 stalled: lag 15" in caplog.text
+    # The consumer fetched up to position 0 of 20 and nothing is in flight: the cause.
+    assert "cause: the consumer is not fetching it (position 0, end 20)" in caplog.text
     assert "agent-traces:0 stalled" not in caplog.text
     clock[0] += 1
-    watch()  # same window: once
-    assert reg.get_sample_value("stalls_total") == 1
+    watch()  # same window: counted once, still stalled
+    assert reg.get_sample_value("cargo_stream_stalls_total") == 1
+    assert stalled("1") == 1
+    clock[0] += 31
+    watch()  # a second window without progress: counted again
+    assert reg.get_sample_value("cargo_stream_stalls_total") == 2
+    progress.done[1] = 12  # it moves (still lagging)
+    clock[0] += 1
+    watch()
+    assert stalled("1") == 0
     progress.done[1] = 19  # caught up
     clock[0] += 60
     watch()
-    assert reg.get_sample_value("lag", {"partition": "1"}) == 0
-    assert reg.get_sample_value("stalls_total") == 1
-    assert reg.get_sample_value("lag", {"partition": "0"}) is not None
+    assert reg.get_sample_value(lag, {"partition": "1"}) == 0
+    assert reg.get_sample_value("cargo_stream_stalls_total") == 2
+    assert stalled("1") == 0
     assert not any(s.labels.get("partition") == "other" for m in reg.collect() for s in m.samples)
+    assert not any(s.labels.get("topic") == "other" for m in reg.collect() for s in m.samples)
+
+
+def test_stall_cause_names_what_the_worker_sees() -> None:
+    base = {"position": 5, "end": 9, "paused": False, "flow_active": True, "inflight": 0}
+    assert "agent" in stall_cause(**base, agent_alive=False)
+    assert "flow control" in stall_cause(**{**base, "flow_active": False}, agent_alive=True)
+    assert "paused" in stall_cause(**{**base, "paused": True}, agent_alive=True)
+    assert "2 batch(es) in flight" in stall_cause(**{**base, "inflight": 2}, agent_alive=True)
+    assert "fetched but never handed" in stall_cause(**{**base, "position": 9}, agent_alive=True)
+    assert stall_cause(**{**base, "position": None}, agent_alive=True) == "unknown"
 
 
 def test_progress_watch_survives_a_wedged_consumer_thread(
@@ -151,9 +186,7 @@ def test_progress_watch_survives_a_wedged_consumer_thread(
     falls back to the fetcher's cached end offsets."""
     import asyncio
 
-    from prometheus_client import CollectorRegistry, Counter, Gauge
-
-    from pipelines.kafka.worker import StreamConfig, _Progress, _watch_progress
+    from prometheus_client import CollectorRegistry
 
     real_wait_for = asyncio.wait_for
 
@@ -162,15 +195,10 @@ def test_progress_watch_survives_a_wedged_consumer_thread(
 
     monkeypatch.setattr(asyncio, "wait_for", quick_wait_for)
     reg = CollectorRegistry()
-    lag = Gauge("lag", "", ["partition"], registry=reg)
     app = _App(_Consumer({0: 7}, wedged=True))
     with caplog.at_level("WARNING", logger="cargo.stream"):
-        asyncio.run(
-            _watch_progress(
-                app, StreamConfig(), _Progress(), lag, Counter("stalls", "", registry=reg)
-            )
-        )
-    assert reg.get_sample_value("lag", {"partition": "0"}) == 7
+        asyncio.run(watch_progress(app, "agent-traces", 120, Progress(), StreamMetrics.create(reg)))
+    assert reg.get_sample_value("cargo_stream_partition_lag", {"partition": "0"}) == 7
     assert "end offsets not available (TimeoutError)" in caplog.text
 
 
@@ -196,16 +224,15 @@ def test_worker_batches_its_output(tmp_path: Path) -> None:
     # The Faust app (nothing started) sends with the configured linger and batch size:
     # a batch's judgments go out together, not each as soon as it is appended.
     from monitor.settings import CargoSettings
-    from pipelines.kafka.worker import StreamConfig, build_app
 
-    cfg = StreamConfig(bootstrap="127.0.0.1:1", metrics_port=0, data_dir=str(tmp_path))
+    cfg = StreamConfig(kafka=LOCAL, metrics_port=0, data_dir=str(tmp_path))
     app = build_app(cfg, CargoSettings(embedder="hashing"))
     assert app.conf.producer_linger == pytest.approx(0.005)
     assert app.conf.producer_max_batch_size == 256 * 1024
     assert app.conf.producer_acks == -1
     other = build_app(
         StreamConfig(
-            bootstrap="127.0.0.1:1",
+            kafka=LOCAL,
             metrics_port=0,
             data_dir=str(tmp_path),
             producer_linger_s=0.02,
@@ -226,11 +253,10 @@ async def test_worker_consumer_fetch_wait_and_no_leader_topic(tmp_path: Path) ->
     from aiokafka import AIOKafkaConsumer  # type: ignore[import-untyped]
 
     from monitor.settings import CargoSettings
-    from pipelines.kafka.worker import StreamConfig, build_app
 
     for seconds, ms in ((0.1, 100), (0.25, 250)):
         cfg = StreamConfig(
-            bootstrap="127.0.0.1:1",
+            kafka=LOCAL,
             metrics_port=0,
             data_dir=str(tmp_path / str(ms)),
             fetch_max_wait_s=seconds,
@@ -258,7 +284,7 @@ def test_stream_refuses_a_fetch_wait_out_of_range(capsys: pytest.CaptureFixture[
 def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
     import logging
 
-    from pipelines.kafka.worker import RepeatedLogFilter
+    from pipelines.kafka.logs import RepeatedLogFilter
 
     now = [0.0]
     f = RepeatedLogFilter(30.0, clock=lambda: now[0])
@@ -291,7 +317,7 @@ def test_repeated_kafka_client_messages_are_logged_once_per_window() -> None:
 def test_repeat_filter_is_installed_once_per_handler() -> None:
     import logging
 
-    from pipelines.kafka.worker import RepeatedLogFilter, install_repeat_filter
+    from pipelines.kafka.logs import RepeatedLogFilter, install_repeat_filter
 
     handler = logging.StreamHandler()
     root = logging.getLogger()
@@ -303,3 +329,33 @@ def test_repeat_filter_is_installed_once_per_handler() -> None:
         assert sum(isinstance(f, RepeatedLogFilter) for f in handler.filters) == 1
     finally:
         root.removeHandler(handler)
+
+
+async def test_a_crashed_agent_is_logged_and_stops_the_worker(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Faust would log the crash and restart the agent on a stream whose taken events are
+    # never acknowledged: a live worker that judges nothing. The agent's own body runs
+    # here on a stream that fails.
+    from monitor.settings import CargoSettings
+    from pipelines.kafka.worker import WorkerState
+
+    stopped: list[bool] = []
+    state = WorkerState(stop=lambda: stopped.append(True))
+    cfg = StreamConfig(kafka=LOCAL, metrics_port=0, data_dir=str(tmp_path))
+    app = build_app(cfg, CargoSettings(embedder="hashing", cache_dir=tmp_path / "c"), state)
+    (agent,) = app.agents.values()
+
+    class FailingStream:
+        async def take_events(self, n: int, within: float) -> Any:
+            raise RuntimeError("the consumer went away")
+            yield  # an async generator
+
+    with caplog.at_level("CRITICAL", logger="cargo.stream"), pytest.raises(RuntimeError):
+        await agent.fun(FailingStream())
+    assert stopped == [True]
+    assert isinstance(state.crashed, RuntimeError)
+    (record,) = [r for r in caplog.records if r.levelname == "CRITICAL"]
+    assert "the stream agent crashed (RuntimeError: the consumer went away)" in record.message
+    assert "exit status 1" in record.message
+    assert record.exc_info is not None  # the traceback goes with it
