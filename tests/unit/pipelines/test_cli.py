@@ -377,3 +377,61 @@ def test_the_console_script_entry_point_runs() -> None:
         timeout=120,
     ).stdout
     assert all(name in out for name in COMMANDS)
+
+
+# The small commands, end to end in-process (run, bench run/generate, calibrate and report
+# have their own test files).
+
+
+def test_validate_golden(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from monitor.data import DEFAULT_GOLDEN
+
+    assert main(["validate-golden", str(DEFAULT_GOLDEN)]) == 0
+    assert ": OK, version" in capsys.readouterr().out
+    assert main(["validate-golden", str(tmp_path / "nope.yaml")]) == 2
+    assert capsys.readouterr().err.startswith("cargo-monitor: error:")
+
+
+def test_fit_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    rows = tmp_path / "labels.jsonl"
+    rows.write_text(
+        "".join(
+            json.dumps(
+                {"similarity": s / 100, "margin": 0.1, "intent": "x", "appropriate": s >= 70}
+            )
+            + "\n"
+            for s in range(30, 100, 2)
+        )
+    )
+    model = tmp_path / "gate.json"
+    argv = ["fit-gate", "--labels", str(rows), "--out", str(model), "--method", "logistic"]
+    assert main([*argv, "--gamma", "0.6"]) == 0
+    data = json.loads(model.read_text())
+    assert (data["method"], data["gamma"]) == ("logistic", 0.6)
+    assert "logistic gate fitted on 35 rows" in capsys.readouterr().out
+
+
+def test_make_samples_regenerates_the_bundled_traffic(tmp_path: Path) -> None:
+    from monitor.data import DEFAULT_SAMPLES
+
+    out = tmp_path / "traffic.jsonl"
+    assert main(["make-samples", "--output", str(out)]) == 0
+    assert out.read_bytes() == Path(DEFAULT_SAMPLES).read_bytes()
+
+
+def test_bench_gate(tmp_path: Path) -> None:
+    import json
+
+    from tests.unit.pipelines.test_bench_cli import LIBRARY_SEEDS
+
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    out = tmp_path / "gate-demo"
+    argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "8"]
+    argv += ["--cache-dir", str(tmp_path / "cache"), "--out", str(out), "--p1-coverage", "0.9"]
+    assert main(argv) == 0
+    rep = json.loads((out / "report.json").read_text())
+    assert (rep["draws"], rep["p1_coverage"], rep["seeds"]) == (8, 0.9, str(seeds))
+    assert (out / "gate.json").exists() and (out / "report.html").exists()
