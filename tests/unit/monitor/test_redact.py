@@ -1,0 +1,142 @@
+"""``--redact``: structure kept, interaction content replaced by salted hashes."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from pydantic import SecretStr
+
+from monitor.embeddings import HashingEmbedder
+from monitor.errors import ConfigError
+from monitor.evaluator import Evaluator
+from monitor.gate import FixedGate
+from monitor.judges import StructuralJudge
+from monitor.redact import PREFIX, Redactor, make_redactor
+from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet, JudgeErrorInfo, Judgment
+from monitor.traces import RawTrace
+
+SALT = "s3cret-salt-for-tests-0123"
+ANSWER = "Case 171056262 is currently Open. Your service tag 7XK2QF3 is under warranty."
+
+
+def _strings(value: object) -> list[str]:
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (k, *_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+async def _judgments(golden: GoldenSet) -> list[Judgment]:
+    ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge())
+    lines = [
+        {
+            "trace_id": "t-open",
+            "question": "What is the status of case 171056262?",
+            "answer": ANSWER,
+            "context": {"caseNumber": "171056262", "status": "Open", "serviceTag": "7XK2QF3"},
+            "agent": "case",
+        },
+        {
+            "trace_id": "t-contra",
+            "question": "What is the status of case 171056262?",
+            "answer": "Case 536762755 is currently Closed.",
+            "context": {"caseNumber": "171056262", "status": "Open"},
+            "agent": "case",
+        },
+        {"trace_id": "t-bad", "question": 5, "answer": "x"},
+    ]
+    return await ev.evaluate_batch([RawTrace(json.dumps(x)) for x in lines])
+
+
+async def test_redacted_judgments_keep_structure_and_drop_content(golden: GoldenSet) -> None:
+    plain = await _judgments(golden)
+    assert plain[0].status == "evaluated" and plain[0].claims  # the test has claims to hide
+    red = Redactor(SALT)
+    for j in plain:
+        r = red(j)
+        # Same structure: status, reasons, scores, verdicts, spans, fields, gate, source.
+        assert (r.trace_id, r.status, r.reason, r.penalized) == (
+            j.trace_id,
+            j.status,
+            j.reason,
+            j.penalized,
+        )
+        assert r.scores == j.scores and r.gate == j.gate and r.diagnostics == j.diagnostics
+        assert [(c.field, c.status, c.type, c.span) for c in r.claims] == [
+            (c.field, c.status, c.type, c.span) for c in j.claims
+        ]
+        assert [(s.index, s.status, s.step) for s in r.steps] == [
+            (s.index, s.status, s.step) for s in j.steps
+        ]
+        Judgment.model_validate_json(r.model_dump_json())  # still a valid judgment
+        text = r.model_dump_json()
+        # (the golden reference's own step texts stay: they are not interaction data)
+        for secret in ("171056262", "7XK2QF3", "536762755", "currently Open"):
+            assert secret not in text, (j.trace_id, secret)
+        assert SALT not in text
+    evaluated = red(plain[0])
+    assert all(
+        c.value.startswith(PREFIX) and c.sentence.startswith(PREFIX) for c in evaluated.claims
+    )
+    # The invalid judgment's rationale is the decoder's message and stays readable.
+    assert red(plain[2]).rationale == plain[2].rationale and "question" in plain[2].rationale
+
+
+async def test_hashes_are_salted_and_stable(golden: GoldenSet) -> None:
+    a, b = Redactor(SALT), Redactor(SALT + "x")
+    assert a.text("171056262") == a.text("171056262") != b.text("171056262")
+    assert a.text("171056262") != a.text("171056263")
+    assert len(a.text("x")) == len(PREFIX) + 32
+    # The same value in two judgments gets the same hash (joinable within a deployment).
+    plain = await _judgments(golden)
+    values = {c.value for j in plain for c in a(j).claims if c.field == "caseNumber"}
+    assert len(values) >= 1 and all(v.startswith(PREFIX) for v in values)
+
+
+def test_error_texts_are_hashed_but_kinds_kept() -> None:
+    j = Judgment(
+        trace_id="t",
+        status="judge_error",
+        reason="unparseable",
+        error=JudgeErrorInfo(kind="unparseable", reason="no JSON object in: 'Case 171056262 ...'"),
+        evaluated_at=datetime.now(UTC),
+    )
+    r = Redactor(SALT)(j)
+    assert r.error is not None and r.error.kind == "unparseable"
+    assert "171056262" not in r.model_dump_json()
+
+
+def test_dead_letter_records_lose_the_original() -> None:
+    raw = b'{"trace_id": "t", "question": "my email is a@b.example"'
+    import base64
+
+    record = {
+        "reason": "invalid_json",
+        "field": None,
+        "detail": "Expecting ',' delimiter at line 1 column 52",
+        "trace_id": "t",
+        "original_base64": base64.b64encode(raw).decode(),
+        "original_text": raw.decode(),
+    }
+    out = Redactor(SALT).dead_letter(record)
+    assert "a@b.example" not in json.dumps(out)
+    assert out["original_base64"] is None and out["original_bytes"] == len(raw)
+    assert out["original_text"].startswith(PREFIX) and out["redacted"] is True
+    assert out["reason"] == "invalid_json" and out["trace_id"] == "t"
+
+
+def test_a_salt_is_required_and_never_shown() -> None:
+    assert make_redactor(False, None) is None
+    with pytest.raises(ConfigError, match="CARGO_REDACT_SALT"):
+        make_redactor(True, None)
+    with pytest.raises(ConfigError, match="at least 16"):
+        make_redactor(True, SecretStr("short"))
+    red = make_redactor(True, SecretStr(SALT))
+    assert red is not None and SALT not in repr(red) and SALT not in str(red)
