@@ -34,33 +34,23 @@ import re
 from dataclasses import dataclass, field
 
 from monitor.schemas import GoldenItem, ParamSpec
+from monitor.text import Sentence, normalize_text, raw_words, split_sentences, words
+from monitor.text.lexicon import GENERIC_LABEL_TAIL
 from monitor.values import (
     Found,
     ValueType,
     compatible_shape,
     find_typed_values,
-    normalize_text,
     same_value,
     shape_of,
 )
 
 CUE_RANK = {"context_value": 0, "vocabulary": 1, "template": 2, "label": 3, "shape": 4, "none": 5}
-# Trailing words that a field label may drop in prose: "case number" -> "case".
-_GENERIC_TAIL = {"number", "id", "no", "num", "code", "value", "name", "date", "nr"}
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+")
-_WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
 _LABEL_VALUE = re.compile(
     r"(?:^|(?<=[.;\n])\s*|\s)(?P<label>[A-Z][\w /-]{1,40}?)\s*:\s+(?P<value>[^.;\n]+?)"
     r"(?=\s*(?:[.;\n]\s|[.;\n]?$))"
 )
 LABEL_WINDOW = 40
-
-
-@dataclass(frozen=True, slots=True)
-class Sentence:
-    start: int
-    end: int
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,27 +79,6 @@ class FieldInfo:
     prefixes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def split_sentences(text: str) -> list[Sentence]:
-    """Sentences with their character spans. Decimal points and dates do not split."""
-    out: list[Sentence] = []
-    pos = 0
-    for m in _SENTENCE_END.finditer(text):
-        chunk = text[pos : m.start()]
-        if chunk.strip():
-            lead = len(chunk) - len(chunk.lstrip())
-            out.append(Sentence(pos + lead, m.start(), chunk.strip()))
-        pos = m.end()
-    chunk = text[pos:]
-    if chunk.strip():
-        lead = len(chunk) - len(chunk.lstrip())
-        out.append(Sentence(pos + lead, pos + lead + len(chunk.strip()), chunk.strip()))
-    return out
-
-
-def words(text: str) -> list[str]:
-    return [w.casefold() for w in _WORD.findall(text)]
-
-
 def field_label_words(name: str) -> str:
     """``workOrderNumber`` -> ``work order number``; ``service_tag`` -> ``service tag``."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+", " ", name)
@@ -125,7 +94,7 @@ def label_variants(*labels: str | None) -> tuple[str, ...]:
         if not ws:
             continue
         out.append(" ".join(ws))
-        while len(ws) > 1 and ws[-1] in _GENERIC_TAIL:
+        while len(ws) > 1 and ws[-1] in GENERIC_LABEL_TAIL:
             ws = ws[:-1]
             out.append(" ".join(ws))
     # Longest first, so that "work order number" wins over "work order".
@@ -299,7 +268,7 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
     "... assigned to {owner}." finds the owner in "... assigned to Priya Nair."."""
     out: list[tuple[int, int]] = []
     for m in re.finditer(re.escape(spec.value), item.answer):
-        before = _WORD.findall(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
+        before = raw_words(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
         after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
         if not before:
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import itertools
@@ -9,7 +10,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
@@ -344,3 +345,66 @@ def make_embedder(
     if name == "hashing":
         return HashingEmbedder()
     raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+
+
+class EmbedBatcher:
+    """Coalesces the embedding requests made on one event loop while an embedding
+    runs or before it starts into one call of the model, in a worker thread.
+
+    The judge calls of a batch start together and reach their embedding within
+    the same turn of the loop; the first request schedules a flush for the next
+    turn, which embeds every text queued by then. A text already being embedded is
+    awaited, not embedded again. A failed embedding fails every request waiting
+    on it (each becomes that trace's judge error).
+    """
+
+    def __init__(
+        self, embedder: Embedder, remember: Callable[[Sequence[str], np.ndarray], None]
+    ) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.embedder = embedder
+        self.remember = remember
+        self._queued: dict[str, asyncio.Future[np.ndarray]] = {}
+        self._running: dict[str, asyncio.Future[np.ndarray]] = {}
+        self._flush_scheduled = False
+        self._tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
+
+    async def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        loop = self.loop
+        waits = []
+        for t in texts:
+            fut = self._running.get(t) or self._queued.get(t)
+            if fut is None:
+                fut = self._queued[t] = loop.create_future()
+            waits.append(fut)
+        if self._queued and not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(lambda: self._tasks.add(loop.create_task(self._flush())))
+        # Shielded: a caller that is cancelled (a judge timeout) must not cancel the
+        # futures other callers wait on too.
+        return list(await asyncio.gather(*(asyncio.shield(f) for f in waits)))
+
+    async def _flush(self) -> None:
+        self._flush_scheduled = False
+        batch, self._queued = self._queued, {}
+        self._running.update(batch)
+        texts = list(batch)
+        try:
+            vecs = await asyncio.to_thread(self.embedder.embed, texts)
+            self.remember(texts, vecs)
+        except asyncio.CancelledError:
+            for fut in batch.values():  # the loop is going away: so do its waiters
+                fut.cancel()
+            raise
+        except Exception as exc:
+            for fut in batch.values():
+                if not fut.done():
+                    fut.set_exception(exc)
+        else:
+            for t, v in zip(texts, vecs, strict=True):
+                if not batch[t].done():
+                    batch[t].set_result(v)
+        finally:
+            for t in texts:
+                self._running.pop(t, None)
+            self._tasks.discard(asyncio.current_task())

@@ -15,171 +15,37 @@ Steps are the golden item's ``steps`` when given (required), plus the rest of it
 sentences (checked for negation and alteration, but not required); without
 ``steps`` every sentence is a required step. Entity values are masked into typed
 slots on both sides, so a different case number or date never counts as a
-procedural difference. Every word list below is general English, documented,
-and independent of any golden set; policy terms come from the reference itself.
+procedural difference. The word lists (:mod:`monitor.text.lexicon`) are general
+English, independent of any golden set; policy terms come from the reference itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import difflib
-import functools
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from monitor.claims import split_sentences
-from monitor.embeddings import Embedder
+from monitor.embeddings import EmbedBatcher, Embedder
 from monitor.schemas import GoldenItem, StepVerdict
+from monitor.text import (
+    canon,
+    content,
+    polarity_flip,
+    policy_terms,
+    same_word,
+    singular,
+    split_clauses,
+    split_sentences,
+    tokens,
+)
+from monitor.text.lexicon import ANTONYM_WORDS, COMMON_VERBS, LIGHT_WORDS, STOPWORDS
 from monitor.values import find_typed_values
-
-# Function words: never policy terms, ignored in overlap.
-STOPWORDS = frozenset(
-    """a an the and or but if then than so of to in on at by for from with as into onto over
-    under about per via is are was were be been being am it its this that these those there
-    here you your yours we our ours they their them he she his her i me my mine us who whom
-    which what when where while whose how will would should shall may might must can could do
-    does did done has have had having please also just only too very still any all each every
-    some such both either own same other another someone somebody anyone anybody everyone
-    everybody something anything everything one ones until till since during throughout
-    upon yourself yourselves itself themselves""".split()
-)
-# Light verbs, adverbs and generic nouns that paraphrases swap freely. They count
-# for coverage but are not *policy terms*: replacing "call" by "phone" or "keep"
-# by "stay" is a paraphrase, not a different policy.
-LIGHT_WORDS = frozenset(
-    """get gets got getting make makes made making take takes took taking give gives gave given go
-    goes went going gone come comes came coming put puts let lets keep keeps kept stay stays
-    stayed use uses used using call calls called calling phone phoned ask asks asked asking
-    request requests requested requesting tell tells told say says said see sees saw seen
-    check checks checked find finds found want wants need needs needed help helps try tries
-    start starts happen happens happened show shows showed shown ensure sure currently now
-    then today always usually simply first next finally again back up out off last latest
-    recent previous new effect effective down away way thing things time person people case
-    cases number item items note also please kindly just go able""".split()
-)
-# Common English verbs (base forms; inflections are derived below). A policy
-# swap replaces *what* (a fee, a refund, on-site repair, 24 hours), rarely the
-# verb around it; paraphrases change verbs all the time (receive/arrive,
-# assigned/handled). So verbs are never policy terms; polarity-changing verbs
-# are handled by the antonym list instead.
-# Words that are as often policy nouns ("at no cost", "a repair", "the review")
-# are deliberately left out.
-_VERBS = """accept achieve act add adjust advise calculate affect agree allow answer appear apply
-    approve argue arrange arrive assign assist assume attach attempt attend avoid become
-    begin believe belong bring build buy cancel carry catch cause choose claim clean clear
-    close collect come compare complete concern confirm connect consider contain continue
-    convert copy correct create cut deal decide define deliver depend describe design
-    determine develop die discover discuss display divide drive drop earn eat encourage end
-    enjoy enter establish exist expect expire explain express extend face fail fall feel
-    fill find finish fit fix follow forget form gain gather generate get give go grow handle
-    happen hang have hear help hide hit identify ignore imagine improve include increase
-    indicate inform insist install intend introduce invite involve join keep kill know lack
-    last lead learn leave lend let lie like limit link live look lose love maintain make
-    manage matter mean measure meet mention mind miss move need notice notify obtain occur
-    offer open operate own pass pay perform pick plan play point prefer prepare present
-    prevent produce promise protect prove provide pull push put raise reach read realise
-    realize receive recognise recognize recommend reduce refer reflect refuse register
-    reimburse reinstall relate release rely remain remember remove renew replace require
-    reschedule resolve respond rest restart result retain reveal rise run save say see seek
-    seem select sell send serve settle share shut sit solve sort speak spend stand start
-    stay stick stop submit succeed suffer suggest suppose survive take talk teach tell tend
-    thank think throw touch train travel treat try understand use vary verify wait walk want
-    wash watch wear win wish wonder work write""".split()
-_IRREGULAR = """got gotten gave given went gone came made took taken kept left let paid put
-read sent set shown shipped told wrote written brought bought chose chosen held meant ran
-saw seen began begun became built caught cut dealt drove driven fell felt found forgot
-forgotten grew grown heard hid hidden hit knew known laid led lent lost met rose sold sat
-spoke spoken spent stood stuck taught thought thrown threw understood won wore worn""".split()
-
-
-def _inflect(verb: str) -> set[str]:
-    stem = verb[:-1] if verb.endswith("e") else verb
-    forms = {verb, verb + "s", verb + "es", stem + "ed", stem + "ing", verb + "d", verb + "ed"}
-    if verb.endswith("y"):
-        forms |= {verb[:-1] + "ies", verb[:-1] + "ied"}
-    return forms
-
-
-COMMON_VERBS = frozenset({f for v in _VERBS for f in _inflect(v)} | set(_IRREGULAR))
-# Negators and negative phrasings that flip a clause's polarity.
-NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
-NEGATIVE_PHRASES = (
-    "no longer",
-    "need not",
-    "needn't",
-    "not required",
-    "is optional",
-    "are optional",
-    "not necessary",
-    "not needed",
-    "not need",
-)
-# Antonym pairs: one side in the step and the other in the answer flips the
-# polarity ("Do not throw away the items" = "Keep the items"; "must be included"
-# = "must not be excluded"). Multi-word sides are matched as phrases.
-ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(a.split("|")), frozenset(b.split("|")))
-    for a, b in (
-        ("keep|kept|retain|retained", "throw away|discard|discarded|delete|deleted|dispose"),
-        ("include|included|includes", "exclude|excluded|excludes"),
-        (
-            "allow|allowed|allows|permit|permitted",
-            "prohibit|prohibited|forbid|forbidden|ban|disallow|disallowed",
-        ),
-        (
-            "accept|accepted|accepts|approve|approved",
-            "reject|rejected|refuse|refused|decline|declined|deny|denied",
-        ),
-        ("eligible", "ineligible"),
-        ("covered", "excluded|uncovered"),
-        ("supported", "unsupported"),
-        ("refundable", "nonrefundable|non-refundable"),
-        ("available", "unavailable"),
-        ("possible", "impossible"),
-        ("able", "unable"),
-        ("valid", "invalid"),
-        ("required|mandatory|compulsory|necessary", "optional|unnecessary"),
-        ("before", "after"),
-        ("enable|enabled", "disable|disabled"),
-        ("open|opened", "close|closed"),
-        ("start|started", "stop|stopped"),
-    )
-)
-ANTONYM_WORDS = frozenset(
-    w for pair in ANTONYM_PAIRS for side in pair for w in side if " " not in w
-)
-_ANTONYM_TRIGGERS = frozenset(
-    t for pair in ANTONYM_PAIRS for side in pair for w in side for t in w.split()
-)
-# Obligation vs permission: "must be collected in person" -> "can be collected by
-# anyone" weakens a rule without a negator; it is a polarity flip of the rule.
-OBLIGATION = (
-    "must",
-    "have to",
-    "has to",
-    "need to",
-    "needs to",
-    "required",
-    "shall",
-    "mandatory",
-    "only",
-)
-PERMISSION = ("can", "may", "could", "optional", "allowed to", "free to")
-_NUMBER_WORDS = {
-    w: str(i)
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
-}
-_TOKEN = re.compile(r"<[a-z]+>|\d+(?:[.,]\d+)?|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
-_CLAUSE_SPLIT = re.compile(
-    r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*", re.IGNORECASE
-)
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
 
@@ -221,114 +87,6 @@ class ProcedureConfig:
     tie_margin: float = 0.2
 
 
-def tokens(text: str) -> list[str]:
-    out = []
-    for raw in _TOKEN.findall(text.replace("’", "'")):
-        t = raw.casefold()
-        if t.endswith("n't"):
-            out += [t[:-3], "n't"]
-            continue
-        out.append(_NUMBER_WORDS.get(t, t))
-    return out
-
-
-def _norm(w: str) -> str:
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        return w[:-1]
-    return w
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def same_word(a: str, b: str, prefix: int) -> bool:
-    """Whether two words are the same term: equal after a plural strip, one an
-    abbreviation of the other, or one word family (shared prefix or a compound)."""
-    a, b = _norm(a), _norm(b)
-    if a == b:
-        return True
-    if a[:1].isdigit() or b[:1].isdigit():
-        return False
-    short, long_ = sorted((a, b), key=len)
-    if len(short) >= 2 and long_.startswith(short) and len(long_) >= 2 * len(short) + 4:
-        return True  # an abbreviation: id / identification
-    if len(short) >= 3 and (
-        long_.startswith(short) or (long_.endswith(short) and len(long_) - len(short) >= 2)
-    ):
-        return True  # one word family: pay / payable / copay (not light / flight)
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n >= prefix and n >= min(len(a), len(b)) - 2
-
-
-def content(ws: Sequence[str]) -> list[str]:
-    return [
-        w
-        for w in ws
-        if w not in STOPWORDS and w not in NEGATORS and not w.startswith("<") and w != "n't"
-    ]
-
-
-def policy_terms(ws: Sequence[str]) -> list[str]:
-    """Content words that can carry a policy: not function, light or common verbs."""
-    return [w for w in content(ws) if w not in LIGHT_WORDS and w not in COMMON_VERBS]
-
-
-def _canon(w: str) -> str:
-    w = _norm(w)
-    return w if w[:1].isdigit() or w.startswith("<") else w[:5]
-
-
-def polarity(text: str) -> int:
-    """Parity of negations in a clause: 0 affirmative, 1 negative."""
-    low = " " + " ".join(tokens(text)) + " "
-    n = 0
-    for phrase in NEGATIVE_PHRASES:
-        k = low.count(" " + phrase + " ")
-        n += k
-        low = low.replace(" " + phrase + " ", " ")
-    ws = low.split()
-    n += sum(w in NEGATORS for w in ws)
-    return n % 2
-
-
-def _has(words_: str, phrase: str) -> bool:
-    return f" {phrase} " in words_
-
-
-def _sides(text: str) -> list[tuple[bool, bool]]:
-    """For each antonym pair: does the text use its left side, its right side?"""
-    padded = " " + text + " "
-    return [
-        (any(_has(padded, w) for w in left), any(_has(padded, w) for w in right))
-        for left, right in ANTONYM_PAIRS
-    ]
-
-
-def polarity_flip(step: str, answer: str) -> str | None:
-    """Why the answer segment has the opposite polarity of the step, or None."""
-    st, at = " ".join(tokens(step)), " ".join(tokens(answer))
-    s, a = f" {st} ", f" {at} "
-    flips = (polarity(step) + polarity(answer)) % 2
-    reasons = ["negation"] if flips else []
-    if (set(st.split()) | set(at.split())) & _ANTONYM_TRIGGERS:
-        for (sl, sr), (al, ar) in zip(_sides(st), _sides(at), strict=True):
-            if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
-                flips += 1
-                reasons.append("antonym")
-    oblig_s = any(_has(s, w) for w in OBLIGATION)
-    oblig_a = any(_has(a, w) for w in OBLIGATION)
-    perm_a = any(_has(a, w) for w in PERMISSION)
-    perm_s = any(_has(s, w) for w in PERMISSION)
-    if (oblig_s and not oblig_a and perm_a) or (perm_s and not perm_a and oblig_a):
-        flips += 1
-        reasons.append("modal")
-    return " + ".join(reasons) if flips % 2 else None
-
-
 def mask(text: str, values: Sequence[str]) -> str:
     """Entity values -> typed slots. Known values first, then typed detection
     (identifiers, dates, amounts); small numbers stay, they can be procedure."""
@@ -361,7 +119,7 @@ def answer_segments(answer: str, values: Sequence[str]) -> list[Segment]:
     for s in sents:
         ms = mask(s, values)
         segs.append(Segment(s, ms, "sentence", ms))
-        parts = [p for p in _CLAUSE_SPLIT.split(s) if p and len(content(tokens(p))) >= 1]
+        parts = [p for p in split_clauses(s) if len(content(tokens(p))) >= 1]
         if len(parts) > 1:
             segs += [Segment(p, mask(p, values), "clause", ms) for p in parts]
     for a, b in itertools.pairwise(sents):
@@ -413,10 +171,10 @@ def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
     if not need:
         return 1.0
     have = content(seg_words)  # "not" must not match "notify"
-    exact = {_norm(w) for w in have}
-    return sum(_norm(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need) / len(
-        need
-    )
+    exact = {singular(w) for w in have}
+    return sum(
+        singular(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need
+    ) / len(need)
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,69 +201,6 @@ class _Alignment:
     embed: list[str]  # steps then segments, to embed; empty: term recall settles it
 
 
-class _EmbedBatcher:
-    """Coalesces the embedding requests made on one event loop while an embedding
-    runs or before it starts into one call of the model, in a worker thread.
-
-    The judge calls of a batch start together and reach their embedding within
-    the same turn of the loop; the first request schedules a flush for the next
-    turn, which embeds every text queued by then. A text already being embedded is
-    awaited, not embedded again. A failed embedding fails every request waiting
-    on it (each becomes that trace's judge error).
-    """
-
-    def __init__(
-        self, embedder: Embedder, remember: Callable[[Sequence[str], np.ndarray], None]
-    ) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.embedder = embedder
-        self.remember = remember
-        self._queued: dict[str, asyncio.Future[np.ndarray]] = {}
-        self._running: dict[str, asyncio.Future[np.ndarray]] = {}
-        self._flush_scheduled = False
-        self._tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
-
-    async def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
-        loop = self.loop
-        waits = []
-        for t in texts:
-            fut = self._running.get(t) or self._queued.get(t)
-            if fut is None:
-                fut = self._queued[t] = loop.create_future()
-            waits.append(fut)
-        if self._queued and not self._flush_scheduled:
-            self._flush_scheduled = True
-            loop.call_soon(lambda: self._tasks.add(loop.create_task(self._flush())))
-        # Shielded: a caller that is cancelled (a judge timeout) must not cancel the
-        # futures other callers wait on too.
-        return list(await asyncio.gather(*(asyncio.shield(f) for f in waits)))
-
-    async def _flush(self) -> None:
-        self._flush_scheduled = False
-        batch, self._queued = self._queued, {}
-        self._running.update(batch)
-        texts = list(batch)
-        try:
-            vecs = await asyncio.to_thread(self.embedder.embed, texts)
-            self.remember(texts, vecs)
-        except asyncio.CancelledError:
-            for fut in batch.values():  # the loop is going away: so do its waiters
-                fut.cancel()
-            raise
-        except Exception as exc:
-            for fut in batch.values():
-                if not fut.done():
-                    fut.set_exception(exc)
-        else:
-            for t, v in zip(texts, vecs, strict=True):
-                if not batch[t].done():
-                    batch[t].set_result(v)
-        finally:
-            for t in texts:
-                self._running.pop(t, None)
-            self._tasks.discard(asyncio.current_task())
-
-
 class StepVerifier:
     """Aligns exemplar steps with an answer and gives each one a verdict."""
 
@@ -516,7 +211,7 @@ class StepVerifier:
         self.config = config or ProcedureConfig()
         self._step_cache: dict[str, np.ndarray] = {}
         self._ref_cache: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], _Reference] = {}
-        self._batcher: _EmbedBatcher | None = None
+        self._batcher: EmbedBatcher | None = None
 
     def _reference(self, item: GoldenItem) -> _Reference:
         """The reference side of the comparison (steps, masked answer), computed once
@@ -551,7 +246,7 @@ class StepVerifier:
         if todo:
             if self._batcher is None or self._batcher.loop is not asyncio.get_running_loop():
                 # One per event loop (``asyncio.run`` callers each bring their own).
-                self._batcher = _EmbedBatcher(self.embedder, self._remember)
+                self._batcher = EmbedBatcher(self.embedder, self._remember)
             known.update(zip(todo, await self._batcher.embed(todo), strict=True))
         return np.stack([known[t] for t in texts])
 
@@ -730,7 +425,7 @@ class StepVerifier:
         if kind == "window":
             units = [s.text for s in split_sentences(full)]
         else:
-            units = [u for u in _CLAUSE_SPLIT.split(full) if u and content(tokens(u))]
+            units = [u for u in split_clauses(full) if content(tokens(u))]
         if len(units) < 2:
             return full
         p = self.config.stem_prefix
@@ -784,7 +479,7 @@ class StepVerifier:
         a = [t for t in sw if t not in STOPWORDS and t != "n't"]
         b = [t for t in gw if t not in STOPWORDS and t != "n't"]
         matcher = difflib.SequenceMatcher(
-            a=[_canon(t) for t in a], b=[_canon(t) for t in b], autojunk=False
+            a=[canon(t) for t in a], b=[canon(t) for t in b], autojunk=False
         )
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op != "replace":

@@ -15,29 +15,12 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
+from monitor.text.lexicon import MONTHS
+from monitor.text.normalize import normalize_text
+
 ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text"]
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for m in names
-}
-_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 
 # Word boundaries that also hold next to unicode letters.
 _B = r"(?<![\w])"
@@ -153,9 +136,9 @@ def normalize_date(text: str) -> str | None:
             if order == "ymd":
                 d = date(int(a), int(b), int(c))
             elif order == "mdy":
-                d = date(int(c), _MONTHS[a.lower()], int(b))
+                d = date(int(c), MONTHS[a.lower()], int(b))
             else:
-                d = date(int(c), _MONTHS[b.lower()], int(a))
+                d = date(int(c), MONTHS[b.lower()], int(a))
         except (ValueError, KeyError):
             return None
         return d.isoformat()
@@ -172,13 +155,6 @@ def normalize_money(text: str) -> tuple[str | None, Decimal] | None:
         return currency, Decimal(amount)
     except InvalidOperation:
         return None
-
-
-def normalize_text(text: str) -> str:
-    """Case-, width- and whitespace-insensitive form with edge punctuation removed."""
-    t = unicodedata.normalize("NFKC", text).casefold()
-    t = re.sub(r"\s+", " ", t).strip()
-    return t.strip(" .,;:!?\"'()[]{}«»“”‘’")
 
 
 def normalize_id(text: str) -> str:

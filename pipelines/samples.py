@@ -187,7 +187,7 @@ def cited_case(kind: str, item: GoldenItem, other: GoldenItem) -> tuple[str, dic
     (or none) of the given kind. The snapshot holds the answer's own sentences as
     chunks plus one chunk of another article (the "wrong source")."""
     from monitor.citations import content_hash
-    from monitor.claims import split_sentences
+    from monitor.text import split_sentences
 
     sents = [x.text for x in split_sentences(item.answer)]
     doc = f"kb-{item.id.removeprefix('g_')}"

@@ -10,10 +10,7 @@ from monitor.steps import (
     ProcedureConfig,
     StepVerifier,
     mask,
-    polarity,
-    polarity_flip,
     reference_steps,
-    same_word,
 )
 
 GYM = GoldenItem.model_validate(
@@ -124,22 +121,6 @@ def test_entity_values_never_count_as_procedure() -> None:
     )
     v = verdicts(ORIGINAL.replace("$10", "$12"), embedder=True)
     assert set(v.values()) == {"covered"}  # an amount is a value, not a policy term
-
-
-def test_polarity_helpers() -> None:
-    assert polarity("You must not pay.") == 1
-    assert polarity("You can no longer pay.") == 1
-    assert polarity("You don't pay and never will.") == 0
-    assert polarity_flip("Do not throw away the receipt.", "Keep the receipt.") is None
-    assert polarity_flip("Parts are covered.", "Parts are excluded.") == "antonym"
-    assert polarity_flip("You must bring ID.", "You may bring ID.") == "modal"
-
-
-def test_word_families() -> None:
-    assert same_word("escalation", "escalate", 4)
-    assert same_word("pay", "copay", 4) and same_word("id", "identification", 4)
-    assert not same_word("light", "flight", 4)
-    assert not same_word("5", "50", 4)
 
 
 def test_empty_answer_misses_every_step() -> None:

@@ -1,0 +1,195 @@
+"""The English word lists the text analysis relies on.
+
+Every list here is general English, documented, and independent of any golden
+set: policy terms always come from the reference itself, never from a list.
+"""
+
+from __future__ import annotations
+
+# Function words: never policy terms, ignored in overlap.
+STOPWORDS = frozenset(
+    """a an the and or but if then than so of to in on at by for from with as into onto over
+    under about per via is are was were be been being am it its this that these those there
+    here you your yours we our ours they their them he she his her i me my mine us who whom
+    which what when where while whose how will would should shall may might must can could do
+    does did done has have had having please also just only too very still any all each every
+    some such both either own same other another someone somebody anyone anybody everyone
+    everybody something anything everything one ones until till since during throughout
+    upon yourself yourselves itself themselves""".split()
+)
+# Light verbs, adverbs and generic nouns that paraphrases swap freely. They count
+# for coverage but are not *policy terms*: replacing "call" by "phone" or "keep"
+# by "stay" is a paraphrase, not a different policy.
+LIGHT_WORDS = frozenset(
+    """get gets got getting make makes made making take takes took taking give gives gave given go
+    goes went going gone come comes came coming put puts let lets keep keeps kept stay stays
+    stayed use uses used using call calls called calling phone phoned ask asks asked asking
+    request requests requested requesting tell tells told say says said see sees saw seen
+    check checks checked find finds found want wants need needs needed help helps try tries
+    start starts happen happens happened show shows showed shown ensure sure currently now
+    then today always usually simply first next finally again back up out off last latest
+    recent previous new effect effective down away way thing things time person people case
+    cases number item items note also please kindly just go able""".split()
+)
+# Common English verbs (base forms; inflections are derived below). A policy
+# swap replaces *what* (a fee, a refund, on-site repair, 24 hours), rarely the
+# verb around it; paraphrases change verbs all the time (receive/arrive,
+# assigned/handled). So verbs are never policy terms; polarity-changing verbs
+# are handled by the antonym list instead.
+# Words that are as often policy nouns ("at no cost", "a repair", "the review")
+# are deliberately left out.
+_VERBS = """accept achieve act add adjust advise calculate affect agree allow answer appear apply
+    approve argue arrange arrive assign assist assume attach attempt attend avoid become
+    begin believe belong bring build buy cancel carry catch cause choose claim clean clear
+    close collect come compare complete concern confirm connect consider contain continue
+    convert copy correct create cut deal decide define deliver depend describe design
+    determine develop die discover discuss display divide drive drop earn eat encourage end
+    enjoy enter establish exist expect expire explain express extend face fail fall feel
+    fill find finish fit fix follow forget form gain gather generate get give go grow handle
+    happen hang have hear help hide hit identify ignore imagine improve include increase
+    indicate inform insist install intend introduce invite involve join keep kill know lack
+    last lead learn leave lend let lie like limit link live look lose love maintain make
+    manage matter mean measure meet mention mind miss move need notice notify obtain occur
+    offer open operate own pass pay perform pick plan play point prefer prepare present
+    prevent produce promise protect prove provide pull push put raise reach read realise
+    realize receive recognise recognize recommend reduce refer reflect refuse register
+    reimburse reinstall relate release rely remain remember remove renew replace require
+    reschedule resolve respond rest restart result retain reveal rise run save say see seek
+    seem select sell send serve settle share shut sit solve sort speak spend stand start
+    stay stick stop submit succeed suffer suggest suppose survive take talk teach tell tend
+    thank think throw touch train travel treat try understand use vary verify wait walk want
+    wash watch wear win wish wonder work write""".split()
+_IRREGULAR = """got gotten gave given went gone came made took taken kept left let paid put
+read sent set shown shipped told wrote written brought bought chose chosen held meant ran
+saw seen began begun became built caught cut dealt drove driven fell felt found forgot
+forgotten grew grown heard hid hidden hit knew known laid led lent lost met rose sold sat
+spoke spoken spent stood stuck taught thought thrown threw understood won wore worn""".split()
+
+
+def inflections(verb: str) -> set[str]:
+    """The regular inflections of an English verb's base form (a superset is harmless:
+    the forms are only ever looked up)."""
+    stem = verb[:-1] if verb.endswith("e") else verb
+    forms = {verb, verb + "s", verb + "es", stem + "ed", stem + "ing", verb + "d", verb + "ed"}
+    if verb.endswith("y"):
+        forms |= {verb[:-1] + "ies", verb[:-1] + "ied"}
+    return forms
+
+
+COMMON_VERBS = frozenset({f for v in _VERBS for f in inflections(v)} | set(_IRREGULAR))
+# Negators and negative phrasings that flip a clause's polarity.
+NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
+NEGATIVE_PHRASES = (
+    "no longer",
+    "need not",
+    "needn't",
+    "not required",
+    "is optional",
+    "are optional",
+    "not necessary",
+    "not needed",
+    "not need",
+)
+# Antonym pairs: one side in the step and the other in the answer flips the
+# polarity ("Do not throw away the items" = "Keep the items"; "must be included"
+# = "must not be excluded"). Multi-word sides are matched as phrases.
+ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(a.split("|")), frozenset(b.split("|")))
+    for a, b in (
+        ("keep|kept|retain|retained", "throw away|discard|discarded|delete|deleted|dispose"),
+        ("include|included|includes", "exclude|excluded|excludes"),
+        (
+            "allow|allowed|allows|permit|permitted",
+            "prohibit|prohibited|forbid|forbidden|ban|disallow|disallowed",
+        ),
+        (
+            "accept|accepted|accepts|approve|approved",
+            "reject|rejected|refuse|refused|decline|declined|deny|denied",
+        ),
+        ("eligible", "ineligible"),
+        ("covered", "excluded|uncovered"),
+        ("supported", "unsupported"),
+        ("refundable", "nonrefundable|non-refundable"),
+        ("available", "unavailable"),
+        ("possible", "impossible"),
+        ("able", "unable"),
+        ("valid", "invalid"),
+        ("required|mandatory|compulsory|necessary", "optional|unnecessary"),
+        ("before", "after"),
+        ("enable|enabled", "disable|disabled"),
+        ("open|opened", "close|closed"),
+        ("start|started", "stop|stopped"),
+    )
+)
+# The one-word antonyms (polarity owns them: they are never a policy swap).
+ANTONYM_WORDS = frozenset(
+    w for pair in ANTONYM_PAIRS for side in pair for w in side if " " not in w
+)
+# Every word of every antonym: a text without any of them needs no antonym check.
+ANTONYM_TRIGGERS = frozenset(
+    t for pair in ANTONYM_PAIRS for side in pair for w in side for t in w.split()
+)
+# Obligation vs permission: "must be collected in person" -> "can be collected by
+# anyone" weakens a rule without a negator; it is a polarity flip of the rule.
+OBLIGATION = (
+    "must",
+    "have to",
+    "has to",
+    "need to",
+    "needs to",
+    "required",
+    "shall",
+    "mandatory",
+    "only",
+)
+PERMISSION = ("can", "may", "could", "optional", "allowed to", "free to")
+# Small numbers written as words read as the digits (procedure: "two days" = "2 days").
+NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+# Month names and abbreviations -> month number (date parsing).
+MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+# Trailing words that a field label may drop in prose: "case number" -> "case".
+GENERIC_LABEL_TAIL = frozenset({"number", "id", "no", "num", "code", "value", "name", "date", "nr"})
+# Openers of a conversational sentence (no citation needed: "thanks", "hope this helps").
+CONVERSATIONAL_OPENERS = (
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "thank you",
+    "you're welcome",
+    "you are welcome",
+    "happy to help",
+    "glad to help",
+    "hope this helps",
+    "i hope this helps",
+    "let me know",
+    "feel free",
+    "sure",
+    "of course",
+    "great question",
+    "good question",
+)

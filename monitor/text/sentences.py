@@ -1,0 +1,45 @@
+"""Sentences and clauses of a text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A sentence ends at . ! ? (and closing quotes or brackets) before a capital or a
+# digit, or at a line break: decimal points and dates do not split.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+")
+# Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but".
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """``text`` is the sentence, stripped; it stands at ``[start, end)`` of the source."""
+
+    start: int
+    end: int
+    text: str
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences with their character spans. Decimal points and dates do not split."""
+    out: list[Sentence] = []
+    pos = 0
+    for m in _SENTENCE_END.finditer(text):
+        chunk = text[pos : m.start()]
+        if chunk.strip():
+            lead = len(chunk) - len(chunk.lstrip())
+            out.append(Sentence(pos + lead, m.start(), chunk.strip()))
+        pos = m.end()
+    chunk = text[pos:]
+    if chunk.strip():
+        lead = len(chunk) - len(chunk.lstrip())
+        out.append(Sentence(pos + lead, pos + lead + len(chunk.strip()), chunk.strip()))
+    return out
+
+
+def split_clauses(text: str) -> list[str]:
+    """The non-empty clauses of a sentence, in order."""
+    return [c for c in _CLAUSE_SPLIT.split(text) if c]

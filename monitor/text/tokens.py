@@ -1,0 +1,94 @@
+"""Words and tokens: what two texts are compared by.
+
+Two tokenisers for two jobs: :func:`tokens` reads a text for *meaning* (negations
+split off, number words as digits, the typed slots of masked text kept whole);
+:func:`words` reads it for *labels* (every word as written, casefolded).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from monitor.text.lexicon import COMMON_VERBS, LIGHT_WORDS, NEGATORS, NUMBER_WORDS, STOPWORDS
+
+# A typed slot of masked text (``<date>``), a number, or a word (with inner - and ').
+_TOKEN = re.compile(r"<[a-z]+>|\d+(?:[.,]\d+)?|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
+_WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
+
+
+def tokens(text: str) -> list[str]:
+    """Casefolded tokens for comparison: ``don't`` -> ``do``, ``n't``; ``two`` -> ``2``."""
+    out = []
+    for raw in _TOKEN.findall(text.replace("’", "'")):
+        t = raw.casefold()
+        if t.endswith("n't"):
+            out += [t[:-3], "n't"]
+            continue
+        out.append(NUMBER_WORDS.get(t, t))
+    return out
+
+
+def raw_words(text: str) -> list[str]:
+    """The words of ``text`` as written (letters, digits, inner ``'`` and ``-``)."""
+    return _WORD.findall(text)
+
+
+def words(text: str) -> list[str]:
+    """:func:`raw_words`, casefolded."""
+    return [w.casefold() for w in raw_words(text)]
+
+
+def singular(w: str) -> str:
+    """A plural strip: ``policies`` -> ``policy``, ``fees`` -> ``fee`` (not ``pass``)."""
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def canon(w: str) -> str:
+    """A coarse key for aligning two token runs: singular, cut to five letters
+    (numbers and slots whole)."""
+    w = singular(w)
+    return w if w[:1].isdigit() or w.startswith("<") else w[:5]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def same_word(a: str, b: str, prefix: int) -> bool:
+    """Whether two words are the same term: equal after a plural strip, one an
+    abbreviation of the other, or one word family (shared prefix or a compound)."""
+    a, b = singular(a), singular(b)
+    if a == b:
+        return True
+    if a[:1].isdigit() or b[:1].isdigit():
+        return False
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 2 and long_.startswith(short) and len(long_) >= 2 * len(short) + 4:
+        return True  # an abbreviation: id / identification
+    if len(short) >= 3 and (
+        long_.startswith(short) or (long_.endswith(short) and len(long_) - len(short) >= 2)
+    ):
+        return True  # one word family: pay / payable / copay (not light / flight)
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= prefix and n >= min(len(a), len(b)) - 2
+
+
+def content(ws: Sequence[str]) -> list[str]:
+    """The content words of a token list: no function words, negators or slots."""
+    return [
+        w
+        for w in ws
+        if w not in STOPWORDS and w not in NEGATORS and not w.startswith("<") and w != "n't"
+    ]
+
+
+def policy_terms(ws: Sequence[str]) -> list[str]:
+    """Content words that can carry a policy: not function, light or common verbs."""
+    return [w for w in content(ws) if w not in LIGHT_WORDS and w not in COMMON_VERBS]
