@@ -45,9 +45,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from monitor.claims import split_sentences
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from monitor.errors import JudgeError
-from monitor.judges.llm import LLMJudge, SupportOut
+from monitor.judges.prompts import PromptLibrary, PromptRenderer
+from monitor.llm import LLMClient, OutputSchema, extract_json, strict_schema
 from monitor.schemas import (
     CitationBundle,
     CitationFinding,
@@ -68,6 +70,8 @@ from monitor.schemas import (
     Trace,
 )
 from monitor.steps import StepVerifier
+from monitor.text import fold_case_space, split_sentences
+from monitor.text.lexicon import CONVERSATIONAL_OPENERS
 
 FINDING_CATEGORIES: tuple[FindingCategory, ...] = (
     "unknown_source",
@@ -101,12 +105,7 @@ _PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _INLINE = re.compile(r"`[^`\n]*`")
 _QUOTE = re.compile(r"\"([^\"\n]+)\"|\u201c([^\u201d\n]+)\u201d")
-_CONVERSATIONAL = re.compile(
-    r"^\s*(hi|hello|hey|thanks|thank you|you're welcome|you are welcome|happy to help|"
-    r"glad to help|hope this helps|i hope this helps|let me know|feel free|sure|of course|"
-    r"great question|good question)\b",
-    re.IGNORECASE,
-)
+_CONVERSATIONAL = re.compile(r"^\s*(" + "|".join(CONVERSATIONAL_OPENERS) + r")\b", re.IGNORECASE)
 
 
 def content_hash(text: str) -> str:
@@ -116,10 +115,6 @@ def content_hash(text: str) -> str:
 def _norm_hash(h: str) -> str:
     h = h.strip().lower()
     return h.split(":", 1)[1] if h.startswith("sha256:") else h
-
-
-def _norm_text(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 # --------------------------------------------------------------------------- marker grammar
@@ -282,25 +277,73 @@ class _State:
         )
 
 
+# --------------------------------------------------------------------------- LLM support
+
+
+class SupportOut(BaseModel):
+    """What the per-citation support check must return."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    status: Literal["supported", "contradicted", "unsupported"]
+    rationale: str
+
+
+def _parse_support(text: str) -> SupportOut:
+    data = extract_json(text)
+    try:
+        return SupportOut.model_validate(data)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        raise JudgeError(
+            "schema",
+            f"support check output violates its schema: "
+            f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}",
+        ) from exc
+
+
+class LLMSupportCheck:
+    """Does this passage support this claim? One LLM call (plus retries) per citation,
+    with the ``citation_support`` prompt of the prompt library."""
+
+    def __init__(self, client: LLMClient, *, library: PromptLibrary | None = None) -> None:
+        self.client = client
+        # The judge's condition and rubric are validated as for the judge; the support
+        # prompt itself is the library's one ``citation_support`` task.
+        self.renderer = PromptRenderer(client.config.condition, client.config.rubric, library)
+        self.schema = OutputSchema("cargo_citation_support", strict_schema(SupportOut))
+
+    @property
+    def prompt_version(self) -> str:
+        return self.renderer.support_version
+
+    async def check(self, claim: str, passage: str) -> tuple[SupportOut, LLMCall]:
+        """The verdict and its call record; ``JudgeError`` (with ``.call``) when the
+        endpoint gives no valid answer."""
+        prompt = self.renderer.render_support(claim, passage)
+        return await self.client.ask(prompt, self.client.config.seed, self.schema, _parse_support)
+
+
 class CitationChecker:
     """Runs the contract on a trace's ``citations`` bundle.
 
-    With a ``support_judge`` (an LLM judge), :meth:`check_async` re-checks every
-    citation whose structural support check ran with the LLM (claim against the
-    cited passage only); an LLM failure keeps the structural verdict and is counted.
+    With a ``support_llm`` client, :meth:`check_async` re-checks every citation whose
+    structural support check ran with the LLM (claim against the cited passage only);
+    an LLM failure keeps the structural verdict and is counted.
     """
 
     def __init__(
-        self, verifier: StepVerifier | None = None, support_judge: LLMJudge | None = None
+        self, verifier: StepVerifier | None = None, support_llm: LLMClient | None = None
     ) -> None:
         self.verifier = verifier or StepVerifier()
-        self.support_judge = support_judge
+        self.support_llm = support_llm
+        self.support = LLMSupportCheck(support_llm) if support_llm is not None else None
 
     async def check_async(self, trace: Trace) -> CitationReport | None:
         report = await self._check_verified(trace)
-        if report is None or self.support_judge is None or trace.citations is None:
+        if report is None or self.support is None or trace.citations is None:
             return report
-        judge = self.support_judge
+        support = self.support
         texts = {s.source_id: s.text for s in trace.citations.sources if s.text is not None}
         jobs = [
             (k, j, c.text, texts.get(sup.source_id, ""))
@@ -313,7 +356,7 @@ class CitationChecker:
             claim: str, passage: str
         ) -> tuple[SupportOut | None, LLMCall | None, JudgeError | None]:
             try:
-                out, call = await judge.check_support(claim, passage)
+                out, call = await support.check(claim, passage)
                 return out, call, None
             except JudgeError as exc:
                 return None, exc.call, exc
@@ -351,7 +394,7 @@ class CitationChecker:
             output_tokens=sum(c.usage.output_tokens for c in calls),
         )
         llm = CitationLLMUsage(
-            prompt_version=judge.renderer.support_version,
+            prompt_version=support.prompt_version,
             calls=len(jobs),
             failed=failed,
             usage=usage,
@@ -587,10 +630,10 @@ class CitationChecker:
             return "not_applicable", []
         if not usable:
             return "not_run", []
-        passages = {sid: _norm_text(by_id[sid].text or "") for sid in usable}
+        passages = {sid: fold_case_space(by_id[sid].text or "") for sid in usable}
         checks = []
         for q in quotes:
-            nq = _norm_text(q)
+            nq = fold_case_space(q)
             hits = tuple(sid for sid, p in passages.items() if nq in p)
             checks.append(
                 QuoteCheck(

@@ -12,7 +12,8 @@ from monitor.embeddings import Embedder, make_embedder
 from monitor.errors import ConfigError
 from monitor.evaluator import Evaluator
 from monitor.gate import make_gate
-from monitor.judges import Judge, JudgeDeps, LLMJudge, make_judge
+from monitor.judges import Judge, JudgeDeps, make_judge
+from monitor.llm import LLMClient
 from monitor.retrieval import GoldenIndex
 from monitor.schemas import GoldenSet
 from monitor.settings import CargoSettings
@@ -58,7 +59,7 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
     )
     # The evaluator's own bound only needs to let the judge's bound act; an LLM judge
     # limits its in-flight calls itself.
-    support_judge = None
+    support_llm = None
     if settings.citation_support == "llm":
         llm = settings.llm()
         if llm is None:
@@ -66,8 +67,8 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
                 "--citation-support llm needs the LLM judge endpoint: set "
                 "CARGO_JUDGE_BASE_URL and CARGO_JUDGE_MODEL (or the flags)"
             )
-        support_judge = LLMJudge(llm)
-    citations = CitationChecker(StepVerifier(embedder, settings.procedure()), support_judge)
+        support_llm = LLMClient(llm)
+    citations = CitationChecker(StepVerifier(embedder, settings.procedure()), support_llm)
     evaluator = Evaluator(
         index,
         gate,

@@ -9,8 +9,9 @@ from monitor.embeddings import Embedder
 from monitor.errors import ConfigError
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
 from monitor.judges.hybrid import HybridJudge, TraceSampler
-from monitor.judges.llm import LLMConfig, LLMJudge
+from monitor.judges.llm import LLMJudge
 from monitor.judges.structural import StructuralJudge
+from monitor.llm import LLMConfig
 from monitor.steps import ProcedureConfig
 
 

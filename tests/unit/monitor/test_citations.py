@@ -384,7 +384,7 @@ async def test_every_valid_trace_gets_its_citation_report(golden: GoldenSet) -> 
 def _support_checker(url: str, **kw: Any) -> CitationChecker:
     from pydantic import SecretStr
 
-    from monitor.judges.llm import LLMConfig, LLMJudge
+    from monitor.llm import LLMClient, LLMConfig
 
     cfg = LLMConfig(
         base_url=url,
@@ -395,7 +395,7 @@ def _support_checker(url: str, **kw: Any) -> CitationChecker:
         price_input_per_1k=1.0,
         **kw,
     )
-    return CitationChecker(support_judge=LLMJudge(cfg))
+    return CitationChecker(support_llm=LLMClient(cfg))
 
 
 async def test_llm_support_checks_only_citations_that_passed_integrity() -> None:
@@ -416,7 +416,7 @@ async def test_llm_support_checks_only_citations_that_passed_integrity() -> None
     with scripted_server(Reply(content=reply, usage=(100, 10))) as server:
         checker = _support_checker(server.url)
         report = await checker.check_async(trace)
-        await checker.support_judge.aclose()  # type: ignore[union-attr]
+        await checker.support_llm.aclose()  # type: ignore[union-attr]
     assert report is not None and len(server.requests) == 1
     sent = server.requests[0].body["messages"]
     assert "CITED PASSAGE" in sent[1]["content"] and REFUND in sent[1]["content"]
@@ -442,7 +442,7 @@ async def test_llm_support_failure_keeps_the_structural_verdict() -> None:
     with scripted_server(Reply(content="I think so.")) as server:
         checker = _support_checker(server.url)
         report = await checker.check_async(trace)
-        await checker.support_judge.aclose()  # type: ignore[union-attr]
+        await checker.support_llm.aclose()  # type: ignore[union-attr]
     assert report is not None
     s = report.claims[0].support[0]
     assert (s.status, s.checked_by) == ("supported", "structural")

@@ -12,8 +12,9 @@ from pydantic import SecretStr
 from monitor.errors import ConfigError
 from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.hybrid import HybridJudge, TraceSampler, combine
-from monitor.judges.llm import LLMConfig, LLMJudge
+from monitor.judges.llm import LLMJudge
 from monitor.judges.structural import StructuralJudge
+from monitor.llm import LLMConfig
 from monitor.schemas import Scores, Trace
 from tests.conftest import ACCEPTED, CASE_ITEM
 from tests.support.chat_server import Reply, scripted_server, verdict_json
