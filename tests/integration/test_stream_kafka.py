@@ -7,7 +7,9 @@ directory, and its own consumer group.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import json
 import signal
 import threading
 import time
@@ -17,13 +19,17 @@ import pytest
 
 from monitor.traces import is_valid_trace
 from tests.support.kafka import (
+    EVALUATOR_POISON,
+    JUDGE_POISON,
     SAMPLES,
     Broker,
     Worker,
     _n_valid,
     collect,
+    collect_by_position,
     commit_offset,
     produce,
+    produce_acknowledged,
     unique_traces,
     wait_for,
 )
@@ -255,3 +261,129 @@ def test_topic_admin_create_list_and_lag(
     assert out[4].split() == ["total", "8"]
     assert main(["topics", "lag", *b, "--topic", "no-such-topic"]) == 2
     assert "topic 'no-such-topic' not found" in capsys.readouterr().err
+
+
+def _with_marker(line: bytes, marker: str, trace_id: str) -> bytes:
+    data = json.loads(line)
+    data["trace_id"] = trace_id
+    data["answer"] = f"{data['answer']} {marker}"
+    return json.dumps(data).encode()
+
+
+def test_poison_messages_get_one_outcome_and_never_hold_their_partition(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """A trace that makes the judge raise gets a judge_error judgment; one that makes the
+    evaluator itself raise is retried trace by trace and dead-lettered after 3 attempts.
+    Their neighbours are judged, every partition drains, and a restart replays nothing."""
+    good = _valid_unique(40)
+    judge_poison = [
+        _with_marker(x, JUDGE_POISON, f"judge-poison-{k}") for k, x in enumerate(good[:6])
+    ]
+    evaluator_poison = _with_marker(good[6], EVALUATOR_POISON, "evaluator-poison")
+    lines = [*good[7:], *judge_poison, evaluator_poison]
+    worker = Worker(
+        broker,
+        tmp_path,
+        "g-poison",
+        "w1",
+        module="tests.support.kafka",
+        extra=["--judge", "poison"],
+    )
+    worker.start()
+    try:
+        produce(broker.bootstrap, lines)
+        judgments, dlq = collect(broker.bootstrap, len(lines), timeout_s=240)
+        assert wait_for(lambda: worker.traces_total() >= len(lines), 60)
+        assert wait_for(lambda: worker.lag_series() == {"0": 0, "1": 0, "2": 0, "3": 0}, 30), (
+            worker.lag_series()
+        )
+        stalled = worker.metric("cargo_partition_stalled")
+        failures = worker.metric("cargo_stream_evaluation_failures_total")
+        total = worker.traces_total()
+    finally:
+        worker.stop()
+    assert worker.proc is not None and worker.proc.returncode == 0
+    assert len(judgments) + len(dlq) == len(lines)  # one outcome each
+    assert total == len(lines)
+    assert stalled == 0 and failures == 1
+    (rec,) = dlq.values()
+    assert rec["trace_id"] == "evaluator-poison" and rec["reason"] == "evaluator_error"
+    assert rec["error_type"] == "ZeroDivisionError" and rec["attempts"] == 3
+    assert "test evaluator: poison marker" in str(rec["detail"])
+    assert base64.b64decode(str(rec["original_base64"])) == evaluator_poison
+    raised = [
+        recs[0]
+        for tid, recs in judgments.items()
+        if tid.startswith("judge-poison-") and recs[0]["status"] == "judge_error"
+    ]
+    # The gate decides which of them reach the judge; those that do carry its exception.
+    assert raised, {t: r[0]["status"] for t, r in judgments.items() if "poison" in t}
+    for j in raised:
+        assert j["error"]["kind"] == "internal"  # type: ignore[index]
+        assert "RuntimeError" in j["error"]["reason"]  # type: ignore[index]
+    assert all(len(recs) == 1 for recs in judgments.values())
+    text = worker.log.read_text()
+    assert "raised ZeroDivisionError on each of 3 attempts; dead-lettered" in text
+    assert "Traceback" in text
+
+    # A restart: the poison messages are behind the committed offsets and watermarks.
+    more = _valid_unique(5)
+    worker.start()
+    try:
+        assert wait_for(lambda: worker.traces_total() >= 0, 120)
+        produce(broker.bootstrap, more)
+        judgments2, dlq2 = collect(broker.bootstrap, len(lines) + len(more), timeout_s=180)
+        assert wait_for(lambda: worker.traces_total() >= len(more), 60)
+        time.sleep(5)  # anything replayed would be judged by now
+        again = worker.traces_total()
+    finally:
+        worker.stop()
+    assert again == len(more), again  # nothing of the first run judged again
+    assert len(dlq2) == 1 and all(len(v) == 1 for v in judgments2.values())
+    assert len(judgments2) == len(judgments) + len(more)
+
+
+def _hostile_corpus() -> list[bytes]:
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "data" / "hostile" / "make_corpus.py"
+    spec = importlib.util.spec_from_file_location("make_corpus", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return [c.line for c in [*module.small_cases(), *module.large_cases()]]
+
+
+def test_hostile_corpus_gets_one_outcome_per_message_on_the_real_broker(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """Nesting bombs, invalid UTF-8, NaN, duplicate keys, a 1 MB answer...: every message
+    the broker took gets exactly one outcome, the worker stays up, every partition drains."""
+    values = _hostile_corpus()
+    worker = Worker(broker, tmp_path, "g-hostile", "w1").start()
+    try:
+        assert wait_for(lambda: worker.traces_total() >= 0, 120)
+        acked = produce_acknowledged(broker.bootstrap, values)
+        outcomes = collect_by_position(broker.bootstrap, acked, timeout_s=240)
+        assert wait_for(lambda: worker.traces_total() >= acked, 60)
+        assert wait_for(lambda: worker.lag_series() == {"0": 0, "1": 0, "2": 0, "3": 0}, 30), (
+            worker.lag_series()
+        )
+        alive = worker.proc is not None and worker.proc.poll() is None
+        total = worker.traces_total()
+        stalled = worker.metric("cargo_partition_stalled")
+    finally:
+        worker.stop()
+    assert alive
+    # Kafka refuses only the 10 MB record (over its 1 MB message limit).
+    assert acked >= len(values) - 1, (acked, len(values))
+    assert len(outcomes) == acked and total == acked
+    assert all(len(v) == 1 for v in outcomes.values()), {
+        k: v for k, v in outcomes.items() if len(v) != 1
+    }
+    reasons = {v[0] for v in outcomes.values()}
+    assert {"dlq:too_deep", "dlq:not_utf8", "dlq:invalid_number", "dlq:duplicate_key"} <= reasons
+    assert stalled == 0

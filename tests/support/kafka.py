@@ -258,3 +258,118 @@ def wait_for(pred, timeout_s: float = 120) -> bool:  # type: ignore[no-untyped-d
             return True
         time.sleep(0.5)
     return False
+
+
+# --- poison messages (test-only; reachable only through ``python -m tests.support.kafka``) --
+#
+# Two markers in a trace's answer. JUDGE_POISON makes the test judge raise (the evaluator
+# records a judge_error for that trace). EVALUATOR_POISON makes the evaluator itself raise
+# for any batch that holds the trace (a bug in the evaluator): the worker must retry the
+# batch trace by trace and dead-letter that trace after its bounded attempts.
+JUDGE_POISON = "JUDGE-POISON-PILL"
+EVALUATOR_POISON = "EVALUATOR-POISON-PILL"
+
+
+class PoisonJudge:
+    """The structural judge, except that it raises on :data:`JUDGE_POISON`."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+
+    @property
+    def info(self) -> object:
+        return self.inner.info  # type: ignore[attr-defined]
+
+    async def judge(self, request: object) -> object:
+        trace = request.trace  # type: ignore[attr-defined]
+        if JUDGE_POISON in trace.answer:
+            raise RuntimeError(f"test judge: poison marker in trace {trace.trace_id}")
+        return await self.inner.judge(request)  # type: ignore[attr-defined]
+
+
+def install_poison() -> None:
+    """Register the ``poison`` judge and make the evaluator raise on EVALUATOR_POISON."""
+    from monitor.evaluator import Evaluator
+    from monitor.judges import JUDGES, JudgeDeps, StructuralJudge
+    from monitor.schemas import Trace
+    from monitor.traces import RawTrace
+
+    def poison_judge(deps: JudgeDeps) -> PoisonJudge:
+        return PoisonJudge(StructuralJudge(deps.embedder, deps.procedure))
+
+    JUDGES["poison"] = poison_judge  # type: ignore[assignment]
+    real = Evaluator.evaluate_batch
+
+    async def evaluate_batch(self: Evaluator, items: Sequence[object]) -> object:
+        for item in items:
+            payload = item.payload if isinstance(item, RawTrace) else item
+            if isinstance(payload, Trace) and EVALUATOR_POISON in payload.answer:
+                raise ZeroDivisionError(f"test evaluator: poison marker in {payload.trace_id}")
+        return await real(self, items)  # type: ignore[arg-type]
+
+    Evaluator.evaluate_batch = evaluate_batch  # type: ignore[assignment,method-assign]
+
+
+if __name__ == "__main__":
+    from pipelines.cli import main
+
+    install_poison()
+    sys.exit(main(sys.argv[1:]))
+
+
+def produce_acknowledged(bootstrap: str, values: list[bytes], topic: str = "agent-traces") -> int:
+    """Send each value as it is; the number the broker acknowledged (Kafka refuses a
+    record over its size limit: that one is not a message in Kafka)."""
+    from kafka import KafkaProducer
+    from kafka.errors import KafkaError
+
+    from pipelines.kafka.admin import ensure_topics
+    from pipelines.kafka.replay import message_key
+
+    ensure_topics(KafkaSettings(bootstrap=bootstrap), {topic: 4})
+    p = KafkaProducer(bootstrap_servers=bootstrap, acks="all", max_request_size=16 * 2**20)
+    futures = []
+    for value in values:
+        try:
+            futures.append(p.send(topic, key=message_key(value), value=value))
+        except KafkaError:
+            continue
+    p.flush(timeout=120)
+    acked = 0
+    for fut in futures:
+        try:
+            fut.get(timeout=60)
+            acked += 1
+        except KafkaError:
+            continue
+    p.close()
+    return acked
+
+
+def collect_by_position(
+    bootstrap: str, expect: int, timeout_s: float = 240
+) -> dict[tuple[int, int], list[str]]:
+    """Every outcome (judgment status or DLQ reason) by input (partition, offset)."""
+    from kafka import KafkaConsumer
+
+    consumer = KafkaConsumer(
+        "cargo-judgments",
+        "cargo-traces-dlq",
+        bootstrap_servers=bootstrap,
+        auto_offset_reset="earliest",
+        enable_auto_commit=False,
+        group_id=None,
+        consumer_timeout_ms=2000,
+    )
+    out: dict[tuple[int, int], list[str]] = {}
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and len(out) < expect:
+        for msg in consumer:
+            rec = json.loads(msg.value)
+            if msg.topic == "cargo-judgments":
+                where, what = rec["source"], rec["status"]
+            else:
+                where, what = rec, f"dlq:{rec['reason']}"
+            out.setdefault((where["partition"], where["offset"]), []).append(what)
+    consumer.close()
+    return out
