@@ -155,3 +155,47 @@ def test_the_password_never_reaches_logs_or_errors(
     assert SECRET not in " ".join(argv)
     out = capsys.readouterr()
     assert SECRET not in out.out + out.err
+
+
+def test_the_worker_takes_the_password_from_a_file_and_never_shows_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``stream`` with SASL: the password comes from CARGO_KAFKA_SASL_PASSWORD_FILE, reaches
+    the Faust credentials, and is in no log record, repr or argv."""
+    from monitor.settings import CargoSettings
+    from pipelines.cli import stream
+
+    secret_file = tmp_path / "pw"
+    secret_file.write_text(SECRET)
+    monkeypatch.setenv("CARGO_KAFKA_SASL_PASSWORD_FILE", str(secret_file))
+    argv = [
+        "--bootstrap",
+        "127.0.0.1:1",
+        "--security-protocol",
+        "SASL_PLAINTEXT",
+        "--sasl-username",
+        "monitor",
+        "--metrics-port",
+        "0",
+        "--data-dir",
+        str(tmp_path / "faust"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    ]
+    parser = argparse.ArgumentParser()
+    stream.COMMAND.register(parser)
+    args = parser.parse_args(argv)
+    from pipelines.cli.base import settings_from_args
+    from pipelines.kafka.worker import StreamConfig, build_app
+
+    kafka = settings_from_args(KafkaSettings, args)
+    cfg = StreamConfig(kafka=kafka, metrics_port=0, data_dir=str(tmp_path / "faust"))
+    with caplog.at_level(logging.DEBUG):
+        app = build_app(cfg, settings_from_args(CargoSettings, args))
+        logging.getLogger("cargo.stream").info("config %s %r", cfg, kafka)
+    creds = app.conf.broker_credentials
+    assert creds.password == SECRET and creds.username == "monitor"
+    assert SECRET not in caplog.text and SECRET not in repr(cfg) and SECRET not in repr(creds)
+    assert SECRET not in " ".join(argv)
