@@ -96,6 +96,8 @@ class WorkerState:
     stop: Callable[[], None] = lambda: None
 
     def agent_crashed(self, exc: BaseException) -> None:
+        if self.crashed is not None:
+            return  # reported once (a failed batch, then the agent that awaits it)
         self.crashed = exc
         log.critical(
             "the stream agent crashed (%s: %s); stopping the worker (exit status %d)",
@@ -264,6 +266,13 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
         for tp in revoked:
             delivery.forget(tp.topic, tp.partition)
 
+    def batch_done(task: asyncio.Task[None]) -> None:
+        progress.batch_done(task)
+        # At once, not when the agent next looks at its batches: with no new input
+        # that could be never.
+        if not task.cancelled() and task.exception() is not None:
+            state.agent_crashed(task.exception())  # type: ignore[arg-type]
+
     @app.agent(traces)  # type: ignore[untyped-decorator]
     async def evaluate(stream: Any) -> None:
         # An extra reference per message (incref) that only the batch's ack releases:
@@ -284,7 +293,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
 
                 prev = asyncio.create_task(delivery.handle(records, anchors, prev, ack))
                 progress.inflight += 1
-                prev.add_done_callback(progress.batch_done)
+                prev.add_done_callback(batch_done)
                 pending.append(prev)
                 while len(pending) >= cfg.pipeline_depth:
                     await pending.popleft()

@@ -359,3 +359,50 @@ async def test_a_crashed_agent_is_logged_and_stops_the_worker(
     assert "the stream agent crashed (RuntimeError: the consumer went away)" in record.message
     assert "exit status 1" in record.message
     assert record.exc_info is not None  # the traceback goes with it
+
+
+async def test_a_failed_batch_stops_the_worker_even_with_no_more_input(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The batch's delivery fails (here: the producer was never started); the agent is
+    # waiting for input that does not come. The failure must not wait for it.
+    import asyncio
+
+    from monitor.settings import CargoSettings
+    from pipelines.kafka.worker import WorkerState
+
+    stopped: list[bool] = []
+    state = WorkerState(stop=lambda: stopped.append(True))
+    cfg = StreamConfig(kafka=LOCAL, metrics_port=0, data_dir=str(tmp_path))
+    app = build_app(cfg, CargoSettings(embedder="hashing", cache_dir=tmp_path / "c"), state)
+    (agent,) = app.agents.values()
+
+    class Message:
+        topic, partition, offset = "agent-traces", 0, 0
+        value = b'{"trace_id": "t1", "question": "q", "answer": "a"}'
+
+        def incref(self) -> None:
+            pass
+
+    class Event:
+        message = Message()
+
+    class QuietStream:
+        async def take_events(self, n: int, within: float) -> Any:
+            yield [Event()]
+            await asyncio.Event().wait()  # no more input, ever
+
+        async def ack(self, event: object) -> None:
+            pass
+
+    task = asyncio.create_task(agent.fun(QuietStream()))
+    with caplog.at_level("CRITICAL", logger="cargo.stream"):
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if stopped:
+                break
+    task.cancel()
+    with pytest.raises((asyncio.CancelledError, Exception)):
+        await task
+    assert stopped == [True] and state.crashed is not None
+    assert "the stream agent crashed" in caplog.text
