@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol, TypeVar
@@ -213,9 +213,15 @@ class StdinSource:
 
 
 class JsonlSink:
-    """One judgment per line; flushed after every batch so that tails see progress."""
+    """One judgment per line; flushed after every batch so that tails see progress.
 
-    def __init__(self, path: str | Path | None) -> None:
+    ``mask`` (a :class:`monitor.redact.SecretMask`, or any ``str -> str``) is applied to
+    every line written."""
+
+    def __init__(
+        self, path: str | Path | None, *, mask: Callable[[str], str] | None = None
+    ) -> None:
+        self.mask = mask
         self.path = Path(path) if path not in (None, "-") else None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -225,7 +231,8 @@ class JsonlSink:
 
     def write(self, judgments: Sequence[Judgment]) -> None:
         for j in judgments:
-            self._fh.write(j.model_dump_json() + "\n")
+            line = j.model_dump_json()
+            self._fh.write((line if self.mask is None else self.mask(line)) + "\n")
         self._fh.flush()
 
     def close(self) -> None:

@@ -19,7 +19,7 @@ from monitor.golden import load_golden
 from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched, count_lines
 from monitor.judges import aclose_judge
 from monitor.metrics import MonitorMetrics, serve_metrics
-from monitor.redact import make_redactor
+from monitor.redact import SecretMask, make_redactor
 from monitor.schemas import Judgment
 from monitor.settings import CargoSettings
 from pipelines.components import build_components, freeze_startup_heap
@@ -191,7 +191,8 @@ async def run_monitor(
         f"gate {settings.gate}, judge {parts.judge.info.name}"
     )
     evaluator = parts.evaluator
-    sink = JsonlSink(output)
+    mask = SecretMask([settings.judge_api_key, settings.redact_salt])
+    sink = JsonlSink(output, mask=mask or None)
     summary = Summary()
     total = count_lines(input_path) if (input_path != "-" and not follow) else None
     bar = Progress(

@@ -140,3 +140,15 @@ def test_a_salt_is_required_and_never_shown() -> None:
         make_redactor(True, SecretStr("short"))
     red = make_redactor(True, SecretStr(SALT))
     assert red is not None and SALT not in repr(red) and SALT not in str(red)
+
+
+def test_secret_mask_masks_raw_and_json_escaped_forms() -> None:
+    from monitor.redact import SecretMask
+
+    mask = SecretMask([SecretStr('pa"ss\\word'), "sk-key-1234", None, "", "ab"])
+    assert bool(mask) and not SecretMask([None, ""])
+    text = json.dumps({"reason": 'echo sk-key-1234 and pa"ss\\word', "n": "ab"})
+    masked = mask(text)
+    assert "sk-key-1234" not in masked and "ss\\\\word" not in masked
+    assert json.loads(masked) == {"reason": "echo [secret] and [secret]", "n": "ab"}
+    assert "sk-key" not in repr(mask)
