@@ -5,6 +5,7 @@
   bounded memory)
 * :mod:`~pipelines.otel.assemble` spans of one trace -> :class:`~monitor.schemas.Trace`
   (GenAI semantic conventions and OpenInference)
+* :mod:`~pipelines.otel.ingest`   records in, one :class:`Outcome` per emission out
 * :mod:`~pipelines.otel.mapping`  the mapping file (intent, citations, tool facts,
   ignored spans)
 
@@ -22,6 +23,7 @@ from pipelines.otel.decode import (
     rebuild_indexed,
     sniff_format,
 )
+from pipelines.otel.ingest import OtlpIngest, Outcome, interactions_from_lines
 from pipelines.otel.mapping import DEFAULT_MAPPING, OtelMapping, load_mapping, parse_mapping
 from pipelines.otel.spans import Span, SpanEvent
 
@@ -30,6 +32,8 @@ __all__ = [
     "Assembled",
     "BufferStats",
     "OtelMapping",
+    "OtlpIngest",
+    "Outcome",
     "ReadyTrace",
     "Span",
     "SpanEvent",
@@ -39,6 +43,7 @@ __all__ = [
     "decode_otlp_json",
     "decode_otlp_proto",
     "decode_record",
+    "interactions_from_lines",
     "load_mapping",
     "parse_mapping",
     "rebuild_indexed",

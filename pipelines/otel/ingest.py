@@ -1,0 +1,131 @@
+"""Records in, interactions out: decode -> per-trace buffer -> assembly.
+
+:class:`OtlpIngest` is what a source (a Kafka worker, the embedded ``run`` over a file
+of OTLP/JSON lines) drives. It holds no I/O: ``feed`` a record, ``poll`` on a timer,
+``flush`` at end of input. Every record and every trace ends in exactly one
+:class:`Outcome` per emission: an assembled :class:`~monitor.schemas.Trace`, or an
+:class:`~monitor.errors.InvalidTraceError` with a bounded reason (an undecodable record,
+a trace without question or answer). No other exception leaves ``feed``/``poll``/
+``flush``: an unexpected one becomes ``decode_error`` / ``assembly_error``.
+
+The assembled trace carries, in ``metadata["otel"]``, its ``revision`` (0, then 1, 2 ...
+when late spans re-emit it under the same trace id) and ``incomplete`` (``evicted`` or
+``root_missing``) when the buffer gave up waiting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from monitor.errors import InvalidTraceError
+from monitor.schemas import Trace
+from pipelines.otel.assemble import assemble, root_kind
+from pipelines.otel.buffer import ReadyTrace, TraceBuffer
+from pipelines.otel.decode import decode_record
+from pipelines.otel.mapping import DEFAULT_MAPPING, OtelMapping
+
+OtlpFormat = Literal["otlp-json", "otlp-proto"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One emission: a trace to judge, or why there is none."""
+
+    trace_id: str | None
+    revision: int
+    trace: Trace | None = None
+    error: InvalidTraceError | None = None
+    incomplete: str | None = None  # "evicted" | "root_missing" when the buffer gave up
+
+
+class OtlpIngest:
+    """Decode records, buffer spans per trace, assemble ready traces."""
+
+    def __init__(
+        self,
+        *,
+        mapping: OtelMapping = DEFAULT_MAPPING,
+        quiet_period_s: float = 3.0,
+        candidate_wait_s: float = 10.0,
+        max_wait_s: float = 60.0,
+        max_open_traces: int = 10_000,
+        max_closed_traces: int = 50_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.mapping = mapping
+        self.buffer = TraceBuffer(
+            root_kind=root_kind,
+            quiet_period_s=quiet_period_s,
+            candidate_wait_s=candidate_wait_s,
+            max_wait_s=max_wait_s,
+            max_open_traces=max_open_traces,
+            max_closed_traces=max_closed_traces,
+            clock=clock,
+        )
+        self.records = 0
+        self.spans = 0
+        self.ignored_spans = 0
+
+    def feed(self, payload: bytes | str, fmt: OtlpFormat) -> list[Outcome]:
+        """Decode one record and buffer its spans. Returns the record's outcome when it
+        cannot be decoded (else nothing: traces come from :meth:`poll`, including those
+        evicted to make room)."""
+        self.records += 1
+        try:
+            spans = decode_record(payload, fmt)
+        except InvalidTraceError as exc:
+            return [Outcome(trace_id=None, revision=0, error=exc)]
+        except Exception as exc:  # a decoder bug must not end a worker
+            return [Outcome(None, 0, error=InvalidTraceError("decode_error", detail=repr(exc)))]
+        kept = [s for s in spans if not self.mapping.ignored(s.name)]
+        self.spans += len(kept)
+        self.ignored_spans += len(spans) - len(kept)
+        self.buffer.add(kept)
+        return []
+
+    def poll(self) -> list[Outcome]:
+        """Traces ready now, assembled."""
+        return [self._assemble(r) for r in self.buffer.poll()]
+
+    def flush(self) -> list[Outcome]:
+        """End of input: everything still open, assembled."""
+        return [self._assemble(r) for r in self.buffer.flush()]
+
+    def _assemble(self, ready: ReadyTrace) -> Outcome:
+        incomplete = ready.reason if ready.incomplete else None
+        try:
+            assembled = assemble(ready.spans, self.mapping)
+        except InvalidTraceError as exc:
+            return Outcome(ready.trace_id, ready.revision, error=exc, incomplete=incomplete)
+        except Exception as exc:  # an assembly bug must not end a worker
+            err = InvalidTraceError("assembly_error", detail=repr(exc))
+            return Outcome(ready.trace_id, ready.revision, error=err, incomplete=incomplete)
+        otel = dict(assembled.trace.metadata.get("otel", {}))
+        otel["revision"] = ready.revision
+        if incomplete:
+            otel["incomplete"] = incomplete
+        trace = assembled.trace.model_copy(
+            update={"metadata": {**assembled.trace.metadata, "otel": otel}}
+        )
+        return Outcome(ready.trace_id, ready.revision, trace=trace, incomplete=incomplete)
+
+
+def interactions_from_lines(
+    lines: Iterable[bytes | str],
+    fmt: OtlpFormat = "otlp-json",
+    *,
+    mapping: OtelMapping = DEFAULT_MAPPING,
+) -> Iterator[Outcome]:
+    """Interactions of a finite file of records (the Collector's file exporter writes one
+    OTLP/JSON object per line): spans are gathered over the whole input, then each trace
+    is assembled once (no quiet period is needed: nothing arrives later). Blank lines
+    are skipped."""
+    ingest = OtlpIngest(mapping=mapping, max_open_traces=10**9)
+    for line in lines:
+        if not line.strip():
+            continue
+        yield from ingest.feed(line, fmt)
+    yield from ingest.flush()
