@@ -110,6 +110,33 @@ def expected_risk_curve(
     )
 
 
+def bootstrap_band(
+    scores: Sequence[float] | Array,
+    losses: Sequence[float] | Array,
+    coverages: Sequence[float] | Array,
+    *,
+    resamples: int = 200,
+    level: float = 0.95,
+    seed: int = 0,
+) -> tuple[Array, Array]:
+    """Pointwise percentile band of :func:`expected_risk_curve` at ``coverages``, over
+    ``resamples`` bootstrap resamples of the items (scores and losses drawn together).
+    Returns (low, high); a band of zero width when every loss is the same."""
+    s, loss = _arr(scores), _arr(losses)
+    m = len(s)
+    cov = _arr(coverages)
+    if m == 0:
+        return np.full(len(cov), np.nan), np.full(len(cov), np.nan)
+    k = np.clip(np.ceil(cov * m - 1e-9).astype(int), 1, m) - 1
+    rng = np.random.default_rng(seed)
+    draws = np.empty((resamples, len(cov)))
+    for b in range(resamples):
+        idx = rng.integers(0, m, m)
+        draws[b] = expected_risk_curve(s[idx], loss[idx]).value[k]
+    tail = (1 - level) / 2 * 100
+    return np.percentile(draws, tail, axis=0), np.percentile(draws, 100 - tail, axis=0)
+
+
 def risk_coverage(
     scores: Sequence[float] | Array, losses: Sequence[float] | Array
 ) -> list[CurvePoint]:

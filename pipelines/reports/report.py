@@ -21,6 +21,7 @@ from monitor.schemas import Judgment
 from monitor.selective import (
     CurvePoint,
     ExpectedCurve,
+    bootstrap_band,
     expected_failure_recall,
     expected_risk_curve,
     failure_recall,
@@ -161,6 +162,8 @@ def gate_scores(items: list[Item], delta: float) -> dict[str, np.ndarray]:
 
 
 CURVE_POINTS = 2000
+BAND_RESAMPLES = 200
+BAND_GRID = np.linspace(0.01, 1.0, 100)
 
 
 def _curve_json(c: ExpectedCurve, limit: int = CURVE_POINTS) -> list[list[float]]:
@@ -173,6 +176,19 @@ def _curve_json(c: ExpectedCurve, limit: int = CURVE_POINTS) -> list[list[float]
     else:
         idx = np.unique(np.r_[np.linspace(0, m - 1, limit).round(), max(c.reachable - 1, 0)])
     return [[round(float(c.coverage[i]), 6), round(float(c.value[i]), 6)] for i in idx.astype(int)]
+
+
+def _band_json(scores: np.ndarray, losses: np.ndarray) -> dict[str, Any]:
+    """95% pointwise bootstrap band of the expected risk curve (fixed seed: a report is
+    reproducible)."""
+    lo, hi = bootstrap_band(scores, losses, BAND_GRID, resamples=BAND_RESAMPLES)
+    return {
+        "level": 0.95,
+        "resamples": BAND_RESAMPLES,
+        "coverage": [round(float(c), 4) for c in BAND_GRID],
+        "low": [round(float(x), 6) for x in lo],
+        "high": [round(float(x), 6) for x in hi],
+    }
 
 
 def selective(
@@ -212,6 +228,7 @@ def selective(
             "curve": [[p.coverage, p.risk, p.threshold] for p in pts],
             "expected_curve": _curve_json(expected),
             "reachable_coverage": expected.reachable_coverage,
+            "band": _band_json(sc, losses),
         }
     # Failure recall needs failure labels and the judge's flag on every labelled trace.
     fr_items = [i for i in with_loss if i.failure is not None and i.penalized is not None]
@@ -439,10 +456,10 @@ PLOT_CAPTIONS = {
         "Risk–coverage",
         "Selective risk (share of wrong evaluations among the accepted traces) as each gate "
         "accepts more traces, best-scored first. Tied scores are taken in random order, in "
-        "expectation: the curve is the one the AURC averages. A dotted tail is coverage the "
-        "gate cannot reach (margin-rejected traces, ranked last for the AURC). Random "
-        "sampling is flat at the base rate; the oracle is the lowest curve possible. Lower "
-        "is better.",
+        "expectation: the curve is the one the AURC averages. The shade is a 95% bootstrap "
+        "band. A dotted tail is coverage the gate cannot reach (margin-rejected traces, "
+        "ranked last for the AURC). Random sampling is flat at the base rate; the oracle is "
+        "the lowest curve possible. Lower is better.",
     ),
     "failure_recall.png": (
         "Failure recall–coverage",
@@ -480,11 +497,11 @@ GATE_WIDTHS = (3.2, 2.2, 1.4, 1.0, 1.0, 1.0)
 
 def _draw_expected(
     ax: Any, curve: list[list[float]], reach: float, start: float | None = None, **kw: Any
-) -> None:
+) -> Any:
     """An expected curve from coverage 0 (at ``start``, else level with its first point):
     solid where the gate can go, dotted beyond (items it never accepts, ranked last)."""
     if not curve:
-        return
+        return None
     xs = [0.0] + [c for c, _ in curve]
     ys = [curve[0][1] if start is None else start] + [v for _, v in curve]
     inside = [i for i, x in enumerate(xs) if x <= reach + 1e-12]
@@ -492,6 +509,7 @@ def _draw_expected(
     if inside and inside[-1] < len(xs) - 1:
         rest = range(inside[-1], len(xs))
         ax.plot([xs[i] for i in rest], [ys[i] for i in rest], ":", color=line.get_color(), lw=1.2)
+    return line.get_color()
 
 
 def plots(rep: dict[str, Any], out: Path) -> list[str]:
@@ -518,10 +536,15 @@ def plots(rep: dict[str, Any], out: Path) -> list[str]:
         # Widest first, so that a gate drawn over an identical one still shows.
         for (name, g), lw in zip(sel["gates"].items(), GATE_WIDTHS, strict=False):
             cur = g["expected_curve"]
-            _draw_expected(
+            color = _draw_expected(
                 ax, cur, g["reachable_coverage"], lw=lw, label=f"{name} (AURC {_f(g['aurc'])})"
             )
             top = max(top, *(v for _, v in cur))
+            if band := g.get("band"):
+                ax.fill_between(
+                    band["coverage"], band["low"], band["high"], color=color, alpha=0.12, lw=0
+                )
+                top = max(top, *band["high"])
         _draw_expected(
             ax,
             sel["oracle"]["expected_curve"],
@@ -542,7 +565,9 @@ def plots(rep: dict[str, Any], out: Path) -> list[str]:
         ax.set_ylim(0, min(1.0, top * 1.1) if top > 0 else 1.0)
         ax.set_xlabel("coverage (share of labelled traces evaluated)")
         ax.set_ylabel("selective risk")
-        ax.set_title(f"Risk–coverage ({sel['with_loss']} labelled traces)")
+        ax.set_title(
+            f"Risk–coverage ({sel['with_loss']} labelled traces; shaded: 95% bootstrap band)"
+        )
         ax.grid(alpha=0.3)
         legend_below(ax)
         save(fig, "risk_coverage.png")

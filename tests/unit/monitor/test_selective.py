@@ -13,11 +13,12 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from monitor.selective import (
     aurc,
+    bootstrap_band,
     expected_failure_recall,
     expected_risk_curve,
     failure_recall,
@@ -270,3 +271,28 @@ def test_ece_is_a_weighted_gap_in_unit_range(p: list[float], y: list[int]) -> No
     table, ece = reliability(p, y[: len(p)])
     assert ece is not None and 0.0 <= ece <= 1.0
     assert sum(b.n for b in table) == len(p)
+
+
+@settings(max_examples=40)
+@given(scores_losses)
+def test_the_bootstrap_band_is_ordered_and_collapses_without_variation(
+    data: tuple[list[float], list[int]],
+) -> None:
+    scores, losses = data
+    grid = np.linspace(0.05, 1.0, 20)
+    lo, hi = bootstrap_band(scores, losses, grid, resamples=20)
+    assert np.all(lo <= hi + 1e-12) and np.all(lo >= 0) and np.all(hi <= 1)
+    same = [losses[0]] * len(losses)
+    lo, hi = bootstrap_band(scores, same, grid, resamples=20)
+    assert np.allclose(lo, losses[0]) and np.allclose(hi, losses[0])
+
+
+def test_the_bootstrap_band_covers_a_known_rate() -> None:
+    # 400 items, 10% loss, scores carry no information: the band at full coverage is the
+    # bootstrap interval of a mean, about 0.10 ± 1.96 * sqrt(.09 / 400) = ±0.029.
+    rng = np.random.default_rng(7)
+    losses = (np.arange(400) < 40).astype(float)
+    scores = rng.random(400)
+    lo, hi = bootstrap_band(scores, losses, [1.0], resamples=400, seed=3)
+    assert lo[0] < 0.1 < hi[0]
+    assert 0.04 < hi[0] - lo[0] < 0.08

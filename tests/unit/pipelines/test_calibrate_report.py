@@ -240,6 +240,9 @@ def test_report_with_labels_writes_markdown_json_plots_and_html(
         assert sum(risk) / m == pytest.approx(g["aurc"], abs=1e-5)
         assert all(o <= r + 1e-6 for o, r in zip(oracle, risk, strict=True))
         assert risk[-1] == pytest.approx(sel["random"]["risk"], abs=1e-6)
+        band = g["band"]
+        assert band["level"] == 0.95 and len(band["coverage"]) == len(band["low"]) == 100
+        assert all(0 <= lo <= hi <= 1 for lo, hi in zip(band["low"], band["high"], strict=True))
     assert set(sel["failure_recall"]) == set(gates)
     base = sel["failure_recall_baselines"]
     assert base["failures"] > 0 and 0 <= base["flagged_share"] <= 1
