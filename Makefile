@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: docs install tools kafka-jars llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
+.PHONY: docs install tools kafka-jars otel-collector llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -41,6 +41,11 @@ tools:
 ## The Kafka broker jars (Maven Central) for the stream tests; cached outside git.
 kafka-jars:
 	deploy/kafka/broker fetch
+
+## The OpenTelemetry Collector (otlp in, kafka out and back), built once with the Collector
+## builder from the Go module proxy (needs Go); cached outside git. See deploy/otel/.
+otel-collector:
+	deploy/otel/collector build
 
 ## A real small model behind llama-cpp-python's OpenAI-compatible server, in its own
 ## venv (.venv-llm), for the `llm` tests. Builds llama.cpp from source once (minutes).
