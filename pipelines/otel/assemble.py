@@ -236,29 +236,21 @@ def _last_text(messages: Sequence[_Msg] | None, roles: Iterable[str]) -> str | N
 
 
 def _value_text(value: Any, keys: Sequence[str], *, messages_role: str) -> str | None:
-    """Text of an OpenInference ``input.value`` / ``output.value``."""
+    """Text of an OpenInference ``input.value`` / ``output.value``: plain text, a JSON
+    object's first text field among ``keys``, or the last ``messages_role`` message of a
+    chat message list (the object's ``messages``, or the value itself)."""
     data = json_value(value)
     if isinstance(data, str):
         return data if data.strip() else None
+    msgs: Any = data
     if isinstance(data, dict):
         for k in keys:
             v = data.get(k)
             if isinstance(v, str) and v.strip():
                 return v
         msgs = data.get("messages")
-        if isinstance(msgs, list):
-            parsed = _genai_messages(msgs)
-            text = _last_text(parsed, (messages_role,))
-            if text:
-                return text
-            return _last_text(
-                [
-                    _Msg(str(m.get("role")), str(m.get("content")))
-                    for m in msgs
-                    if isinstance(m, dict) and isinstance(m.get("content"), str)
-                ],
-                (messages_role,),
-            )
+    if isinstance(msgs, list):
+        return _last_text(_genai_messages(msgs), (messages_role,))
     return None
 
 

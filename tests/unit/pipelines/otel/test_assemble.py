@@ -301,3 +301,21 @@ def test_structured_message_attributes_are_read_like_json_strings() -> None:
     t = assemble(spans_of(raw)).trace
     assert t.question == "What is the status of case 123?"
     assert t.answer == "Case 123 is Closed; Ann owns it."
+
+
+@pytest.mark.parametrize(
+    ("input_value", "expected"),
+    [
+        ("Plain question?", "Plain question?"),
+        ('{"query": "Q from query"}', "Q from query"),
+        ('{"messages": [{"role": "user", "content": "Q in messages"}]}', "Q in messages"),
+        ('[{"role": "system", "content": "s"}, {"role": "user", "content": "Q list"}]', "Q list"),
+    ],
+)
+def test_openinference_input_value_shapes(input_value: str, expected: str) -> None:
+    raw = otlp.openinference_spans()
+    root = raw[0]
+    for a in root["attributes"]:
+        if a["key"] == "input.value":
+            a["value"] = otlp.av(input_value)
+    assert assemble(spans_of(raw)).trace.question == expected
