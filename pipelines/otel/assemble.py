@@ -143,6 +143,16 @@ class _Msg:
     tool_results: tuple[tuple[str | None, Any], ...] = ()  # (call id, response)
 
 
+# Role spellings seen besides the conventions' own (LangChain-style "human"/"ai",
+# Gemini's "model"): compared case-insensitively.
+_ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "bot": "assistant"}
+
+
+def _role(value: Any) -> str:
+    role = str(value or "").strip().lower()
+    return _ROLE_ALIASES.get(role, role)
+
+
 def _genai_messages(value: Any) -> list[_Msg] | None:
     data = json_value(value)
     if not isinstance(data, list):
@@ -151,7 +161,7 @@ def _genai_messages(value: Any) -> list[_Msg] | None:
     for m in data:
         if not isinstance(m, dict):
             continue
-        role = str(m.get("role") or "")
+        role = _role(m.get("role"))
         texts: list[str] = []
         calls: list[tuple[str | None, str | None, Any]] = []
         results: list[tuple[str | None, Any]] = []
@@ -182,7 +192,7 @@ def _oi_messages(value: Any) -> list[_Msg] | None:
     for m in value:
         if not isinstance(m, dict):
             continue
-        role = str(m.get("message.role") or "")
+        role = _role(m.get("message.role"))
         texts: list[str] = []
         content = m.get("message.content")
         if isinstance(content, str):
@@ -433,7 +443,7 @@ def _question(root: Span, model_calls: Sequence[Span]) -> tuple[str | None, str]
 
 
 def _answer(root: Span, model_calls: Sequence[Span]) -> tuple[str | None, str]:
-    text = _last_text(_output_messages(root), ("assistant", "model", ""))
+    text = _last_text(_output_messages(root), ("assistant", ""))
     if text:
         return text, "root.output_messages"
     if "output.value" in root.attributes:
@@ -443,7 +453,7 @@ def _answer(root: Span, model_calls: Sequence[Span]) -> tuple[str | None, str]:
     for call in sorted(
         model_calls, key=lambda s: (s.end_unix_nano, s.start_unix_nano), reverse=True
     ):
-        text = _last_text(_output_messages(call), ("assistant", "model", ""))
+        text = _last_text(_output_messages(call), ("assistant", ""))
         if text:
             return text, "last_model_call.output_messages"
     return None, "missing"

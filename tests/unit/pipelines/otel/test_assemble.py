@@ -319,3 +319,15 @@ def test_openinference_input_value_shapes(input_value: str, expected: str) -> No
         if a["key"] == "input.value":
             a["value"] = otlp.av(input_value)
     assert assemble(spans_of(raw)).trace.question == expected
+
+
+def test_role_spellings_are_normalised() -> None:
+    raw = otlp.genai_spans()
+    root = next(s for s in raw if s["spanId"] == otlp.G_ROOT)
+    for a in root["attributes"]:
+        if a["key"] == "gen_ai.input.messages":
+            a["value"] = otlp.av(otlp.messages(("Human", [otlp.text("Shouted question?")])))
+        if a["key"] == "gen_ai.output.messages":
+            a["value"] = otlp.av(otlp.messages(("AI", [otlp.text("Calm answer.")])))
+    t = assemble(spans_of(raw)).trace
+    assert (t.question, t.answer) == ("Shouted question?", "Calm answer.")
