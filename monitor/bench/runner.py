@@ -22,11 +22,20 @@ import asyncio
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from monitor.bench.generate import P3_SPLITS, P4_TYPES, BenchInstance
+from monitor.bench.report import (
+    CalibratedGateRates,
+    GateRates,
+    GateReport,
+    JudgeSummary,
+    PairedDelta,
+    Rate,
+    UnfittedGate,
+    Usage,
+)
 from monitor.errors import JudgeError
 from monitor.gate import (
     CalibratedGate,
@@ -192,17 +201,19 @@ def paired_delta(
     a: Mapping[str, ItemOutcome],
     b: Mapping[str, ItemOutcome],
     *,
+    labels: tuple[str, str] = ("a", "b"),
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
-) -> dict[str, Any]:
-    """ΔDI = DI(b) − DI(a) on the items both judged, with a paired bootstrap CI."""
+) -> PairedDelta:
+    """ΔDI = DI(b) − DI(a) on the items both judged, with a paired bootstrap CI;
+    ``labels`` name the two judges in the result."""
     common = sorted(
         k for k in a.keys() & b.keys() if a[k].penalized is not None and b[k].penalized is not None
     )
     pos = [k for k in common if a[k].instance.family in POSITIVE]
     neg = [k for k in common if a[k].instance.family in NEGATIVE]
     if not pos or not neg:
-        return {"n": len(common), "delta_di": None, "ci": None}
+        return PairedDelta(a=labels[0], b=labels[1], n=len(common), delta_di=None, ci=None)
 
     def arr(m: Mapping[str, ItemOutcome], keys: list[str]) -> np.ndarray:
         return np.array([bool(m[k].penalized) for k in keys], dtype=float)
@@ -214,57 +225,62 @@ def paired_delta(
     d = (pb[ip].mean(1) - nb[ineg].mean(1)) - (pa[ip].mean(1) - na[ineg].mean(1))
     delta = (pb.mean() - nb.mean()) - (pa.mean() - na.mean())
     lo, hi = np.percentile(d, [2.5, 97.5])
-    return {"n": len(common), "delta_di": float(delta), "ci": [float(lo), float(hi)]}
+    return PairedDelta(
+        a=labels[0], b=labels[1], n=len(common), delta_di=float(delta), ci=(float(lo), float(hi))
+    )
+
+
+def _rate_of(xs: list[bool]) -> Rate:
+    return Rate(n=len(xs), penalized=sum(xs), rate=_rate(xs))
 
 
 def summarize(
     outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RESAMPLES
-) -> dict[str, Any]:
+) -> JudgeSummary:
     ok = [o for o in outcomes if o.penalized is not None]
-    fam: dict[str, Any] = {}
+    fam: dict[str, Rate] = {}
     for f in JUDGED_FAMILIES:
-        xs = [bool(o.penalized) for o in ok if o.instance.family == f]
-        fam[f] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
+        fam[f] = _rate_of([bool(o.penalized) for o in ok if o.instance.family == f])
     pos = np.array([bool(o.penalized) for o in ok if o.instance.family in POSITIVE], float)
     neg = np.array([bool(o.penalized) for o in ok if o.instance.family in NEGATIVE], float)
     tp = float(pos.mean()) if len(pos) else None
     fp = float(neg.mean()) if len(neg) else None
     di = tp - fp if tp is not None and fp is not None else None
-    p4 = {}
-    for t in P4_TYPES:
-        xs = [
-            bool(o.penalized) for o in ok if o.instance.family == "P4" and o.instance.subtype == t
-        ]
-        p4[t] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
-    p3 = {}
-    for s in P3_SPLITS:
-        xs = [
-            bool(o.penalized) for o in ok if o.instance.family == "P3" and o.instance.subtype == s
-        ]
-        p3[s] = {"n": len(xs), "penalized": sum(xs), "rate": _rate(xs)}
+    p4 = {
+        t: _rate_of(
+            [bool(o.penalized) for o in ok if o.instance.family == "P4" and o.instance.subtype == t]
+        )
+        for t in P4_TYPES
+    }
+    p3 = {
+        s: _rate_of(
+            [bool(o.penalized) for o in ok if o.instance.family == "P3" and o.instance.subtype == s]
+        )
+        for s in P3_SPLITS
+    }
     errors = sum(o.errors for o in outcomes)
     kinds: dict[str, int] = {}
     for o in outcomes:
         for k in o.error_kinds:
             kinds[k] = kinds.get(k, 0) + 1
-    return {
-        "families": fam,
-        "tp": tp,
-        "fp": fp,
-        "di": di,
-        "di_ci": list(ci) if (ci := bootstrap_di(pos, neg, resamples=resamples)) else None,
-        "p4_by_type": p4,
-        "p3_by_split": p3,
-        "errors": errors,
-        "error_kinds": kinds,
-        "items_failed": sum(o.penalized is None for o in outcomes),
-        "items": len(outcomes),
-        "usage": {
-            "input_tokens": sum(o.input_tokens for o in outcomes),
-            "output_tokens": sum(o.output_tokens for o in outcomes),
-            "cost_usd": round(sum(o.cost_usd for o in outcomes), 6),
-        },
-    }
+    return JudgeSummary(
+        families=fam,
+        tp=tp,
+        fp=fp,
+        di=di,
+        di_ci=bootstrap_di(pos, neg, resamples=resamples),
+        p4_by_type=p4,
+        p3_by_split=p3,
+        errors=errors,
+        error_kinds=kinds,
+        items_failed=sum(o.penalized is None for o in outcomes),
+        items=len(outcomes),
+        usage=Usage(
+            input_tokens=sum(o.input_tokens for o in outcomes),
+            output_tokens=sum(o.output_tokens for o in outcomes),
+            cost_usd=round(sum(o.cost_usd for o in outcomes), 6),
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- gates
@@ -296,10 +312,10 @@ def _accepts_own(gate: Gate, g: GateItem) -> bool:
     return gate.decide(g.retrieval).accepted
 
 
-def _gate_rates(gate: Gate, items: Sequence[GateItem]) -> dict[str, Any]:
+def _gate_rates(gate: Gate, items: Sequence[GateItem]) -> GateRates:
     p1 = [_accepts_own(gate, g) for g in items if g.instance.family == "P1"]
     p5 = [not _accepts_own(gate, g) for g in items if g.instance.family == "P5"]
-    return {"p1_accept": _rate(p1), "p5_reject": _rate(p5), "n_p1": len(p1), "n_p5": len(p5)}
+    return GateRates(p1_accept=_rate(p1), p5_reject=_rate(p5), n_p1=len(p1), n_p5=len(p5))
 
 
 def calibration_rows(items: Sequence[GateItem]) -> list[CalibrationRow]:
@@ -323,17 +339,19 @@ def gate_report(
     delta: float,
     gamma: float,
     calibrated: Gate | None = None,
-) -> dict[str, Any]:
+) -> GateReport:
     """P1 acceptance and P5 rejection per gate kind. Without a calibrated model,
     the calibrated gate is cross-fitted over two folds of seeds (isotonic), so that
     no item is scored by a model fitted on it."""
-    out: dict[str, Any] = {
-        "fixed": _gate_rates(FixedGate(tau), items),
-        "margin": _gate_rates(MarginGate(tau, delta), items),
-    }
+    fixed = _gate_rates(FixedGate(tau), items)
+    margin = _gate_rates(MarginGate(tau, delta), items)
     if calibrated is not None:
-        out["calibrated"] = {**_gate_rates(calibrated, items), "model": "given"}
-        return out
+        given = _gate_rates(calibrated, items)
+        return GateReport(
+            fixed=fixed,
+            margin=margin,
+            calibrated=CalibratedGateRates(**dict(given), model="given"),
+        )
     seeds = sorted({g.instance.seed for g in items})
     folds = [set(seeds[0::2]), set(seeds[1::2])]
     p1: list[bool] = []
@@ -343,20 +361,22 @@ def gate_report(
         test = [g for g in items if g.instance.seed in folds[1 - k]]
         rows = calibration_rows(train)
         if len({r.appropriate for r in rows}) < 2:
-            out["calibrated"] = {
-                "p1_accept": None,
-                "p5_reject": None,
-                "model": "not fitted: a fold has a single label class",
-            }
-            return out
+            return GateReport(
+                fixed=fixed,
+                margin=margin,
+                calibrated=UnfittedGate(model="not fitted: a fold has a single label class"),
+            )
         gate = CalibratedGate(fit_gate_model(rows, "isotonic", gamma=gamma))
         p1 += [_accepts_own(gate, g) for g in test if g.instance.family == "P1"]
         p5 += [not _accepts_own(gate, g) for g in test if g.instance.family == "P5"]
-    out["calibrated"] = {
-        "p1_accept": _rate(p1),
-        "p5_reject": _rate(p5),
-        "n_p1": len(p1),
-        "n_p5": len(p5),
-        "model": f"isotonic, 2-fold by seed, gamma {gamma}",
-    }
-    return out
+    return GateReport(
+        fixed=fixed,
+        margin=margin,
+        calibrated=CalibratedGateRates(
+            p1_accept=_rate(p1),
+            p5_reject=_rate(p5),
+            n_p1=len(p1),
+            n_p5=len(p5),
+            model=f"isotonic, 2-fold by seed, gamma {gamma}",
+        ),
+    )

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from monitor.bench.generate import BenchHeader, BenchInstance, generate, read_instances
+from monitor.bench.report import BenchReport, InstancesInfo, JudgeReport, LLMLabels, Rate
 from monitor.bench.runner import (
     BOOTSTRAP_RESAMPLES,
     SANITY_JUDGES,
@@ -120,7 +121,9 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
     report = asyncio.run(run_report(header, instances, opts, settings, source))
     console.print(render_table(report))
     if opts.json:
-        Path(opts.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        Path(opts.json).write_text(
+            json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
+        )
         console.print(f"report: {opts.json}")
     figures = bench_figures(report) if opts.markdown or opts.html else {}
     if opts.markdown:
@@ -150,7 +153,7 @@ async def run_report(
     opts: BenchRunOptions,
     settings: CargoSettings,
     source: str,
-) -> dict[str, Any]:
+) -> BenchReport:
     embedder = make_embedder(opts.embedder)
     deps = JudgeDeps(
         embedder=embedder,
@@ -159,7 +162,7 @@ async def run_report(
         sampler=TraceSampler(1.0),
     )
     judges: dict[str, Judge] = {}
-    labels: dict[str, dict[str, str | None]] = {}
+    labels: dict[str, LLMLabels] = {}
     for n in opts.judges or ("structural",):
         if n not in LLM_JUDGES:
             judges[n] = _make_bench_judge(n, deps)
@@ -174,7 +177,7 @@ async def run_report(
                 cfg = dataclasses.replace(deps.llm, condition=cond, rubric=rubric)
                 label = f"{n}:{cond}" + (f"/{rubric}" if rubric else "")
                 judges[label] = make_judge(n, dataclasses.replace(deps, llm=cfg))
-                labels[label] = {"condition": cond, "rubric": rubric}
+                labels[label] = LLMLabels(condition=cond, rubric=rubric)
     names = list(judges)
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     index = GoldenIndex(header.golden, embedder, cache_dir=cache)
@@ -189,7 +192,7 @@ async def run_report(
         calibrated=calibrated,
     )
     outcomes = {}
-    report_judges: dict[str, Any] = {}
+    report_judges: dict[str, JudgeReport] = {}
     try:
         for name, judge in judges.items():
             res = await judge_items(
@@ -201,12 +204,12 @@ async def run_report(
                 timeout_s=settings.judge_timeout_s,
             )
             outcomes[name] = {o.instance.id: o for o in res}
-            report_judges[name] = {
-                **summarize(res, resamples=opts.bootstrap),
-                "gate": gate,
-                "judge": judge.info.model_dump(),
-                **({"llm": labels[name]} if name in labels else {}),
-            }
+            report_judges[name] = JudgeReport(
+                **dict(summarize(res, resamples=opts.bootstrap)),
+                gate=gate,
+                judge=judge.info,
+                llm=labels.get(name),
+            )
     finally:
         for judge in judges.values():
             await aclose_judge(judge)
@@ -214,54 +217,54 @@ async def run_report(
     for k, a in enumerate(names):
         for b in names[k + 1 :]:
             paired.append(
-                {"a": a, "b": b, **paired_delta(outcomes[a], outcomes[b], resamples=opts.bootstrap)}
+                paired_delta(outcomes[a], outcomes[b], labels=(a, b), resamples=opts.bootstrap)
             )
     fam_counts: dict[str, int] = {}
     for i in instances:
         fam_counts[i.family] = fam_counts.get(i.family, 0) + 1
-    return {
-        "format": REPORT_FORMAT,
-        "instances": {
-            "source": source,
-            "n": len(instances),
-            "by_family": fam_counts,
-            "gen_seed": header.gen_seed,
-            "draws": header.draws,
-            "seeds_hash": header.seeds_hash,
-            "seeds": len(header.seeds),
-            "dropped": header.dropped,
-        },
-        "repeats": opts.repeats,
-        "embedder": embedder.model_id,
-        "bootstrap_resamples": opts.bootstrap,
-        "judges": report_judges,
-        "gate": gate,
-        "paired": paired,
-    }
+    return BenchReport(
+        format=REPORT_FORMAT,
+        instances=InstancesInfo(
+            source=source,
+            n=len(instances),
+            by_family=fam_counts,
+            gen_seed=header.gen_seed,
+            draws=header.draws,
+            seeds_hash=header.seeds_hash,
+            seeds=len(header.seeds),
+            dropped=header.dropped,
+        ),
+        repeats=opts.repeats,
+        embedder=embedder.model_id,
+        bootstrap_resamples=opts.bootstrap,
+        judges=report_judges,
+        gate=gate,
+        paired=paired,
+    )
 
 
 def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
-def _rows(report: dict[str, Any]) -> list[list[str]]:
+def _rows(report: BenchReport) -> list[list[str]]:
     rows = []
-    for name, r in report["judges"].items():
-        f = r["families"]
-        ci = r["di_ci"]
+    for name, r in report.judges.items():
+        f = r.families
+        ci = r.di_ci
         di = (
             "—"
-            if r["di"] is None
-            else f"{r['di']:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+            if r.di is None
+            else f"{r.di:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
         )
         rows.append(
             [
                 name,
-                *(_pct(f[x]["rate"]) for x in ("P1", "P2", "P3", "P4", "P6")),
-                _pct(r["tp"]),
-                _pct(r["fp"]),
+                *(_pct(f[x].rate) for x in ("P1", "P2", "P3", "P4", "P6")),
+                _pct(r.tp),
+                _pct(r.fp),
                 di,
-                str(r["errors"]),
+                str(r.errors),
             ]
         )
     return rows
@@ -270,11 +273,11 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
 HEADERS = ["judge", "P1 ↓", "P2 ↑", "P3 ↓", "P4 ↑", "P6 ↓", "TP", "FP", "DI [95% CI]", "errors"]
 
 
-def render_table(report: dict[str, Any]) -> Table:
-    inst = report["instances"]
+def render_table(report: BenchReport) -> Table:
+    inst = report.instances
     t = Table(
-        title=f"Cargo-Bench — {inst['n']} instances, {inst['seeds']} seeds, "
-        f"repeats {report['repeats']} (penalty rate per family)"
+        title=f"Cargo-Bench — {inst.n} instances, {inst.seeds} seeds, "
+        f"repeats {report.repeats} (penalty rate per family)"
     )
     for h in HEADERS:
         t.add_column(h, justify="left" if h == "judge" else "right")
@@ -283,17 +286,17 @@ def render_table(report: dict[str, Any]) -> Table:
     return t
 
 
-def render_markdown(report: dict[str, Any], figures: Mapping[str, str] | None = None) -> str:
+def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = None) -> str:
     """The report as Markdown; ``figures`` (key -> image file name, from
     :func:`bench_figures`) adds a section that shows them."""
-    inst = report["instances"]
+    inst = report.instances
     lines = [
         "# Cargo-Bench report",
         "",
-        f"Instances: {inst['n']} from {inst['seeds']} seeds ({inst['source']}, gen seed "
-        f"{inst['gen_seed']}, {inst['draws']} draws; by family "
-        + ", ".join(f"{k} {v}" for k, v in sorted(inst["by_family"].items()))
-        + f"); repeats {report['repeats']}; bootstrap {report['bootstrap_resamples']}.",
+        f"Instances: {inst.n} from {inst.seeds} seeds ({inst.source}, gen seed "
+        f"{inst.gen_seed}, {inst.draws} draws; by family "
+        + ", ".join(f"{k} {v}" for k, v in sorted(inst.by_family.items()))
+        + f"); repeats {report.repeats}; bootstrap {report.bootstrap_resamples}.",
         "",
         "Penalty rate per family (lower is better for P1/P3/P6, higher for P2/P4); "
         "TP = P2+P4 pooled, FP = P1+P3+P6 pooled, DI = TP − FP.",
@@ -309,34 +312,32 @@ def render_markdown(report: dict[str, Any], figures: Mapping[str, str] | None = 
         "| judge | delete_step | negate | swap_policy | P3 unobserved | P3 fabricated |",
         "|---|---|---|---|---|---|",
     ]
-    for name, r in report["judges"].items():
-        p4, p3 = r["p4_by_type"], r["p3_by_split"]
+    for name, r in report.judges.items():
+        p4, p3 = r.p4_by_type, r.p3_by_split
         lines.append(
             f"| {name} | "
             + " | ".join(
-                f"{_pct(p4[t]['rate'])} ({p4[t]['n']})"
-                for t in ("delete_step", "negate", "swap_policy")
+                f"{_pct(p4[t].rate)} ({p4[t].n})" for t in ("delete_step", "negate", "swap_policy")
             )
             + " | "
-            + " | ".join(
-                f"{_pct(p3[s]['rate'])} ({p3[s]['n']})" for s in ("unobserved", "fabricated")
-            )
+            + " | ".join(f"{_pct(p3[s].rate)} ({p3[s].n})" for s in ("unobserved", "fabricated"))
             + " |"
         )
     lines += [
         "",
-        f"Gate (embedder {report['embedder']}): P1 acceptance with its own "
-        "reference, P5 rejection.",
+        f"Gate (embedder {report.embedder}): P1 acceptance with its own reference, P5 rejection.",
         "",
         "| gate | P1 accept | P5 reject | note |",
         "|---|---|---|---|",
     ]
-    for kind, g in report["gate"].items():
-        lines.append(
-            f"| {kind} | {_pct(g['p1_accept'])} | {_pct(g['p5_reject'])} | {g.get('model', '')} |"
-        )
+    for kind, g in (
+        ("fixed", report.gate.fixed),
+        ("margin", report.gate.margin),
+        ("calibrated", report.gate.calibrated),
+    ):
+        lines.append(f"| {kind} | {_pct(g.p1_accept)} | {_pct(g.p5_reject)} | {g.note} |")
     lines += _paper_layout(report)
-    if any(r["usage"]["input_tokens"] or r["errors"] for r in report["judges"].values()):
+    if any(r.usage.input_tokens or r.errors for r in report.judges.values()):
         lines += [
             "",
             "Judge usage (all repeats, failed calls included):",
@@ -344,14 +345,13 @@ def render_markdown(report: dict[str, Any], figures: Mapping[str, str] | None = 
             "| judge | input tokens | output tokens | est. cost (USD) | errors by kind |",
             "|---|---|---|---|---|",
         ]
-        for name, r in report["judges"].items():
-            u = r["usage"]
-            kinds = ", ".join(f"{k} {v}" for k, v in sorted(r["error_kinds"].items())) or "—"
+        for name, r in report.judges.items():
+            u = r.usage
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(r.error_kinds.items())) or "—"
             lines.append(
-                f"| {name} | {u['input_tokens']} | {u['output_tokens']} | "
-                f"{u['cost_usd']:.4f} | {kinds} |"
+                f"| {name} | {u.input_tokens} | {u.output_tokens} | {u.cost_usd:.4f} | {kinds} |"
             )
-    if report["paired"]:
+    if report.paired:
         lines += [
             "",
             "Paired ΔDI (b − a, paired bootstrap):",
@@ -359,46 +359,44 @@ def render_markdown(report: dict[str, Any], figures: Mapping[str, str] | None = 
             "| a | b | n | ΔDI [95% CI] |",
             "|---|---|---|---|",
         ]
-        for p in report["paired"]:
-            ci = p["ci"]
+        for p in report.paired:
+            ci = p.ci
             d = (
                 "—"
-                if p["delta_di"] is None
-                else f"{p['delta_di']:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
+                if p.delta_di is None
+                else f"{p.delta_di:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
             )
-            lines.append(f"| {p['a']} | {p['b']} | {p['n']} | {d} |")
+            lines.append(f"| {p.a} | {p.b} | {p.n} | {d} |")
     lines += figure_lines(figures or {})
     return "\n".join(lines) + "\n"
 
 
-def _paper_layout(report: dict[str, Any]) -> list[str]:
+def _paper_layout(report: BenchReport) -> list[str]:
     """Tables 1-3 of the paper for the LLM rows of a report (empty when there are none)."""
-    llm = {n: r for n, r in report["judges"].items() if "llm" in r}
+    llm = {n: (r, r.llm) for n, r in report.judges.items() if r.llm is not None}
     if not llm:
         return []
 
-    def row(name: str, r: dict[str, Any], lead: list[str]) -> str:
-        f, ci = r["families"], r["di_ci"]
+    def row(name: str, r: JudgeReport, lead: list[str]) -> str:
+        f, ci = r.families, r.di_ci
         di = (
             "—"
-            if r["di"] is None
-            else f"{r['di']:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+            if r.di is None
+            else f"{r.di:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
         )
         return (
             "| "
-            + " | ".join([*lead, *(_pct(f[x]["rate"]) for x in ("P1", "P3", "P2", "P4")), di])
+            + " | ".join([*lead, *(_pct(f[x].rate) for x in ("P1", "P3", "P2", "P4")), di])
             + " |"
         )
 
     out: list[str] = []
-    default_rubric = [(n, r) for n, r in llm.items() if r["llm"]["rubric"] is None]
+    default_rubric = [(n, r, lb) for n, (r, lb) in llm.items() if lb.rubric is None]
     for title, conds in (
         ("Table 1 — headline conditions", TABLE1),
         ("Table 2 — component ablations", TABLE2),
     ):
-        rows = [
-            row(n, r, [n]) for c in conds for n, r in default_rubric if r["llm"]["condition"] == c
-        ]
+        rows = [row(n, r, [n]) for c in conds for n, r, lb in default_rubric if lb.condition == c]
         if rows:
             out += [
                 "",
@@ -408,7 +406,7 @@ def _paper_layout(report: dict[str, Any]) -> list[str]:
                 "|---|---|---|---|---|---|",
                 *rows,
             ]
-    swapped = [(n, r) for n, r in llm.items() if r["llm"]["rubric"] is not None]
+    swapped = [(n, r, lb) for n, (r, lb) in llm.items() if lb.rubric is not None]
     if swapped:
         out += [
             "",
@@ -417,7 +415,7 @@ def _paper_layout(report: dict[str, Any]) -> list[str]:
             "| prompt | rubric | P1 | P3 | P2 | P4 | DI [95% CI] |",
             "|---|---|---|---|---|---|---|",
         ]
-        out += [row(n, r, [r["llm"]["condition"], r["llm"]["rubric"]]) for n, r in swapped]
+        out += [row(n, r, [lb.condition, lb.rubric or ""]) for n, r, lb in swapped]
     return out
 
 
@@ -462,7 +460,7 @@ def _rates_panel(
     ax: Any,
     cats: Sequence[str],
     labels: Sequence[str],
-    judges: Mapping[str, Mapping[str, Any]],
+    judges: Mapping[str, Mapping[str, Rate]],
     paper: Mapping[str, Mapping[str, float]],
 ) -> None:
     """Penalty rate and 95% Wilson interval of every judge per category, side by side,
@@ -474,11 +472,11 @@ def _rates_panel(
         xs, ys, lo, hi = [], [], [], []
         for x, c in enumerate(cats):
             cell = cells.get(c)
-            if not cell or not cell["n"]:
+            if not cell or not cell.n:
                 continue
-            ci = wilson(int(cell["penalized"]), int(cell["n"]))
+            ci = wilson(cell.penalized, cell.n)
             assert ci is not None
-            rate = cell["penalized"] / cell["n"]
+            rate = cell.penalized / cell.n
             xs.append(x + off)
             ys.append(rate)
             lo.append(max(0.0, rate - ci[0]))
@@ -506,7 +504,7 @@ def _rates_panel(
     ax.grid(axis="y", alpha=0.3)
 
 
-def bench_figures(report: dict[str, Any]) -> dict[str, bytes]:
+def bench_figures(report: BenchReport) -> dict[str, bytes]:
     """PNG pictures of a bench report: ``families`` (penalty rate per family, 95% CIs,
     should-penalise families above the line, should-not below) and ``p4`` (P4 by
     corruption type); the paper's Cargo figures are drawn as reference marks."""
@@ -518,8 +516,8 @@ def bench_figures(report: dict[str, Any]) -> dict[str, bytes]:
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    judges = report["judges"]
-    by_family = report["instances"]["by_family"]
+    judges = report.judges
+    by_family = report.instances.by_family
     out: dict[str, bytes] = {}
 
     def png(fig: Any) -> bytes:
@@ -528,7 +526,7 @@ def bench_figures(report: dict[str, Any]) -> dict[str, bytes]:
         plt.close(fig)
         return buf.getvalue()
 
-    fams = {name: r["families"] for name, r in judges.items()}
+    fams = {name: r.families for name, r in judges.items()}
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.0, 6.4))
     _rates_panel(
         top,
@@ -549,8 +547,7 @@ def bench_figures(report: dict[str, Any]) -> dict[str, bytes]:
     bottom.set_title("Should not be penalised — lower is better", fontsize=10)
     bottom.set_ylabel("penalty rate")
     fig.suptitle(
-        f"Cargo-Bench: penalty rate per family, 95% Wilson CI ({report['instances']['n']} "
-        "instances)",
+        f"Cargo-Bench: penalty rate per family, 95% Wilson CI ({report.instances.n} instances)",
         fontsize=11,
     )
     fig.tight_layout(h_pad=2.5)
@@ -567,13 +564,13 @@ def bench_figures(report: dict[str, Any]) -> dict[str, bytes]:
 
     types = ("delete_step", "negate", "swap_policy")
     first = next(iter(judges.values()), None)
-    counts = {t: first["p4_by_type"][t]["n"] for t in types} if first else {}
+    counts = {t: first.p4_by_type[t].n for t in types} if first else {}
     fig, ax = plt.subplots(figsize=(7.0, 3.8))
     _rates_panel(
         ax,
         types,
         [f"{t.replace('_', ' ')}\n(n {counts.get(t, 0)})" for t in types],
-        {name: r["p4_by_type"] for name, r in judges.items()},
+        {name: r.p4_by_type for name, r in judges.items()},
         {"gpt-oss-120b (§6.1)": PAPER_CARGO_P4},
     )
     ax.set_title(

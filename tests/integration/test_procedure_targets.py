@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from monitor.bench.generate import generate, read_instances
+from monitor.bench.report import JudgeSummary
 from monitor.bench.runner import judge_items, summarize
 from monitor.bench.seeds import load_seeds
 from monitor.data import BENCH_INSTANCES
@@ -26,7 +27,8 @@ def judge() -> StructuralJudge:
     return StructuralJudge(SentenceTransformerEmbedder())
 
 
-def _check(s: dict, p6_max: float = 0.05) -> None:  # type: ignore[type-arg]
+def _check(summary: JudgeSummary, p6_max: float = 0.05) -> None:
+    s = summary.model_dump(mode="json")
     fam = s["families"]
     assert fam["P1"]["rate"] == 0.0
     assert fam["P3"]["rate"] <= 0.03

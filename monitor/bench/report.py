@@ -1,0 +1,139 @@
+"""The Cargo-Bench report as typed models.
+
+``BenchReport.model_dump(mode="json")`` is the ``cargo-bench-report/1`` JSON that
+``cargo-monitor bench run --json`` writes; the field order is the key order.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from monitor.schemas import JudgeInfo
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Rate(_Frozen):
+    """How many of ``n`` judged items were penalised (``rate`` None when ``n`` is 0)."""
+
+    n: int
+    penalized: int
+    rate: float | None
+
+
+class Usage(_Frozen):
+    """Tokens and estimated cost over every call, failed calls included."""
+
+    input_tokens: int
+    output_tokens: int
+    # An int when no call had a price (a sum of nothing is 0, and written as 0).
+    cost_usd: int | float
+
+
+class JudgeSummary(_Frozen):
+    """One judge over the instances: penalty rates, TP/FP/DI with a bootstrap CI,
+    errors apart (an item whose every repeat failed counts in no rate)."""
+
+    families: dict[str, Rate]
+    tp: float | None
+    fp: float | None
+    di: float | None
+    di_ci: tuple[float, float] | None
+    p4_by_type: dict[str, Rate]
+    p3_by_split: dict[str, Rate]
+    errors: int
+    error_kinds: dict[str, int]
+    items_failed: int
+    items: int
+    usage: Usage
+
+
+class GateRates(_Frozen):
+    """P1 acceptance (own reference) and P5 rejection of one gate kind."""
+
+    p1_accept: float | None
+    p5_reject: float | None
+    n_p1: int
+    n_p5: int
+
+    @property
+    def note(self) -> str:
+        return ""
+
+
+class CalibratedGateRates(GateRates):
+    """:class:`GateRates` of the calibrated gate, with the model it used."""
+
+    model: str
+
+    @property
+    def note(self) -> str:
+        return self.model
+
+
+class UnfittedGate(_Frozen):
+    """The calibrated gate could not be cross-fitted (``model`` says why)."""
+
+    p1_accept: None = None
+    p5_reject: None = None
+    model: str
+
+    @property
+    def note(self) -> str:
+        return self.model
+
+
+class GateReport(_Frozen):
+    fixed: GateRates
+    margin: GateRates
+    calibrated: CalibratedGateRates | UnfittedGate
+
+
+class PairedDelta(_Frozen):
+    """ΔDI = DI(b) − DI(a) on the ``n`` items both judges judged, paired bootstrap CI."""
+
+    a: str
+    b: str
+    n: int
+    delta_di: float | None
+    ci: tuple[float, float] | None
+
+
+class LLMLabels(_Frozen):
+    """The prompt condition and rubric of an LLM judge row."""
+
+    condition: str
+    rubric: str | None
+
+
+class JudgeReport(JudgeSummary):
+    """A judge's row of the report: its summary, the gate figures, its identity and,
+    for LLM judges, the condition and rubric (absent otherwise)."""
+
+    gate: GateReport
+    judge: JudgeInfo
+    llm: LLMLabels | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class InstancesInfo(_Frozen):
+    source: str
+    n: int
+    by_family: dict[str, int]
+    gen_seed: int
+    draws: int
+    seeds_hash: str
+    seeds: int
+    dropped: dict[str, int]
+
+
+class BenchReport(_Frozen):
+    format: str
+    instances: InstancesInfo
+    repeats: int
+    embedder: str
+    bootstrap_resamples: int
+    judges: dict[str, JudgeReport]
+    gate: GateReport
+    paired: list[PairedDelta]
