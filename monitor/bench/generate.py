@@ -17,6 +17,14 @@ Families (paper §4, plus P6):
   entities. Target: the gate rejects (this question, this seed's reference).
 * **P6 paraphrase** — one of the seed's ``paraphrases`` with the transplant
   values. Target: not penalised.
+* **P2p / P4p on paraphrase bases** — for a seed whose paraphrases carry span
+  markup (``docs/seed-format.md``), *every* paraphrase gets P2's contradicted
+  observed value and P4's ``delete_step`` / ``negate`` / ``swap_policy`` (on its
+  marked step, rule and policy spans). Real wrong answers are not near-copies of
+  the golden answer; these are not either. Target: penalised. They come after
+  the draw's other instances and draw from their own random stream (seeded by
+  generation seed, seed id and draw), so adding them leaves every older
+  instance byte-identical; seeds without markup yield none.
 
 Every instance passes the consistency checks below or is dropped (and
 counted) / fails the run. The output is byte-identical for the same seeds and
@@ -37,13 +45,23 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from monitor.bench.seeds import PLACEHOLDER, Seed, SeedParam, bench_golden_set
+from monitor.bench.seeds import (
+    PLACEHOLDER,
+    MarkedText,
+    Seed,
+    SeedParam,
+    Span,
+    SpanKind,
+    bench_golden_set,
+)
 from monitor.errors import CargoError
 from monitor.schemas import GoldenSet
 
 BENCH_FORMAT = "cargo-bench/1"
-Family = Literal["P1", "P2", "P3", "P4", "P5", "P6"]
-FAMILIES: tuple[Family, ...] = ("P1", "P2", "P3", "P4", "P5", "P6")
+Family = Literal["P1", "P2", "P3", "P4", "P5", "P6", "P2p", "P4p"]
+FAMILIES: tuple[Family, ...] = ("P1", "P2", "P3", "P4", "P5", "P6", "P2p", "P4p")
+# The families made on paraphrase bases, and the golden-wording family each mirrors.
+PARAPHRASE_FAMILIES: dict[Family, Family] = {"P2p": "P2", "P4p": "P4"}
 P4_TYPES = ("delete_step", "negate", "swap_policy")
 P3_SPLITS = ("unobserved", "fabricated")
 _LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -250,6 +268,8 @@ def check_instance(
     if not inst.context and seed.parameters:
         out.append("empty context")
     d = inst.detail
+    if inst.family in ("P2p", "P4p"):
+        out += _check_paraphrase_corruption(inst, seed, live)
     if inst.family == "P2":
         if d["stated"] not in inst.answer:
             out.append("P2 stated value absent")
@@ -267,6 +287,41 @@ def check_instance(
         for f, v in inst.context.items():
             if f in d.get("fields", []) and v not in inst.answer:
                 out.append(f"P6 paraphrase lost observed value {f}")
+    return out
+
+
+def _whole(value: str, text: str) -> bool:
+    return re.search(r"(?<![\w])" + re.escape(value) + r"(?![\w])", text) is not None
+
+
+def _check_paraphrase_corruption(
+    inst: BenchInstance, seed: Seed, live: dict[str, str]
+) -> list[str]:
+    """P2p/P4p: the corruption is made on the paraphrase it names and changes it."""
+    d = inst.detail
+    b = d.get("template")
+    if not isinstance(b, int) or not 0 <= b < len(seed.paraphrases):
+        return [f"{inst.family} names no paraphrase of the seed ({b!r})"]
+    base = _tidy(seed.render(seed.paraphrases[b], live))
+    if inst.answer == base:
+        return [f"{inst.family} did not change the paraphrase"]
+    out: list[str] = []
+    if inst.family == "P2p":
+        if not _whole(d["stated"], inst.answer):
+            out.append("P2p stated value absent")
+        if _whole(d["true"], inst.answer):
+            out.append("P2p true value still present")
+        if not _whole(d["true"], base):
+            out.append("P2p contradicted value is not stated by the paraphrase")
+        if d["field"] not in inst.context:
+            out.append("P2p contradicted field is not observed")
+    elif inst.subtype == "delete_step":
+        if inst.answer.count(d["step"]) >= base.count(d["step"]):
+            out.append("P4p deleted step is still there")
+    else:
+        rw = d["rewrite"]
+        if rw["from"] not in base or rw["to"] not in inst.answer:
+            out.append(f"P4p {inst.subtype}: rewrite {rw['from']!r} -> {rw['to']!r} not applied")
     return out
 
 
@@ -289,13 +344,14 @@ class _Draw:
         ans: str,
         *,
         subtype: str | None = None,
+        tag: str | None = None,
         q: str | None = None,
         qseed: str | None = None,
         penal: bool | None,
         gate: bool | None = None,
         **detail: Any,
     ) -> None:
-        suffix = f"-{subtype}" if subtype else ""
+        suffix = (f"-{subtype}" if subtype else "") + (f"-{tag}" if tag else "")
         self.made.append(
             BenchInstance(
                 id=f"{self.seed.id}-{family}{suffix}-{self.draw}",
@@ -483,6 +539,14 @@ def generate(
                     template=seed.paraphrases.index(para),
                 )
 
+            if seed.marked_paraphrases:
+                # Its own stream, so that the older families' draws stay as they were.
+                prng = random.Random(f"{gen_seed}/{seed.id}/{d}")
+                for b, base in enumerate(seed.paraphrase_bases()):
+                    _paraphrase_corruptions(
+                        draw, base, b, live, ctx_fields, prng, Sampler(prng), golden_avoid
+                    )
+
             for inst in draw.made:
                 issues = check_instance(inst, seed, _tidy(answer), live)
                 if issues:
@@ -502,6 +566,64 @@ def generate(
         golden=bench_golden_set(seeds),
     )
     return Generated(header=header, instances=instances, problems=problems)
+
+
+def _paraphrase_corruptions(
+    draw: _Draw,
+    base: MarkedText,
+    b: int,
+    live: dict[str, str],
+    ctx_fields: list[str],
+    rng: random.Random,
+    sampler: Sampler,
+    golden_avoid: set[str],
+) -> None:
+    """P2p and P4p (each subtype its markup allows) on paraphrase base ``b``."""
+    seed, mk, tag = draw.seed, draw.add, f"b{b}"
+    stated = set(PLACEHOLDER.findall(base.text))
+    fields = [f for f in ctx_fields if f in stated]
+    if fields:
+        f = rng.choice(fields)
+        wrong = sampler.value(seed.parameters[f], golden_avoid | set(live.values()))
+        mk(
+            "P2p",
+            seed.render(base.text, {**live, f: wrong}),
+            tag=tag,
+            penal=True,
+            field=f,
+            stated=wrong,
+            true=live[f],
+            template=b,
+        )
+    steps = base.of_kind("step")
+    if steps:
+        span = rng.choice(steps)
+        mk(
+            "P4p",
+            seed.render(base.delete(span), live),
+            subtype="delete_step",
+            tag=tag,
+            penal=True,
+            step=seed.render(span.text, live),
+            template=b,
+        )
+    kinds: tuple[tuple[SpanKind, str], ...] = (("rule", "negate"), ("policy", "swap_policy"))
+    for kind, subtype in kinds:
+        options: list[tuple[Span, str]] = [
+            (span, alt) for span in base.of_kind(kind) for alt in seed.span_rewrites(span)
+        ]
+        if not options:
+            continue
+        span, alt = options[rng.randrange(len(options))]
+        mk(
+            "P4p",
+            seed.render(base.replace(span, alt), live),
+            subtype=subtype,
+            tag=tag,
+            penal=True,
+            rewrite={"from": seed.render(span.text, live), "to": seed.render(alt, live)},
+            template=b,
+        )
 
 
 def read_instances(
