@@ -6,6 +6,7 @@
 * :mod:`~pipelines.otel.assemble` spans of one trace -> :class:`~monitor.schemas.Trace`
   (GenAI semantic conventions and OpenInference)
 * :mod:`~pipelines.otel.ingest`   records in, one :class:`Outcome` per emission out
+* :mod:`~pipelines.otel.events`   judgments -> ``gen_ai.evaluation.result`` OTLP log records
 * :mod:`~pipelines.otel.mapping`  the mapping file (intent, citations, tool facts,
   ignored spans)
 
