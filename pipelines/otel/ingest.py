@@ -68,11 +68,24 @@ class OtlpIngest:
         self.records = 0
         self.spans = 0
         self.ignored_spans = 0
+        # Kafka records whose key is not the trace id of all their spans: the exporter
+        # runs without partition_traces_by_id, so a trace's spans may reach two workers.
+        self.unkeyed_records = 0
 
-    def feed(self, payload: bytes | str, fmt: OtlpFormat) -> list[Outcome]:
+    def feed(
+        self,
+        payload: bytes | str,
+        fmt: OtlpFormat,
+        *,
+        kafka_key: bytes | None = None,
+        from_kafka: bool = False,
+    ) -> list[Outcome]:
         """Decode one record and buffer its spans. Returns the record's outcome when it
         cannot be decoded (else nothing: traces come from :meth:`poll`, including those
-        evicted to make room)."""
+        evicted to make room). With ``from_kafka``, the record's key is checked: the
+        Collector's exporter keys a record by its trace id (hex) only with
+        ``partition_traces_by_id: true``, which this ingest requires (counted in
+        ``unkeyed_records`` otherwise)."""
         self.records += 1
         try:
             spans = decode_record(payload, fmt)
@@ -80,6 +93,10 @@ class OtlpIngest:
             return [Outcome(trace_id=None, revision=0, error=exc)]
         except Exception as exc:  # a decoder bug must not end a worker
             return [Outcome(None, 0, error=InvalidTraceError("decode_error", detail=repr(exc)))]
+        if from_kafka and spans:
+            key = kafka_key.decode("ascii", errors="replace").lower() if kafka_key else None
+            if any(s.trace_id != key for s in spans):
+                self.unkeyed_records += 1
         kept = [s for s in spans if not self.mapping.ignored(s.name)]
         self.spans += len(kept)
         self.ignored_spans += len(spans) - len(kept)

@@ -102,3 +102,15 @@ def test_ignored_spans_are_counted() -> None:
     ingest = OtlpIngest(mapping=parse_mapping({"ignore_span_names": ["POST *"]}))
     ingest.feed(otlp.record(*otlp.genai_spans()), "otlp-json")
     assert (ingest.records, ingest.spans, ingest.ignored_spans) == (1, 6, 1)
+
+
+def test_records_not_keyed_by_trace_id_are_counted() -> None:
+    ingest = OtlpIngest()
+    rec = otlp.record(*otlp.genai_spans())
+    ingest.feed(rec, "otlp-json", kafka_key=otlp.GT.encode(), from_kafka=True)
+    assert ingest.unkeyed_records == 0
+    ingest.feed(rec, "otlp-json", kafka_key=None, from_kafka=True)  # exporter default: no key
+    mixed = otlp.record(*otlp.genai_spans(), *otlp.openinference_spans())
+    ingest.feed(mixed, "otlp-json", kafka_key=otlp.GT.encode(), from_kafka=True)
+    ingest.feed(rec, "otlp-json")  # a file line: no key to check
+    assert ingest.unkeyed_records == 2
