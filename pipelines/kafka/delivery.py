@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import json
 import logging
 import time
@@ -34,6 +35,7 @@ from typing import Any, Protocol
 
 from monitor.errors import InvalidTraceError
 from monitor.metrics import MonitorMetrics
+from monitor.redact import Redactor
 from monitor.schemas import Judgment, SourceLocation, Trace
 from monitor.traces import RawTrace, parse_trace, trace_id_hint
 from pipelines.kafka.metrics import StreamMetrics
@@ -42,6 +44,10 @@ log = logging.getLogger("cargo.stream")
 
 TRANSIENT_KINDS = frozenset({"timeout", "rate_limit", "connection", "http"})
 DETAIL_CHARS = 500  # of an exception's text in a dead-letter record
+# Largest record the worker writes: under the producer's 1,000,000-byte request limit
+# and the broker's default message.max.bytes, with room for key and headers.
+MAX_RECORD_BYTES = 900_000
+HEAD_BYTES = 4096  # of an original too large to copy whole into its dead-letter record
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,10 @@ class Failure:
 Outcome = Judgment | Failure
 
 
+class OutputTooLargeError(Exception):
+    """An outcome too large for one Kafka record."""
+
+
 def dead_letter(
     raw: bytes,
     exc: InvalidTraceError | Failure,
@@ -98,18 +108,20 @@ def dead_letter(
     partition: int,
     offset: int,
     worker: str,
+    max_bytes: int = MAX_RECORD_BYTES,
 ) -> dict[str, Any]:
-    """The DLQ record: everything needed to find, understand and replay the message."""
+    """The DLQ record: everything needed to find, understand and replay the message.
+
+    The original goes in whole (base64, and as text when it is UTF-8) while the record
+    stays under ``max_bytes``; of a larger one the first ``HEAD_BYTES``, its size and its
+    SHA-256 (``original_truncated``): the message itself is at topic/partition/offset.
+    """
     failure = Failure.invalid(exc) if isinstance(exc, InvalidTraceError) else exc
-    try:
-        text: str | None = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = None
     try:
         trace_id = trace_id_hint(raw)
     except Exception:  # the payload that could not be decoded may defeat the hint too
         trace_id = None
-    return {
+    record = {
         "reason": failure.reason,
         "field": failure.field,
         "detail": failure.detail,
@@ -119,10 +131,27 @@ def dead_letter(
         "partition": partition,
         "offset": offset,
         "trace_id": trace_id,
-        "original_base64": base64.b64encode(raw).decode("ascii"),
-        "original_text": text,
+        **_original(raw, truncated=False),
         "worker": worker,
         "dead_lettered_at": datetime.now(UTC).isoformat(),
+    }
+    if len(raw) * 4 // 3 + 4096 > max_bytes or len(json.dumps(record)) > max_bytes:
+        record |= _original(raw, truncated=True)
+    return record
+
+
+def _original(raw: bytes, *, truncated: bool) -> dict[str, Any]:
+    body = raw[:HEAD_BYTES] if truncated else raw
+    try:
+        text: str | None = body.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    return {
+        "original_base64": base64.b64encode(body).decode("ascii"),
+        "original_text": text,
+        "original_bytes": len(raw),
+        "original_sha256": hashlib.sha256(raw).hexdigest(),
+        "original_truncated": truncated,
     }
 
 
@@ -204,6 +233,9 @@ class Delivery:
         retry: RetryPolicy | None = None,
         parse: Callable[[bytes], Trace] = parse_trace,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        redactor: Redactor | None = None,
+        mask: Callable[[str], str] | None = None,
+        max_record_bytes: int = MAX_RECORD_BYTES,
     ) -> None:
         self.topics = topics
         self.worker = worker
@@ -217,10 +249,16 @@ class Delivery:
         self.retry = retry or RetryPolicy()
         self.parse = parse
         self.sleep = sleep
+        self.max_record_bytes = max_record_bytes
+        # --redact (judgments and dead-letter records without interaction content) and
+        # the secret mask: applied at the one point where outcomes are serialised.
+        self.redactor = redactor
+        self.mask = mask
         # Next input offset expected per partition (in memory; from the watermark when
         # the partition is new here). Above it: the consumer skipped records; below: a
         # redelivery.
         self.expected: dict[tuple[str, int], int] = {}
+        self.reading_back: str | None = None  # what admit is reading back now (stall cause)
         for stage in ("decode", "evaluate"):
             stream_metrics.failures.labels(stage=stage)
 
@@ -242,16 +280,25 @@ class Delivery:
                 self.stream_metrics.duplicates.inc()
                 continue
             if nxt is not None and rec.offset > nxt:
-                missing = await self.reader.read(rec.topic, rec.partition, nxt, rec.offset)
-                self.stream_metrics.gaps.inc()
-                self.stream_metrics.repaired.inc(len(missing))
                 log.warning(
-                    "partition %s:%d: the consumer skipped offsets %d..%d; read "
-                    "back %d record(s) to judge them",
+                    "partition %s:%d: the consumer skipped offsets %d..%d; reading them "
+                    "back to judge them",
                     rec.topic,
                     rec.partition,
                     nxt,
                     rec.offset - 1,
+                )
+                self.reading_back = f"{rec.topic}:{rec.partition} offsets {nxt}..{rec.offset - 1}"
+                try:
+                    missing = await self.reader.read(rec.topic, rec.partition, nxt, rec.offset)
+                finally:
+                    self.reading_back = None
+                self.stream_metrics.gaps.inc()
+                self.stream_metrics.repaired.inc(len(missing))
+                log.warning(
+                    "partition %s:%d: read back %d record(s)",
+                    rec.topic,
+                    rec.partition,
                     len(missing),
                 )
                 out.extend(missing)
@@ -401,7 +448,13 @@ class Delivery:
     async def _send(self, rec: InputRecord, outcome: Outcome) -> Awaitable[Any]:
         if isinstance(outcome, Judgment):
             try:
-                value = outcome.model_dump_json().encode()
+                written = outcome if self.redactor is None else self.redactor(outcome)
+                text = written.model_dump_json()
+                value = (text if self.mask is None else self.mask(text)).encode()
+                if len(value) > self.max_record_bytes:
+                    raise OutputTooLargeError(
+                        f"judgment of {len(value)} bytes, over {self.max_record_bytes}"
+                    )
             except Exception as exc:  # a judgment that cannot be written: its outcome
                 outcome = Failure.crashed("evaluator_error", exc)
             else:
@@ -418,11 +471,15 @@ class Delivery:
             partition=rec.partition,
             offset=rec.offset,
             worker=self.worker,
+            max_bytes=self.max_record_bytes,
         )
+        if self.redactor is not None:
+            record = self.redactor.dead_letter(record)
+        text = json.dumps(record)
         future = await self.sender.send(
             self.topics.dlq,
             f"{rec.topic}:{rec.partition}:{rec.offset}".encode(),
-            json.dumps(record).encode(),
+            (text if self.mask is None else self.mask(text)).encode(),
         )
         if outcome.reason == "evaluator_error":
             self.metrics.traces.labels(status="judge_error").inc()

@@ -30,11 +30,14 @@ def stall_cause(
     flow_active: bool,
     inflight: int,
     agent_alive: bool,
+    reading_back: str | None = None,
 ) -> str:
     """The likeliest reason a partition with lag does not move (from what the worker
     sees; "unknown" when none of the signs is there)."""
     if not agent_alive:
         return "the agent that judges this worker's partitions is not running"
+    if reading_back:
+        return f"the worker is reading back {reading_back} (skipped by the consumer)"
     if not flow_active:
         return "the consumer's flow control is off (a rebalance that did not finish?)"
     if paused:
@@ -60,6 +63,7 @@ async def watch_progress(
     metrics: StreamMetrics,
     *,
     agent_alive: Callable[[], bool] = lambda: True,
+    reading_back: Callable[[], str | None] = lambda: None,
     clock: Callable[[], float] = time.monotonic,
 ) -> None:
     """One round of the progress watch."""
@@ -117,6 +121,7 @@ async def watch_progress(
             flow_active=bool(consumer.flow_active and app.flow_control.is_active()),
             inflight=progress.inflight,
             agent_alive=agent_alive(),
+            reading_back=reading_back(),
         )
         log.warning(
             "partition %s:%d stalled: lag %d, no progress for %.0fs; cause: %s (consumer "

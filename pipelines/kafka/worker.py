@@ -257,6 +257,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
                 progress,
                 stream_metrics,
                 agent_alive=lambda: state.crashed is None,
+                reading_back=lambda: delivery.reading_back,
             )
         except Exception:  # the watch must outlive what it watches
             log.exception("progress watch failed; trying again in %.0fs", cfg.progress_interval_s)

@@ -280,6 +280,14 @@ def test_deliver_then_watermark_then_flush_then_ack_in_input_order(evaluator: An
 def test_admit_skips_redeliveries_and_reads_back_skipped_offsets(evaluator: Any) -> None:
     h = Harness(evaluator, marks={"agent-traces:0": 4})
     h.reader.stored = {("agent-traces", 0, 5): b"five", ("agent-traces", 0, 6): b"six"}
+    seen: list[str | None] = []
+    read = h.reader.read
+
+    async def watched(topic: str, partition: int, start: int, stop: int) -> list[InputRecord]:
+        seen.append(h.delivery.reading_back)  # what a stall report would name now
+        return await read(topic, partition, start, stop)
+
+    h.reader.read = watched  # type: ignore[method-assign]
     got = asyncio.run(
         h.delivery.admit(
             [
@@ -298,6 +306,7 @@ def test_admit_skips_redeliveries_and_reads_back_skipped_offsets(evaluator: Any)
         (1, 0, b"new partition"),
     ]
     assert h.reader.calls == [("agent-traces", 0, 5, 7)]
+    assert seen == ["agent-traces:0 offsets 5..6"] and h.delivery.reading_back is None
     assert h.value("cargo_duplicates_skipped_total") == 1
     assert h.value("cargo_stream_gaps_total") == 1
     assert h.value("cargo_stream_gap_records_total") == 2
@@ -372,3 +381,40 @@ def test_dead_letter_survives_a_payload_the_hint_cannot_read(tmp_path: Path) -> 
     )
     assert rec["reason"] == "too_deep" and rec["trace_id"] is None
     json.dumps(rec)
+
+
+def test_a_dead_letter_record_always_fits_in_one_kafka_record() -> None:
+    # The 700 KB object bomb of the hostile corpus: copied whole (base64 + text) its
+    # record was 1.8 MB, over the producer's limit; the send failed and the partition
+    # stalled. Now the record keeps the head, the size and the hash.
+    import hashlib
+
+    from pipelines.kafka.delivery import HEAD_BYTES, MAX_RECORD_BYTES, dead_letter
+
+    bomb = b'{"a": ' * 100_000 + b"1" + b"}" * 100_000
+    rec = dead_letter(bomb, Failure("too_deep"), topic="t", partition=3, offset=34, worker="w")
+    assert len(json.dumps(rec)) < MAX_RECORD_BYTES
+    assert rec["original_truncated"] is True and rec["original_bytes"] == len(bomb)
+    assert rec["original_sha256"] == hashlib.sha256(bomb).hexdigest()
+    assert base64.b64decode(rec["original_base64"]) == bomb[:HEAD_BYTES]
+    small = dead_letter(
+        b"{oops", Failure("invalid_json"), topic="t", partition=0, offset=1, worker="w"
+    )
+    assert small["original_truncated"] is False
+    assert base64.b64decode(small["original_base64"]) == b"{oops"
+    # Escaped text can triple a record: the measured size decides, not the raw size.
+    controls = b'"' + b"\x01" * 200_000 + b'"'
+    rec = dead_letter(
+        controls, Failure("control_character"), topic="t", partition=0, offset=2, worker="w"
+    )
+    assert len(json.dumps(rec)) < MAX_RECORD_BYTES and rec["original_truncated"] is True
+
+
+def test_a_judgment_too_large_for_kafka_is_dead_lettered(evaluator: Any) -> None:
+    h = Harness(evaluator)
+    h.delivery.max_record_bytes = 500  # every judgment is larger than this
+    records = _records(_lines(1))
+    asyncio.run(h.delivery.finalise(records, asyncio.run(h.delivery.outcomes(records)), {}))
+    ((topic, _, rec),) = h.sender.sent
+    assert topic == "cargo-traces-dlq" and rec["reason"] == "evaluator_error"
+    assert rec["error_type"] == "OutputTooLargeError"

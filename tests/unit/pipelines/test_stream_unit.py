@@ -171,6 +171,10 @@ def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
 def test_stall_cause_names_what_the_worker_sees() -> None:
     base = {"position": 5, "end": 9, "paused": False, "flow_active": True, "inflight": 0}
     assert "agent" in stall_cause(**base, agent_alive=False)
+    reading = stall_cause(**base, agent_alive=True, reading_back="agent-traces:1 offsets 5..9")
+    assert reading == (
+        "the worker is reading back agent-traces:1 offsets 5..9 (skipped by the consumer)"
+    )
     assert "flow control" in stall_cause(**{**base, "flow_active": False}, agent_alive=True)
     assert "paused" in stall_cause(**{**base, "paused": True}, agent_alive=True)
     assert "2 batch(es) in flight" in stall_cause(**{**base, "inflight": 2}, agent_alive=True)
