@@ -38,6 +38,13 @@ from monitor.selective import (
     risk_coverage,
 )
 from pipelines.reports.html import render_page
+from pipelines.reports.models import (
+    CitationSummary,
+    LabelledReport,
+    RankMetrics,
+    ReportSummary,
+    RetrievalQuality,
+)
 
 REPORT_FORMAT = "cargo-report/1"
 
@@ -69,35 +76,35 @@ def read_labels(path: Path) -> list[LossLabel]:
 # --------------------------------------------------------------------------- analysis
 
 
-def summary(js: list[Judgment]) -> dict[str, Any]:
+def summary(js: list[Judgment]) -> ReportSummary:
     status = Counter(j.status for j in js)
     valid = len(js) - status["invalid"]
     evaluated = status["evaluated"]
     pen = sum(bool(j.penalized) for j in js if j.status == "evaluated")
     cost = sum(j.llm.cost_usd for j in js if j.llm is not None)
     cited = [j.citations for j in js if j.citations is not None]
-    return {
-        "judgments": len(js),
-        "status": dict(status),
-        "coverage": evaluated / valid if valid else None,
-        "abstentions": dict(Counter(j.reason for j in js if j.status == "abstained")),
-        "penalized": pen,
-        "penalized_rate": pen / evaluated if evaluated else None,
-        "judge_errors": dict(Counter(j.error.kind for j in js if j.error is not None)),
-        "invalid": dict(Counter(j.reason for j in js if j.status == "invalid")),
-        "judge_cost_usd": round(cost, 6),
-        "citations": None
+    return ReportSummary(
+        judgments=len(js),
+        status=dict(status),
+        coverage=evaluated / valid if valid else None,
+        abstentions=dict(Counter(j.reason for j in js if j.status == "abstained")),
+        penalized=pen,
+        penalized_rate=pen / evaluated if evaluated else None,
+        judge_errors=dict(Counter(j.error.kind for j in js if j.error is not None)),
+        invalid=dict(Counter(j.reason for j in js if j.status == "invalid")),
+        judge_cost_usd=round(cost, 6),
+        citations=None
         if not cited
-        else {
-            "traces": len(cited),
-            "findings": dict(Counter(f.category for c in cited for f in c.findings)),
-            "coverage": (
+        else CitationSummary(
+            traces=len(cited),
+            findings=dict(Counter(f.category for c in cited for f in c.findings)),
+            coverage=(
                 sum(c.covered for c in cited) / req
                 if (req := sum(c.requiring for c in cited))
                 else None
             ),
-        },
-    }
+        ),
+    )
 
 
 @dataclass
@@ -280,7 +287,7 @@ def selective(
 
 def retrieval_quality(
     js: list[Judgment], labels: list[LossLabel], ks: list[int]
-) -> dict[str, Any] | None:
+) -> RetrievalQuality | None:
     relevant: dict[str, set[str]] = {}
     labelled: set[str] = set()
     by_id = {j.trace_id: j for j in js if j.trace_id}
@@ -306,15 +313,18 @@ def retrieval_quality(
     with_rel = [(r, rel) for r, rel in rows if rel]
     if not with_rel:
         return None
-    out: dict[str, Any] = {
-        "queries": len(with_rel),
-        "without_appropriate_reference": len(rows) - len(with_rel),
-    }
-    for k in ks:
-        out[f"hit@{k}"] = float(np.mean([hit_at_k(r, rel, k) for r, rel in with_rel]))
-        out[f"mrr@{k}"] = float(np.mean([mrr_at_k(r, rel, k) for r, rel in with_rel]))
-        out[f"ndcg@{k}"] = float(np.mean([ndcg_at_k(r, rel, k) for r, rel in with_rel]))
-    return out
+    return RetrievalQuality(
+        queries=len(with_rel),
+        without_appropriate_reference=len(rows) - len(with_rel),
+        at={
+            k: RankMetrics(
+                hit=float(np.mean([hit_at_k(r, rel, k) for r, rel in with_rel])),
+                mrr=float(np.mean([mrr_at_k(r, rel, k) for r, rel in with_rel])),
+                ndcg=float(np.mean([ndcg_at_k(r, rel, k) for r, rel in with_rel])),
+            )
+            for k in ks
+        },
+    )
 
 
 # --------------------------------------------------------------------------- rendering
@@ -393,61 +403,57 @@ def selective_lines(sel: dict[str, Any]) -> list[str]:
     return lines
 
 
-def markdown(rep: dict[str, Any]) -> str:
-    s = rep["summary"]
+def markdown(rep: LabelledReport) -> str:
+    s = rep.summary
     lines = [
         "# Cargo Monitor report",
         "",
-        f"Judgments: {s['judgments']} ("
-        + ", ".join(f"{k} {v}" for k, v in sorted(s["status"].items()))
+        f"Judgments: {s.judgments} ("
+        + ", ".join(f"{k} {v}" for k, v in sorted(s.status.items()))
         + "); "
-        f"coverage (evaluated / valid) {_f(s['coverage'])}; penalised "
-        f"{s['penalized']} ({_f(s['penalized_rate'])} of evaluated); judge cost "
-        f"{s['judge_cost_usd']:.4f} USD.",
+        f"coverage (evaluated / valid) {_f(s.coverage)}; penalised "
+        f"{s.penalized} ({_f(s.penalized_rate)} of evaluated); judge cost "
+        f"{s.judge_cost_usd:.4f} USD.",
         "",
     ]
-    for key, title in (
-        ("abstentions", "Abstentions by reason"),
-        ("judge_errors", "Judge errors by kind"),
-        ("invalid", "Invalid traces by reason"),
+    for counts, title in (
+        (s.abstentions, "Abstentions by reason"),
+        (s.judge_errors, "Judge errors by kind"),
+        (s.invalid, "Invalid traces by reason"),
     ):
-        if s[key]:
-            lines += [f"{title}: " + ", ".join(f"{k} {v}" for k, v in sorted(s[key].items())), ""]
-    if s["citations"]:
-        c = s["citations"]
+        if counts:
+            lines += [f"{title}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), ""]
+    if s.citations:
+        c = s.citations
         lines += [
-            f"Citations: {c['traces']} traces, claim coverage {_f(c['coverage'])}, "
-            "findings "
-            + (", ".join(f"{k} {v}" for k, v in sorted(c["findings"].items())) or "none"),
+            f"Citations: {c.traces} traces, claim coverage {_f(c.coverage)}, "
+            "findings " + (", ".join(f"{k} {v}" for k, v in sorted(c.findings.items())) or "none"),
             "",
         ]
-    sel = rep.get("selective")
+    sel = rep.selective
     if sel and sel.get("gates"):
         lines += selective_lines(sel)
-    elif rep.get("labels") is not None:
+    elif rep.labels is not None:
         lines += [
             "No labelled trace has a usable loss (labels need loss, expert_penalized on "
             "an evaluated trace, or appropriate).",
             "",
         ]
-    rq = rep.get("retrieval")
+    rq = rep.retrieval
     if rq:
-        ks = [k.split("@")[1] for k in rq if k.startswith("hit@")]
         lines += [
             "",
             "## Retrieval quality of the gate's reference choice",
             "",
-            f"{rq['queries']} labelled queries with an appropriate reference "
-            f"({rq['without_appropriate_reference']} without one are left out).",
+            f"{rq.queries} labelled queries with an appropriate reference "
+            f"({rq.without_appropriate_reference} without one are left out).",
             "",
             "| K | Hit@K | MRR@K | NDCG@K |",
             "|---|---|---|---|",
         ]
-        for k in ks:
-            lines.append(
-                f"| {k} | {_f(rq[f'hit@{k}'])} | {_f(rq[f'mrr@{k}'])} | {_f(rq[f'ndcg@{k}'])} |"
-            )
-    lines += plot_lines(rep.get("plots") or [])
+        for k, m in rq.at.items():
+            lines.append(f"| {k} | {_f(m.hit)} | {_f(m.mrr)} | {_f(m.ndcg)} |")
+    lines += plot_lines(rep.plots or [])
     return "\n".join(lines) + "\n"
 
 
@@ -730,25 +736,25 @@ def build_report(
     cost_judge: float = 0.01,
     ks: list[int] | None = None,
     gate_model: Any = None,
-) -> dict[str, Any]:
-    rep: dict[str, Any] = {
-        "format": REPORT_FORMAT,
-        "summary": summary(judgments),
-        "labels": None if labels is None else len(labels),
-    }
-    if labels is not None:
-        by_id = {lab.trace_id: lab for lab in labels}
-        items = _items(judgments, by_id, gate_model)
-        rep["unmatched_labels"] = len(set(by_id) - {j.trace_id for j in judgments})
-        rep["selective"] = selective(
+) -> LabelledReport:
+    if labels is None:
+        return LabelledReport(format=REPORT_FORMAT, summary=summary(judgments), labels=None)
+    by_id = {lab.trace_id: lab for lab in labels}
+    items = _items(judgments, by_id, gate_model)
+    return LabelledReport(
+        format=REPORT_FORMAT,
+        summary=summary(judgments),
+        labels=len(labels),
+        unmatched_labels=len(set(by_id) - {j.trace_id for j in judgments}),
+        selective=selective(
             items,
             delta=delta,
             coverages=coverages or [0.5, 0.8, 0.95],
             ce=cost_embed,
             cj=cost_judge,
-        )
-        rep["retrieval"] = retrieval_quality(judgments, labels, ks or [1, 3, 5])
-    return rep
+        ),
+        retrieval=retrieval_quality(judgments, labels, ks or [1, 3, 5]),
+    )
 
 
 def main_report(
@@ -778,16 +784,17 @@ def main_report(
         gate_model=model,
     )
     out.mkdir(parents=True, exist_ok=True)
-    rep["plots"] = plots(rep, out)
+    drawn = plots({"selective": rep.selective}, out)
+    rep = rep.model_copy(update={"plots": drawn})
     md = markdown(rep)
     (out / "report.md").write_text(md, encoding="utf-8")
     (out / "report.json").write_text(
-        json.dumps(rep, indent=2, default=float) + "\n", encoding="utf-8"
+        json.dumps(rep.model_dump(), indent=2, default=float) + "\n", encoding="utf-8"
     )
-    (out / "report.html").write_text(html_page(md, out, rep["plots"]), encoding="utf-8")
+    (out / "report.html").write_text(html_page(md, out, drawn), encoding="utf-8")
     print(md)
     print(
         f"report: {out / 'report.md'}, {out / 'report.json'}, {out / 'report.html'}"
-        + (f", {len(rep['plots'])} plots" if rep["plots"] else "")
+        + (f", {len(drawn)} plots" if drawn else "")
     )
     return 0
