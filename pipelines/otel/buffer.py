@@ -21,7 +21,10 @@ The caller ``add``s the spans of each record, then ``poll``s for traces to assem
   remembered emitted traces (least recently emitted forgotten first; a span of a
   forgotten trace cannot be told from a new trace: it starts again at revision 0);
 * a trace whose root never arrives is emitted as ``incomplete`` with reason
-  ``root_missing`` ``max_wait_s`` after its first span.
+  ``root_missing`` ``max_wait_s`` after its first span;
+* at most ``max_spans_per_trace`` spans are kept per trace (root-eligible spans up to
+  twice that); more are dropped and counted (``ReadyTrace.dropped``,
+  ``stats.spans_dropped``).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class ReadyTrace:
     spans: tuple[Span, ...]
     revision: int
     reason: EmitReason
+    dropped: int = 0  # spans over max_spans_per_trace, not kept
 
     @property
     def incomplete(self) -> bool:
@@ -64,6 +68,7 @@ class BufferStats:
     reemitted: int = 0
     evicted: int = 0
     root_missing: int = 0
+    spans_dropped: int = 0
 
 
 @dataclass(slots=True)
@@ -73,6 +78,7 @@ class _Open:
     last_new: float
     root: int  # 0 none, 1 candidate only, 2 the trace's root
     revision: int = 0
+    dropped: int = 0
 
 
 @dataclass(slots=True)
@@ -104,12 +110,16 @@ class TraceBuffer:
         max_wait_s: float = 60.0,
         max_open_traces: int = 10_000,
         max_closed_traces: int = 50_000,
+        max_spans_per_trace: int = 5_000,
         clock: Clock = time.monotonic,
     ) -> None:
         if quiet_period_s < 0 or candidate_wait_s < 0 or max_wait_s <= 0:
             raise ValueError("quiet_period_s, candidate_wait_s must be >= 0, max_wait_s > 0")
-        if max_open_traces < 1 or max_closed_traces < 0:
-            raise ValueError("max_open_traces must be >= 1 and max_closed_traces >= 0")
+        if max_open_traces < 1 or max_closed_traces < 0 or max_spans_per_trace < 1:
+            raise ValueError(
+                "max_open_traces and max_spans_per_trace must be >= 1, max_closed_traces >= 0"
+            )
+        self.max_spans_per_trace = max_spans_per_trace
         self._root_kind = root_kind
         self.quiet_period_s = quiet_period_s
         self.candidate_wait_s = candidate_wait_s
@@ -153,9 +163,16 @@ class TraceBuffer:
                 result.duplicates += 1
                 self.stats.duplicates += 1
                 continue
+            kind = self._root_kind(span)
+            # Over the cap, root-eligible spans still get in (up to twice the cap): the
+            # root usually ends, and so arrives, last.
+            limit = self.max_spans_per_trace * (2 if kind else 1)
+            if len(entry.spans) >= limit:
+                entry.dropped += 1
+                self.stats.spans_dropped += 1
+                continue
             entry.spans[span.span_id] = span
             entry.last_new = now
-            kind = self._root_kind(span)
             if kind is not None:
                 entry.root = max(entry.root, 2 if kind == "root" else 1)
             result.added += 1
@@ -199,7 +216,7 @@ class TraceBuffer:
             self._closed[tid] = _Closed(entry.spans, entry.root, entry.revision)
             while len(self._closed) > self.max_closed_traces:
                 self._closed.popitem(last=False)
-        return ReadyTrace(tid, spans, entry.revision, reason)
+        return ReadyTrace(tid, spans, entry.revision, reason, entry.dropped)
 
     def _evict_over_limit(self, *, keep: str) -> None:
         while len(self._open) > self.max_open_traces:

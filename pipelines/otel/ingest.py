@@ -53,9 +53,12 @@ class OtlpIngest:
         max_wait_s: float = 60.0,
         max_open_traces: int = 10_000,
         max_closed_traces: int = 50_000,
+        max_spans_per_trace: int = 5_000,
+        max_record_bytes: int = 8_000_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.mapping = mapping
+        self.max_record_bytes = max_record_bytes
         self.buffer = TraceBuffer(
             root_kind=root_kind,
             quiet_period_s=quiet_period_s,
@@ -63,6 +66,7 @@ class OtlpIngest:
             max_wait_s=max_wait_s,
             max_open_traces=max_open_traces,
             max_closed_traces=max_closed_traces,
+            max_spans_per_trace=max_spans_per_trace,
             clock=clock,
         )
         self.records = 0
@@ -87,6 +91,12 @@ class OtlpIngest:
         ``partition_traces_by_id: true``, which this ingest requires (counted in
         ``unkeyed_records`` otherwise)."""
         self.records += 1
+        size = len(payload.encode("utf-8")) if isinstance(payload, str) else len(payload)
+        if size > self.max_record_bytes:
+            err = InvalidTraceError(
+                "too_large", detail=f"{size} bytes, over the limit of {self.max_record_bytes}"
+            )
+            return [Outcome(None, 0, error=err)]
         try:
             spans = decode_record(payload, fmt)
         except InvalidTraceError as exc:
@@ -124,6 +134,8 @@ class OtlpIngest:
         otel["revision"] = ready.revision
         if incomplete:
             otel["incomplete"] = incomplete
+        if ready.dropped:
+            otel["spans_dropped"] = ready.dropped
         trace = assembled.trace.model_copy(
             update={"metadata": {**assembled.trace.metadata, "otel": otel}}
         )

@@ -198,3 +198,17 @@ def test_bad_settings_are_rejected(kw: dict[str, Any]) -> None:
 def test_record_json_is_what_the_helpers_write() -> None:
     doc = json.loads(otlp.record(otlp.span(otlp.GT, otlp.G_ROOT, "x")))
     assert doc["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["traceId"] == otlp.GT
+
+
+def test_spans_per_trace_are_bounded() -> None:
+    clock = Clock()
+    buf = make(clock, max_spans_per_trace=4)
+    spans_ = by_id(genai())
+    root, http = spans_.pop(otlp.G_ROOT), spans_.pop(otlp.G_HTTP)
+    buf.add(spans_.values())  # 5 children (the nested agent "checker" among them)
+    buf.add([root, http])  # the roots arrive last, as they end last
+    clock.advance(3)
+    (ready,) = buf.poll()
+    kept = {s.span_id for s in ready.spans}
+    assert (len(kept), ready.dropped, buf.stats.spans_dropped) == (6, 1, 1)
+    assert {otlp.G_ROOT, otlp.G_HTTP} <= kept  # over the cap, roots still get in

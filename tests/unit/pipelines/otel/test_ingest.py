@@ -114,3 +114,21 @@ def test_records_not_keyed_by_trace_id_are_counted() -> None:
     ingest.feed(mixed, "otlp-json", kafka_key=otlp.GT.encode(), from_kafka=True)
     ingest.feed(rec, "otlp-json")  # a file line: no key to check
     assert ingest.unkeyed_records == 2
+
+
+def test_record_size_is_bounded() -> None:
+    ingest = OtlpIngest(max_record_bytes=100)
+    (out,) = ingest.feed(otlp.record(*otlp.genai_spans()), "otlp-json")
+    assert out.error is not None and out.error.reason == "too_large"
+    assert ingest.buffer.open_traces == 0
+
+
+def test_dropped_spans_are_recorded_on_the_trace() -> None:
+    (out,) = list(
+        interactions_from_lines([otlp.record(*otlp.genai_spans())], mapping=parse_mapping({}))
+    )
+    assert out.trace is not None and "spans_dropped" not in out.trace.metadata["otel"]
+    ingest = OtlpIngest(max_spans_per_trace=6)
+    ingest.feed(otlp.record(*otlp.genai_spans()), "otlp-json")
+    (out,) = ingest.flush()
+    assert out.trace is not None and out.trace.metadata["otel"]["spans_dropped"] == 1
