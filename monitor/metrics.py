@@ -43,6 +43,15 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def check_metrics_tls(certfile: str | Path | None, keyfile: str | Path | None) -> None:
+    """:class:`ConfigError` unless both TLS files are given and exist, or neither."""
+    if (certfile is None) != (keyfile is None):
+        raise ConfigError("TLS for /metrics needs both a certificate and a key file")
+    for name, path in (("certificate", certfile), ("key", keyfile)):
+        if path is not None and not Path(path).is_file():
+            raise ConfigError(f"metrics TLS {name} file not found: {path}")
+
+
 def serve_metrics(
     registry: CollectorRegistry,
     *,
@@ -60,11 +69,7 @@ def serve_metrics(
     that cannot be bound, or a certificate that cannot be loaded, is a
     :class:`ConfigError` naming it.
     """
-    if (certfile is None) != (keyfile is None):
-        raise ConfigError("TLS for /metrics needs both a certificate and a key file")
-    for name, path in (("certificate", certfile), ("key", keyfile)):
-        if path is not None and not Path(path).is_file():
-            raise ConfigError(f"metrics TLS {name} file not found: {path}")
+    check_metrics_tls(certfile, keyfile)
     try:
         start_http_server(
             port,

@@ -142,15 +142,18 @@ class Redactor:
     __call__ = judgment
 
     def dead_letter(self, record: dict[str, Any]) -> dict[str, Any]:
-        """A dead-letter record without the original message: its text is hashed and
-        its bytes dropped (``original_base64`` null, ``original_bytes`` their count)."""
+        """A dead-letter record without the original message: its text is hashed (salted),
+        its bytes and unsalted digest dropped (``original_base64`` and
+        ``original_sha256`` null; ``original_bytes`` kept)."""
         out = dict(record)
         text = record.get("original_text")
         out["original_text"] = self.text(text) if isinstance(text, str) else None
         b64 = record.get("original_base64")
-        if isinstance(b64, str):
+        if isinstance(b64, str) and "original_bytes" not in record:
             out["original_bytes"] = len(b64) * 3 // 4 - b64[-2:].count("=")
         out["original_base64"] = None
+        if "original_sha256" in record:  # unsalted: a short message could be guessed
+            out["original_sha256"] = None
         out["redacted"] = True
         return out
 

@@ -23,6 +23,7 @@ status 1: a worker never stays alive without judging.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import socket
@@ -34,8 +35,11 @@ from typing import Any
 
 from monitor.errors import ConfigError
 from monitor.golden import load_golden
-from monitor.metrics import MonitorMetrics
+from monitor.metrics import MonitorMetrics, check_metrics_tls
+from monitor.metrics import serve_metrics as start_metrics
+from monitor.redact import SecretMask, make_redactor
 from monitor.settings import CargoSettings
+from monitor.traces import parse_trace
 from pipelines.components import build_components, freeze_startup_heap
 from pipelines.kafka.admin import RangeReader, ensure_topics
 from pipelines.kafka.config import KafkaSettings
@@ -153,12 +157,7 @@ class _TableWatermarks:
 
 def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | None = None) -> Any:
     """The Faust app with its agent, topics and table. Nothing starts here."""
-    from prometheus_client import (
-        CollectorRegistry,
-        PlatformCollector,
-        ProcessCollector,
-        start_http_server,
-    )
+    from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
 
     state = state or WorkerState()
     kafka = cfg.kafka
@@ -225,6 +224,10 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
         stream_metrics=stream_metrics,
         progress=progress,
         retry=cfg.retry(),
+        parse=functools.partial(parse_trace, limits=settings.limits()),
+        redactor=make_redactor(settings.redact, settings.redact_salt),
+        mask=SecretMask([settings.judge_api_key, settings.redact_salt, kafka.sasl_password])
+        or None,
     )
     app.cargo_registry = registry  # for tests: the worker's metrics
 
@@ -244,8 +247,14 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
     @app.task  # type: ignore[untyped-decorator]
     async def serve_metrics() -> None:
         if cfg.metrics_port:
-            start_http_server(cfg.metrics_port, addr=settings.metrics_host, registry=registry)
-            log.info("metrics on http://%s:%s/metrics", settings.metrics_host, cfg.metrics_port)
+            url = start_metrics(
+                registry,
+                host=settings.metrics_host,
+                port=cfg.metrics_port,
+                certfile=settings.metrics_tls_cert,
+                keyfile=settings.metrics_tls_key,
+            )
+            log.info("metrics on %s", url)
 
     @app.timer(interval=cfg.progress_interval_s)  # type: ignore[untyped-decorator]
     async def watch() -> None:
@@ -340,6 +349,8 @@ def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warn
         )
     if cfg.metrics_port:
         _check_metrics_port(settings.metrics_host, cfg.metrics_port)
+        check_metrics_tls(settings.metrics_tls_cert, settings.metrics_tls_key)
+    make_redactor(settings.redact, settings.redact_salt)  # a missing salt: exit 2 now
     kafka = cfg.kafka
     # Missing topics up front, with the configured partitions (judgments compacted).
     created = ensure_topics(kafka, kafka.topics(), compact={kafka.judgments_topic})

@@ -124,8 +124,10 @@ def test_dead_letter_records_lose_the_original() -> None:
         "trace_id": "t",
         "original_base64": base64.b64encode(raw).decode(),
         "original_text": raw.decode(),
+        "original_sha256": "ab" * 32,
     }
     out = Redactor(SALT).dead_letter(record)
+    assert out["original_sha256"] is None
     assert "a@b.example" not in json.dumps(out)
     assert out["original_base64"] is None and out["original_bytes"] == len(raw)
     assert out["original_text"].startswith(PREFIX) and out["redacted"] is True
