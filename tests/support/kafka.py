@@ -317,9 +317,11 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-def produce_acknowledged(bootstrap: str, values: list[bytes], topic: str = "agent-traces") -> int:
-    """Send each value as it is; the number the broker acknowledged (Kafka refuses a
-    record over its size limit: that one is not a message in Kafka)."""
+def produce_acknowledged(
+    bootstrap: str, values: list[bytes], topic: str = "agent-traces"
+) -> tuple[int, list[tuple[int, str]]]:
+    """Send each value as it is: the number the broker acknowledged, and (size, error)
+    of each it refused (a record over Kafka's size limit is not a message in Kafka)."""
     from kafka import KafkaProducer
     from kafka.errors import KafkaError
 
@@ -327,23 +329,23 @@ def produce_acknowledged(bootstrap: str, values: list[bytes], topic: str = "agen
     from pipelines.kafka.replay import message_key
 
     ensure_topics(KafkaSettings(bootstrap=bootstrap), {topic: 4})
-    p = KafkaProducer(bootstrap_servers=bootstrap, acks="all", max_request_size=16 * 2**20)
-    futures = []
+    def producer() -> KafkaProducer:
+        return KafkaProducer(bootstrap_servers=bootstrap, acks="all", max_request_size=16 * 2**20)
+
+    p = producer()
+    acked, refused = 0, []
     for value in values:
+        # One at a time: batched with its neighbours, a large record fails them too.
         try:
-            futures.append(p.send(topic, key=message_key(value), value=value))
-        except KafkaError:
-            continue
-    p.flush(timeout=120)
-    acked = 0
-    for fut in futures:
-        try:
-            fut.get(timeout=60)
+            p.send(topic, key=message_key(value), value=value).get(timeout=60)
             acked += 1
-        except KafkaError:
-            continue
+        except KafkaError as exc:
+            refused.append((len(value), type(exc).__name__))
+            # kafka-python's producer aborts everything after such an error: a new one.
+            p.close(timeout=5)
+            p = producer()
     p.close()
-    return acked
+    return acked, refused
 
 
 def collect_by_position(
