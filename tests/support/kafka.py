@@ -329,6 +329,7 @@ def produce_acknowledged(
     from pipelines.kafka.replay import message_key
 
     ensure_topics(KafkaSettings(bootstrap=bootstrap), {topic: 4})
+
     def producer() -> KafkaProducer:
         return KafkaProducer(bootstrap_servers=bootstrap, acks="all", max_request_size=16 * 2**20)
 
