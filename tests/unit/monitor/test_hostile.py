@@ -10,6 +10,7 @@ import sys
 import tracemalloc
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -43,8 +44,9 @@ SMALL = corpus.small_cases()
 
 
 @functools.cache
-def large() -> list:  # type: ignore[type-arg]
-    return corpus.large_cases()
+def large() -> list[Any]:
+    cases: list[Any] = corpus.large_cases()
+    return cases
 
 
 def _expected(case: object, got: str) -> bool:
@@ -255,7 +257,7 @@ class PoisonEmbedder(HashingEmbedder):
 
 
 class PoisonCitations(CitationChecker):
-    async def check_async(self, trace: Trace) -> CitationReport:
+    async def check_async(self, trace: Trace) -> CitationReport | None:
         if MARK in trace.answer:
             raise KeyError("citation bug")
         return await super().check_async(trace)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 
@@ -154,3 +155,76 @@ def test_secret_mask_masks_raw_and_json_escaped_forms() -> None:
     assert "sk-key-1234" not in masked and "ss\\\\word" not in masked
     assert json.loads(masked) == {"reason": "echo [secret] and [secret]", "n": "ab"}
     assert "sk-key" not in repr(mask)
+
+
+async def test_the_stream_writes_redacted_and_masked_outcomes(golden: GoldenSet) -> None:
+    """The worker's one serialisation point (pipelines.kafka.delivery) applies --redact
+    and the secret mask to judgments and dead-letter records alike."""
+    from collections.abc import Awaitable
+    from typing import Any
+
+    from prometheus_client import CollectorRegistry
+
+    from monitor.metrics import MonitorMetrics
+    from monitor.redact import SecretMask
+    from pipelines.kafka.delivery import Delivery, InputRecord, Topics
+    from pipelines.kafka.metrics import StreamMetrics
+
+    sent: list[tuple[str, bytes]] = []
+
+    class Sender:
+        async def send(self, topic: str, key: bytes, value: bytes) -> Awaitable[Any]:
+            sent.append((topic, value))
+            fut: Any = asyncio.get_running_loop().create_future()
+            fut.set_result(None)
+            return fut  # type: ignore[no-any-return]
+
+        async def flush(self) -> None:
+            pass
+
+    class Marks:
+        def get(self, key: str) -> int | None:
+            return None
+
+        def put(self, key: str, offset: int, anchor: Any) -> None:
+            pass
+
+    class Reader:
+        async def read(self, *args: Any) -> list[InputRecord]:
+            return []
+
+    ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge())
+    registry = CollectorRegistry()
+    delivery = Delivery(
+        topics=Topics("agent-traces", "cargo-judgments", "cargo-traces-dlq"),
+        worker="w",
+        sender=Sender(),
+        watermarks=Marks(),
+        reader=Reader(),
+        evaluate=ev.evaluate_batch,
+        metrics=MonitorMetrics(registry, golden, gate_kind="fixed", judge_name="structural"),
+        stream_metrics=StreamMetrics.create(registry),
+        redactor=Redactor(SALT),
+        mask=SecretMask(["sk-stream-key-1234"]),
+    )
+    good = json.dumps(
+        {
+            "trace_id": "t-open",
+            "question": "What is the status of case 171056262?",
+            "answer": ANSWER,
+            "context": {"caseNumber": "171056262", "status": "Open", "serviceTag": "7XK2QF3"},
+            "agent": "case",
+        }
+    ).encode()
+    bad = b'{"trace_id": "t-bad", "question": "case 171056262 sk-stream-key-1234"'
+    records = [InputRecord("agent-traces", 0, k, v) for k, v in enumerate([good, bad])]
+    await delivery.finalise(records, await delivery.outcomes(records), {})
+    assert [t for t, _ in sent] == ["cargo-judgments", "cargo-traces-dlq"]
+    blob = b"\n".join(v for _, v in sent).decode()
+    assert "171056262" not in blob and "7XK2QF3" not in blob and "sk-stream-key" not in blob
+    judgment = json.loads(sent[0][1])
+    assert judgment["status"] == "evaluated" and judgment["claims"]
+    assert all(c["value"].startswith(PREFIX) for c in judgment["claims"])
+    record = json.loads(sent[1][1])
+    assert record["reason"] == "invalid_json" and record["trace_id"] == "t-bad"
+    assert record["redacted"] is True and record["original_base64"] is None
