@@ -50,3 +50,52 @@ async def test_batched_respects_size(tmp_path: Path) -> None:
     p.write_text("".join(f'{{"n":{k}}}\n' for k in range(70)))
     sizes = [len(b) async for b in batched(FileSource(p), 32, 1.0)]
     assert sizes == [32, 32, 6]
+
+
+def test_line_reader_bounds_are_exact() -> None:
+    from monitor.io import LineReader
+
+    limit = 10
+    data = b"a" * 10 + b"\r\n" + b"b" * 11 + b"\n" + b"c" * 12 + b"\n" + b"d" * 50 + b"\n"
+    reader = LineReader(io.BytesIO(data), limit)
+    lines = []
+    while (line := reader.read()) is not None:
+        lines.append(line)
+    assert reader.finish() is None
+    # At the limit: whole. Up to limit + 2 bytes a line is still read whole (the decoder
+    # then says too_large); longer, it is dropped after its head.
+    assert [(x.number, x.size, x.over_limit) for x in lines] == [
+        (1, 10, False),
+        (2, 11, False),
+        (3, 12, True),
+        (4, 50, True),
+    ]
+    assert lines[3].data == b"d" * 12  # the head that was read, never the whole line
+
+
+def test_count_lines_reads_in_blocks_and_skips_blank(tmp_path: Path) -> None:
+    from monitor.io import count_lines
+
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(b'{"a":1}\n\n  \r\n' + b"x" * 3_000_000 + b"\n" + b'{"last":1}')
+    assert count_lines(p) == 3
+    assert count_lines(tmp_path / "missing.jsonl") is None
+
+
+async def test_follow_waits_for_the_end_of_an_over_limit_line(tmp_path: Path) -> None:
+    p = tmp_path / "t.jsonl"
+    p.write_text('{"a":1}\n')
+    source = FileSource(p, follow=True, poll_interval_s=0.01, max_line_bytes=100)
+    task = asyncio.create_task(_collect(source, 3))
+    await asyncio.sleep(0.05)
+    with p.open("ab") as fh:
+        fh.write(b"y" * 500)  # over the limit, no end yet
+        fh.flush()
+        await asyncio.sleep(0.05)
+        fh.write(b"y" * 500 + b'\n{"c":3}\n')
+    items = await asyncio.wait_for(task, 2)
+    assert [(i.location.line if i.location else 0, i.truncated_size) for i in items] == [
+        (1, None),
+        (2, 1000),
+        (3, None),
+    ]

@@ -99,3 +99,36 @@ def test_is_valid_trace_agrees_with_parse_trace() -> None:
     assert is_valid_trace(good) and is_valid_trace(good.encode())
     assert not is_valid_trace("{broken")
     assert not is_valid_trace(json.dumps({"trace_id": "t"}))
+
+
+def test_size_is_counted_in_bytes_at_the_exact_limit() -> None:
+    from monitor.limits import InputLimits
+
+    line = json.dumps({**GOOD, "answer": "é" * 40}, ensure_ascii=False)
+    size = len(line.encode())
+    parse_trace(line, InputLimits(max_payload_bytes=size))  # at the limit: fine
+    for payload in (line, line.encode()):
+        with pytest.raises(InvalidTraceError) as exc:
+            parse_trace(payload, InputLimits(max_payload_bytes=size - 1))
+        assert exc.value.reason == "too_large"
+
+
+def test_depth_at_and_over_the_limit() -> None:
+    from monitor.limits import InputLimits
+
+    nested = json.dumps({**GOOD, "metadata": {"a": [[[1]]]}})  # 5 levels
+    parse_trace(nested, InputLimits(max_json_depth=5))
+    with pytest.raises(InvalidTraceError) as exc:
+        parse_trace(nested, InputLimits(max_json_depth=4))
+    assert exc.value.reason == "too_deep"
+    # Brackets inside strings do not count.
+    parse_trace(json.dumps({**GOOD, "answer": "[[[[[[[[{{{{"}), InputLimits(max_json_depth=1))
+
+
+def test_a_leading_bom_is_ignored_and_any_other_is_not() -> None:
+    raw = json.dumps(GOOD).encode()
+    assert parse_trace(b"\xef\xbb\xbf" + raw).trace_id == "t1"
+    assert parse_trace("\ufeff" + raw.decode()).trace_id == "t1"
+    with pytest.raises(InvalidTraceError) as exc:
+        parse_trace(b"\xef\xbb\xbf\xef\xbb\xbf" + raw)
+    assert exc.value.reason == "invalid_json"
