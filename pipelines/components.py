@@ -77,6 +77,7 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         guards=guards,
         max_concurrency=max(8, settings.judge_max_concurrency),
         citations=citations,
+        limits=settings.limits(),
     )
     return Components(embedder, index, judge, evaluator)
 
