@@ -25,6 +25,11 @@ Families (paper §4, plus P6):
   the draw's other instances and draw from their own random stream (seeded by
   generation seed, seed id and draw), so adding them leaves every older
   instance byte-identical; seeds without markup yield none.
+* **P1q questions as users ask them** — the P1 transplant asked with each of the
+  seed's ``question_paraphrases`` (rendered with the transplant values). Not
+  judged: the gates should accept it (``bench gate`` and ``bench run`` report P1
+  acceptance on it beside the template question's). Made after the others, no
+  random draw; seeds without question paraphrases yield none.
 
 Every instance passes the consistency checks below or is dropped (and
 counted) / fails the run. The output is byte-identical for the same seeds and
@@ -58,8 +63,8 @@ from monitor.errors import CargoError
 from monitor.schemas import GoldenSet
 
 BENCH_FORMAT = "cargo-bench/1"
-Family = Literal["P1", "P2", "P3", "P4", "P5", "P6", "P2p", "P4p"]
-FAMILIES: tuple[Family, ...] = ("P1", "P2", "P3", "P4", "P5", "P6", "P2p", "P4p")
+Family = Literal["P1", "P2", "P3", "P4", "P5", "P6", "P2p", "P4p", "P1q"]
+FAMILIES: tuple[Family, ...] = ("P1", "P2", "P3", "P4", "P5", "P6", "P2p", "P4p", "P1q")
 # The families made on paraphrase bases, and the golden-wording family each mirrors.
 PARAPHRASE_FAMILIES: dict[Family, Family] = {"P2p": "P2", "P4p": "P4"}
 P4_TYPES = ("delete_step", "negate", "swap_policy")
@@ -546,6 +551,8 @@ def generate(
                     _paraphrase_corruptions(
                         draw, base, b, live, ctx_fields, prng, Sampler(prng), golden_avoid
                     )
+            for k, asked in enumerate(seed.question_variants(live)):
+                mk("P1q", answer, tag=f"q{k}", q=asked, penal=None, gate=True, template=k)
 
             for inst in draw.made:
                 issues = check_instance(inst, seed, _tidy(answer), live)

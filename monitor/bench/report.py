@@ -32,6 +32,42 @@ class Usage(_Frozen):
     cost_usd: int | float
 
 
+class VerdictCounts(_Frozen):
+    """The claim and step verdicts a judge issued on one family's items (every
+    successful repeat), by status; ``*_unverifiable`` is how many it could not
+    decide either way (neutral, never penalising)."""
+
+    items: int
+    claims: dict[str, int]
+    steps: dict[str, int]
+    claims_unverifiable: int
+    steps_unverifiable: int
+
+
+class ParaphraseDI(_Frozen):
+    """TP pooled over P2p+P4p (corruptions of paraphrases, not near-copies of the
+    golden answer), against the same FP as the DI; with its bootstrap CI."""
+
+    tp: float | None
+    di: float | None
+    di_ci: tuple[float, float] | None
+
+
+class WorstItem(_Frozen):
+    """A confidently wrong item: penalised against its target (or not penalised when
+    it should be), ``margin`` = how far its deciding score sits from the 0.5 line."""
+
+    id: str
+    family: str
+    subtype: str | None
+    target_penalize: bool
+    penalized: bool
+    correctness: float | None
+    fidelity: float | None
+    margin: float
+    why: str
+
+
 class JudgeSummary(_Frozen):
     """One judge over the instances: penalty rates, TP/FP/DI with a bootstrap CI,
     errors apart (an item whose every repeat failed counts in no rate)."""
@@ -48,6 +84,10 @@ class JudgeSummary(_Frozen):
     items_failed: int
     items: int
     usage: Usage
+    verdicts: dict[str, VerdictCounts] = Field(default={}, exclude_if=lambda v: not v)
+    # Only when the instances have P2p/P4p (seeds with marked paraphrases).
+    p4p_by_type: dict[str, Rate] = Field(default={}, exclude_if=lambda v: not v)
+    paraphrase_bases: ParaphraseDI | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class GateRates(_Frozen):
@@ -57,6 +97,9 @@ class GateRates(_Frozen):
     p5_reject: float | None
     n_p1: int
     n_p5: int
+    # P1 asked with the seeds' question paraphrases (P1q); only when there are some.
+    p1q_accept: float | None = Field(default=None, exclude_if=lambda v: v is None)
+    n_p1q: int = Field(default=0, exclude_if=lambda v: v == 0)
 
     @property
     def note(self) -> str:
@@ -78,6 +121,7 @@ class UnfittedGate(_Frozen):
 
     p1_accept: None = None
     p5_reject: None = None
+    p1q_accept: None = Field(default=None, exclude_if=lambda v: v is None)
     model: str
 
     @property
@@ -115,6 +159,7 @@ class JudgeReport(JudgeSummary):
     gate: GateReport
     judge: JudgeInfo
     llm: LLMLabels | None = Field(default=None, exclude_if=lambda v: v is None)
+    worst: list[WorstItem] = Field(default=[], exclude_if=lambda v: not v)
 
 
 class InstancesInfo(_Frozen):

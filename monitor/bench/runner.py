@@ -12,6 +12,11 @@
   is a judge error: counted apart, excluded from the rates, never read as
   penalised or not.
 * TP = penalty rate pooled over P2+P4, FP = pooled over P1+P3+P6, DI = TP − FP.
+  P2p/P4p (the corruptions made on paraphrases) are reported beside them, with
+  their own TP and DI against the same FP; they do not enter the DI.
+* Per family, the claim and step verdicts by status (how many ``unverifiable``).
+* P1q (the P1 transplant asked the way users ask) goes through the gates beside
+  P1; it is never used to fit a calibrated gate.
   95% CI: item-level bootstrap (10,000 resamples, positives and negatives
   resampled separately); two judges get a paired bootstrap on the same items.
 """
@@ -20,8 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +39,12 @@ from monitor.bench.report import (
     GateReport,
     JudgeSummary,
     PairedDelta,
+    ParaphraseDI,
     Rate,
     UnfittedGate,
     Usage,
+    VerdictCounts,
+    WorstItem,
 )
 from monitor.errors import JudgeError
 from monitor.gate import (
@@ -49,9 +59,11 @@ from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 
-JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6")
+JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6", "P2p", "P4p")
 POSITIVE = ("P2", "P4")
 NEGATIVE = ("P1", "P3", "P6")
+PARAPHRASE_POSITIVE = ("P2p", "P4p")
+GATE_FAMILIES = ("P1", "P5", "P1q")
 BOOTSTRAP_RESAMPLES = 10_000
 
 
@@ -104,6 +116,8 @@ class ItemOutcome:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    # Every successful repeat's result: the verdicts and their evidence.
+    results: tuple[JudgeResult, ...] = ()
 
 
 def _mean(values: list[float | None]) -> float | None:
@@ -141,6 +155,7 @@ async def judge_items(
             expected_agent=ref.agent,
         )
         results: list[Scores] = []
+        full: list[JudgeResult] = []
         kinds: list[str] = []
         calls: list[LLMCall] = []
         for k in range(repeats):
@@ -150,6 +165,7 @@ async def judge_items(
                 async with sem:
                     r = await asyncio.wait_for(judge.judge(request), timeout=timeout_s)
                 results.append(r.scores)
+                full.append(r)
                 if r.call is not None:
                     calls.append(r.call)
             except TimeoutError:
@@ -170,7 +186,7 @@ async def judge_items(
         fid = _mean([s.hallucination_fidelity for s in results])
         pen = any(v is not None and v < PENALTY_LINE for v in (corr, fid))
         return ItemOutcome(
-            inst, pen, corr, fid, len(kinds), tuple(kinds), tokens_in, tokens_out, cost
+            inst, pen, corr, fid, len(kinds), tuple(kinds), tokens_in, tokens_out, cost, tuple(full)
         )
 
     judged = [i for i in instances if i.family in JUDGED_FAMILIES]
@@ -239,7 +255,10 @@ def summarize(
 ) -> JudgeSummary:
     ok = [o for o in outcomes if o.penalized is not None]
     fam: dict[str, Rate] = {}
+    present = {o.instance.family for o in outcomes}
     for f in JUDGED_FAMILIES:
+        if f in PARAPHRASE_POSITIVE and f not in present:
+            continue  # seeds without marked paraphrases: the report stays as it was
         fam[f] = _rate_of([bool(o.penalized) for o in ok if o.instance.family == f])
     pos = np.array([bool(o.penalized) for o in ok if o.instance.family in POSITIVE], float)
     neg = np.array([bool(o.penalized) for o in ok if o.instance.family in NEGATIVE], float)
@@ -258,6 +277,31 @@ def summarize(
         )
         for s in P3_SPLITS
     }
+    p4p = (
+        {
+            t: _rate_of(
+                [
+                    bool(o.penalized)
+                    for o in ok
+                    if o.instance.family == "P4p" and o.instance.subtype == t
+                ]
+            )
+            for t in P4_TYPES
+        }
+        if "P4p" in present
+        else {}
+    )
+    para: ParaphraseDI | None = None
+    if present & set(PARAPHRASE_POSITIVE):
+        ppos = np.array(
+            [bool(o.penalized) for o in ok if o.instance.family in PARAPHRASE_POSITIVE], float
+        )
+        ptp = float(ppos.mean()) if len(ppos) else None
+        para = ParaphraseDI(
+            tp=ptp,
+            di=ptp - fp if ptp is not None and fp is not None else None,
+            di_ci=bootstrap_di(ppos, neg, resamples=resamples),
+        )
     errors = sum(o.errors for o in outcomes)
     kinds: dict[str, int] = {}
     for o in outcomes:
@@ -280,7 +324,138 @@ def summarize(
             output_tokens=sum(o.output_tokens for o in outcomes),
             cost_usd=round(sum(o.cost_usd for o in outcomes), 6),
         ),
+        verdicts=verdict_counts(outcomes),
+        p4p_by_type=p4p,
+        paraphrase_bases=para,
     )
+
+
+def verdict_counts(outcomes: Sequence[ItemOutcome]) -> dict[str, VerdictCounts]:
+    """Per judged family present, the claim and step verdicts by status over every
+    successful repeat (issue 19 point 6: how often the judge could not tell)."""
+    out: dict[str, VerdictCounts] = {}
+    for f in JUDGED_FAMILIES:
+        mine = [o for o in outcomes if o.instance.family == f]
+        if not mine:
+            continue
+        claims: Counter[str] = Counter()
+        steps: Counter[str] = Counter()
+        for o in mine:
+            for r in o.results:
+                claims.update(str(c.status) for c in r.claims)
+                steps.update(str(s.status) for s in r.steps)
+        out[f] = VerdictCounts(
+            items=len(mine),
+            claims=dict(sorted(claims.items())),
+            steps=dict(sorted(steps.items())),
+            claims_unverifiable=claims["unverifiable"],
+            steps_unverifiable=steps["unverifiable"],
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- per item
+
+_PENALISING_STEPS = ("missing", "negated", "altered")
+
+
+def _deciding_score(o: ItemOutcome) -> float | None:
+    """The score the penalty rule decides on: the lower of correctness and fidelity."""
+    xs = [v for v in (o.correctness, o.fidelity) if v is not None]
+    return min(xs) if xs else None
+
+
+def _why(o: ItemOutcome) -> str:
+    """What the judge's verdict rests on, in one line: the penalising verdicts with
+    their cues when it penalised, else what the instance changed."""
+    parts: list[str] = []
+    for r in o.results[:1]:
+        for c in r.claims:
+            if c.status == "contradicted":
+                parts.append(
+                    f"claim {c.field or '?'}={c.value!r} contradicted "
+                    f"(context {c.evidence.context_value!r}, cue {c.evidence.cue})"
+                )
+        for s in r.steps:
+            if str(s.status) in _PENALISING_STEPS:
+                parts.append(f"step {s.index + 1} {s.status}" + (f" ({s.cue})" if s.cue else ""))
+    if o.penalized:
+        return "; ".join(parts) or "penalised by score, no penalising verdict"
+    d = o.instance.detail
+    if "rewrite" in d:
+        return f"missed: {d['rewrite']['from']!r} -> {d['rewrite']['to']!r}"
+    if "step" in d:
+        return f"missed: deleted step {d['step']!r}"
+    if "stated" in d:
+        return f"missed: {d['field']} stated {d['stated']!r}, observed {d['true']!r}"
+    return "not penalised"
+
+
+def worst_items(outcomes: Sequence[ItemOutcome], *, per_family: int = 3) -> list[WorstItem]:
+    """The most confidently wrong items, ``per_family`` at most for each judged family:
+    wrong against the target, ordered by how far the deciding score is from 0.5."""
+    out: list[WorstItem] = []
+    for f in JUDGED_FAMILIES:
+        wrong = []
+        for o in outcomes:
+            target = o.instance.target_penalize
+            score = _deciding_score(o)
+            if o.instance.family != f or o.penalized is None or target is None:
+                continue
+            if o.penalized == target or score is None:
+                continue
+            wrong.append((abs(score - PENALTY_LINE), o))
+        wrong.sort(key=lambda t: (-t[0], t[1].instance.id))
+        for margin, o in wrong[:per_family]:
+            out.append(
+                WorstItem(
+                    id=o.instance.id,
+                    family=f,
+                    subtype=o.instance.subtype,
+                    target_penalize=bool(o.instance.target_penalize),
+                    penalized=bool(o.penalized),
+                    correctness=o.correctness,
+                    fidelity=o.fidelity,
+                    margin=round(margin, 4),
+                    why=_why(o),
+                )
+            )
+    return out
+
+
+def item_row(o: ItemOutcome, judge: str) -> dict[str, Any]:
+    """One ``bench run --items`` JSONL row: the instance, its target, the judge's
+    decision and scores, and every repeat's claim and step verdicts with evidence."""
+    i = o.instance
+    return {
+        "judge": judge,
+        "id": i.id,
+        "seed": i.seed,
+        "family": i.family,
+        "subtype": i.subtype,
+        "draw": i.draw,
+        "target_penalize": i.target_penalize,
+        "penalized": o.penalized,
+        "correct": None if o.penalized is None else o.penalized == i.target_penalize,
+        "correctness": o.correctness,
+        "fidelity": o.fidelity,
+        "errors": o.errors,
+        "error_kinds": list(o.error_kinds),
+        "question": i.question,
+        "answer": i.answer,
+        "context": i.context,
+        "detail": i.detail,
+        "why": _why(o) if o.penalized is not None else None,
+        "repeats": [
+            {
+                "scores": r.scores.model_dump(mode="json"),
+                "claims": [c.model_dump(mode="json") for c in r.claims],
+                "steps": [s.model_dump(mode="json") for s in r.steps],
+                "rationale": r.rationale,
+            }
+            for r in o.results
+        ],
+    }
 
 
 # --------------------------------------------------------------------------- gates
@@ -294,7 +469,7 @@ class GateItem:
 
 def retrieve_gate_items(index: GoldenIndex, instances: Sequence[BenchInstance]) -> list[GateItem]:
     """The (question, seed reference) pair of every P1 and P5 instance as a retrieval."""
-    items = [i for i in instances if i.family in ("P1", "P5")]
+    items = [i for i in instances if i.family in GATE_FAMILIES]
     if not items:
         return []
     ids = [g.id for g in index.golden.items]
@@ -315,7 +490,15 @@ def _accepts_own(gate: Gate, g: GateItem) -> bool:
 def _gate_rates(gate: Gate, items: Sequence[GateItem]) -> GateRates:
     p1 = [_accepts_own(gate, g) for g in items if g.instance.family == "P1"]
     p5 = [not _accepts_own(gate, g) for g in items if g.instance.family == "P5"]
-    return GateRates(p1_accept=_rate(p1), p5_reject=_rate(p5), n_p1=len(p1), n_p5=len(p5))
+    p1q = [_accepts_own(gate, g) for g in items if g.instance.family == "P1q"]
+    return GateRates(
+        p1_accept=_rate(p1),
+        p5_reject=_rate(p5),
+        n_p1=len(p1),
+        n_p5=len(p5),
+        p1q_accept=_rate(p1q),
+        n_p1q=len(p1q),
+    )
 
 
 def calibration_rows(items: Sequence[GateItem]) -> list[CalibrationRow]:
@@ -356,8 +539,10 @@ def gate_report(
     folds = [set(seeds[0::2]), set(seeds[1::2])]
     p1: list[bool] = []
     p5: list[bool] = []
+    p1q: list[bool] = []
     for k in (0, 1):
-        train = [g for g in items if g.instance.seed in folds[k]]
+        # Fitted on the template pairs only (P1/P5), as before P1q existed.
+        train = [g for g in items if g.instance.seed in folds[k] and g.instance.family != "P1q"]
         test = [g for g in items if g.instance.seed in folds[1 - k]]
         rows = calibration_rows(train)
         if len({r.appropriate for r in rows}) < 2:
@@ -369,6 +554,7 @@ def gate_report(
         gate = CalibratedGate(fit_gate_model(rows, "isotonic", gamma=gamma))
         p1 += [_accepts_own(gate, g) for g in test if g.instance.family == "P1"]
         p5 += [not _accepts_own(gate, g) for g in test if g.instance.family == "P5"]
+        p1q += [_accepts_own(gate, g) for g in test if g.instance.family == "P1q"]
     return GateReport(
         fixed=fixed,
         margin=margin,
@@ -377,6 +563,8 @@ def gate_report(
             p5_reject=_rate(p5),
             n_p1=len(p1),
             n_p5=len(p5),
+            p1q_accept=_rate(p1q),
+            n_p1q=len(p1q),
             model=f"isotonic, 2-fold by seed, gamma {gamma}",
         ),
     )

@@ -134,6 +134,11 @@ def _register_run(p: argparse.ArgumentParser) -> None:
         "--html", help="write the report as one self-contained HTML page (figures embedded)"
     )
     out.add_argument(
+        "--items",
+        help="write one JSONL row per judged instance: family, subtype, target, "
+        "penalised, scores, claim and step verdicts with their evidence",
+    )
+    out.add_argument(
         "--bootstrap",
         type=int,
         help="bootstrap resamples (default 10000)",
@@ -156,6 +161,7 @@ def _run_run(args: argparse.Namespace) -> int:
         json=args.json,
         markdown=args.markdown,
         html=args.html,
+        items=args.items,
         embedder=args.embedder,
         tau=args.tau,
         delta=args.delta,

@@ -20,10 +20,12 @@ from monitor.bench.report import BenchReport, InstancesInfo, JudgeReport, LLMLab
 from monitor.bench.runner import (
     BOOTSTRAP_RESAMPLES,
     SANITY_JUDGES,
+    item_row,
     judge_items,
     paired_delta,
     retrieve_gate_items,
     summarize,
+    worst_items,
 )
 from monitor.bench.seeds import load_seeds
 from monitor.embeddings import make_embedder
@@ -56,6 +58,7 @@ class BenchRunOptions:
     json: str | None = None
     markdown: str | None = None
     html: str | None = None
+    items: str | None = None
     embedder: str = "minilm"
     tau: float = 0.80
     delta: float = 0.02
@@ -120,6 +123,11 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
         header, instances, source = gen.header, gen.instances, str(opts.seeds)
     report = asyncio.run(run_report(header, instances, opts, settings, source))
     console.print(render_table(report))
+    extra = render_paraphrase_table(report)
+    if extra is not None:
+        console.print(extra)
+    if opts.items:
+        console.print(f"items: {opts.items}")
     if opts.json:
         Path(opts.json).write_text(
             json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
@@ -193,6 +201,7 @@ async def run_report(
     )
     outcomes = {}
     report_judges: dict[str, JudgeReport] = {}
+    rows: list[str] = []
     try:
         for name, judge in judges.items():
             res = await judge_items(
@@ -209,10 +218,16 @@ async def run_report(
                 gate=gate,
                 judge=judge.info,
                 llm=labels.get(name),
+                worst=worst_items(res),
             )
+            if opts.items:
+                rows += [json.dumps(item_row(o, name), ensure_ascii=False) for o in res]
     finally:
         for judge in judges.values():
             await aclose_judge(judge)
+    if opts.items:
+        Path(opts.items).parent.mkdir(parents=True, exist_ok=True)
+        Path(opts.items).write_text("".join(r + "\n" for r in rows), encoding="utf-8")
     paired = []
     for k, a in enumerate(names):
         for b in names[k + 1 :]:
@@ -286,6 +301,112 @@ def render_table(report: BenchReport) -> Table:
     return t
 
 
+def _has_paraphrase_bases(report: BenchReport) -> bool:
+    return any(r.paraphrase_bases is not None for r in report.judges.values())
+
+
+def _paraphrase_rows(report: BenchReport) -> list[list[str]]:
+    rows = []
+    for name, r in report.judges.items():
+        pb, f = r.paraphrase_bases, r.families
+        if pb is None:
+            continue
+        ci = pb.di_ci
+        di = (
+            "—"
+            if pb.di is None
+            else f"{pb.di:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+        )
+        cells = [f"{_pct(f[x].rate)} ({f[x].n})" if x in f else "—" for x in ("P2p", "P4p")]
+        cells += [
+            f"{_pct(r.p4p_by_type[t].rate)} ({r.p4p_by_type[t].n})" if t in r.p4p_by_type else "—"
+            for t in ("delete_step", "negate", "swap_policy")
+        ]
+        rows.append([name, *cells, _pct(pb.tp), _pct(r.fp), di])
+    return rows
+
+
+PARAPHRASE_HEADERS = [
+    "judge",
+    "P2p ↑",
+    "P4p ↑",
+    "P4p delete_step",
+    "P4p negate",
+    "P4p swap_policy",
+    "TP(P2p+P4p)",
+    "FP",
+    "DI on paraphrases [95% CI]",
+]
+
+
+def render_paraphrase_table(report: BenchReport) -> Table | None:
+    """The P2p/P4p rows (corruptions made on paraphrases), None when there are none."""
+    if not _has_paraphrase_bases(report):
+        return None
+    t = Table(title="Corruptions on paraphrase bases (penalty rate, n)")
+    for h in PARAPHRASE_HEADERS:
+        t.add_column(h, justify="left" if h == "judge" else "right")
+    for row in _paraphrase_rows(report):
+        t.add_row(*row)
+    return t
+
+
+def _extra_markdown(report: BenchReport) -> list[str]:
+    """P2p/P4p, the unverifiable counts and the worst items (issue 19 points 3, 4, 6)."""
+    lines: list[str] = []
+    if _has_paraphrase_bases(report):
+        lines += [
+            "",
+            "The same corruptions on the seeds' paraphrases (P2p, P4p: not near-copies of "
+            "the golden answer); DI on paraphrases = TP(P2p+P4p) − FP:",
+            "",
+            "| " + " | ".join(PARAPHRASE_HEADERS) + " |",
+            "|" + "---|" * len(PARAPHRASE_HEADERS),
+        ]
+        lines += ["| " + " | ".join(r) + " |" for r in _paraphrase_rows(report)]
+    if any(r.verdicts for r in report.judges.values()):
+        lines += [
+            "",
+            "Verdicts per family (every successful repeat): claims and steps, "
+            "how many `unverifiable`:",
+            "",
+            "| judge | family | items | claims | unverifiable claims | steps "
+            "| unverifiable steps | claims by status | steps by status |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for name, r in report.judges.items():
+            for fam, v in r.verdicts.items():
+                nc, ns = sum(v.claims.values()), sum(v.steps.values())
+
+                def share(k: int, n: int) -> str:
+                    return f"{k} ({k / n:.2f})" if n else "0"
+
+                lines.append(
+                    f"| {name} | {fam} | {v.items} | {nc} | {share(v.claims_unverifiable, nc)} "
+                    f"| {ns} | {share(v.steps_unverifiable, ns)} "
+                    f"| {', '.join(f'{k} {c}' for k, c in v.claims.items()) or '—'} "
+                    f"| {', '.join(f'{k} {c}' for k, c in v.steps.items()) or '—'} |"
+                )
+    if any(r.worst for r in report.judges.values()):
+        lines += [
+            "",
+            "Worst items (wrong against the target, farthest from the 0.5 line first; "
+            "`bench run --items` has every item with its verdicts):",
+            "",
+            "| judge | item | target | penalised | correctness | fidelity | why |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, r in report.judges.items():
+            for w in r.worst:
+                why = w.why.replace("|", "\\|")
+                lines.append(
+                    f"| {name} | `{w.id}` | {'penalise' if w.target_penalize else 'pass'} "
+                    f"| {'yes' if w.penalized else 'no'} | {_pct(w.correctness)} "
+                    f"| {_pct(w.fidelity)} | {why} |"
+                )
+    return lines
+
+
 def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = None) -> str:
     """The report as Markdown; ``figures`` (key -> image file name, from
     :func:`bench_figures`) adds a section that shows them."""
@@ -323,19 +444,28 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
             + " | ".join(f"{_pct(p3[s].rate)} ({p3[s].n})" for s in ("unobserved", "fabricated"))
             + " |"
         )
+    lines += _extra_markdown(report)
+    asked = report.gate.fixed.n_p1q > 0
     lines += [
         "",
-        f"Gate (embedder {report.embedder}): P1 acceptance with its own reference, P5 rejection.",
+        f"Gate (embedder {report.embedder}): P1 acceptance with its own reference, P5 rejection"
+        + (
+            "; P1q = P1 asked with the seeds' question paraphrases "
+            f"({report.gate.fixed.n_p1q} pairs)."
+            if asked
+            else "."
+        ),
         "",
-        "| gate | P1 accept | P5 reject | note |",
-        "|---|---|---|---|",
+        "| gate | P1 accept | " + ("P1q accept | " if asked else "") + "P5 reject | note |",
+        "|---|---|---|" + ("---|" if asked else "") + "---|",
     ]
     for kind, g in (
         ("fixed", report.gate.fixed),
         ("margin", report.gate.margin),
         ("calibrated", report.gate.calibrated),
     ):
-        lines.append(f"| {kind} | {_pct(g.p1_accept)} | {_pct(g.p5_reject)} | {g.note} |")
+        q = f"{_pct(g.p1q_accept)} | " if asked else ""
+        lines.append(f"| {kind} | {_pct(g.p1_accept)} | {q}{_pct(g.p5_reject)} | {g.note} |")
     lines += _paper_layout(report)
     if any(r.usage.input_tokens or r.errors for r in report.judges.values()):
         lines += [

@@ -10,6 +10,10 @@ that no pair is scored by a model fitted on it:
 * risk-coverage on the evaluation pairs with loss = "the reference is not an
   appropriate exemplar" (P5 accepted), AURC per gate against random sampling and
   an oracle ordering.
+
+Where the seeds carry ``question_paraphrases``, each gate's operating point is also
+applied to P1 asked the way users ask (P1q pairs of the evaluation seed): P1 accept
+on them sits beside the template questions'. P1q never enters a fit.
 """
 
 from __future__ import annotations
@@ -88,8 +92,10 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     embedder = make_embedder(opts.embedder)
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
-    fit_items = retrieve_gate_items(index, fit.instances)
-    ev_items = retrieve_gate_items(index, ev.instances)
+    fit_items = [g for g in retrieve_gate_items(index, fit.instances) if g.instance.family != "P1q"]
+    ev_all = retrieve_gate_items(index, ev.instances)
+    ev_items = [g for g in ev_all if g.instance.family != "P1q"]
+    ev_asked = [g for g in ev_all if g.instance.family == "P1q"]
     cal = calibrate(
         calibration_rows(fit_items), method=opts.method, embedding_model=embedder.model_id
     )
@@ -114,7 +120,7 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     gamma_pt = threshold_for_coverage(fp[p1], opts.p1_coverage)
     assert tau_pt is not None and gamma_pt is not None
     m_tau, m_delta = _margin_point(fs, fd, ffam, opts.p1_coverage)
-    ops = {
+    ops: dict[str, dict[str, Any]] = {
         "fixed": {"threshold": f"τ {tau_pt.threshold:.4f}", **_op(es >= tau_pt.threshold, efam)},
         "margin": {
             "threshold": f"τ {m_tau:.4f}, δ {m_delta:.4f}",
@@ -125,6 +131,12 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             **_op(ep >= gamma_pt.threshold, efam),
         },
     }
+    if ev_asked:
+        qs, qd, qp, _ = arrays(ev_asked)
+        ops["fixed"]["p1q_accept"] = float((qs >= tau_pt.threshold).mean())
+        ops["margin"]["p1q_accept"] = float(((qs >= m_tau) & (qd >= m_delta)).mean())
+        ops["calibrated"]["p1q_accept"] = float((qp >= gamma_pt.threshold).mean())
+    asked = " | P1q accept" if ev_asked else ""
     items = [
         Item(
             f"{g.instance.id}",
@@ -144,9 +156,12 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     t = Table(
         title=f"Gates at P1 coverage ≥ {opts.p1_coverage:.2f} (thresholds fitted on gen "
         f"seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
-        f"{int((efam == 'P1').sum())} P1, {int((efam == 'P5').sum())} P5 pairs)"
+        f"{int((efam == 'P1').sum())} P1, {int((efam == 'P5').sum())} P5 pairs"
+        + (f", {len(ev_asked)} P1q pairs: P1 asked as users ask" if ev_asked else "")
+        + ")"
     )
-    for h in ("gate", "threshold", "P1 accept", "P5 reject", "coverage", "risk", "AURC"):
+    heads = ("gate", "threshold", "P1 accept", *asked.split(" | ")[1:], "P5 reject")
+    for h in (*heads, "coverage", "risk", "AURC"):
         t.add_column(h, justify="left" if h in ("gate", "threshold") else "right")
     names = {
         "fixed": "fixed (s*)",
@@ -160,15 +175,15 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             k,
             str(o["threshold"]),
             f"{o['p1_accept']:.3f}",
+            *([f"{o['p1q_accept']:.3f}"] if ev_asked else []),
             f"{o['p5_reject']:.3f}",
             f"{o['coverage']:.3f}",
             f"{o['risk']:.3f}",
             f"{g['aurc']:.4f}",
         )
-    t.add_row(
-        "random", "—", "—", "—", "—", f"{sel['random']['risk']:.3f}", f"{sel['random']['aurc']:.4f}"
-    )
-    t.add_row("oracle", "—", "—", "—", "—", "—", f"{sel['oracle']['aurc']:.4f}")
+    dash = ["—"] * (4 if ev_asked else 3)
+    t.add_row("random", "—", *dash, f"{sel['random']['risk']:.3f}", f"{sel['random']['aurc']:.4f}")
+    t.add_row("oracle", "—", *dash, "—", f"{sel['oracle']['aurc']:.4f}")
     console.print(t)
     console.print(
         f"calibration on the fit pairs: {cal.method} ({cal.chosen_by}), out-of-fold "
@@ -201,20 +216,26 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         f"Fit on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed} "
         f"({opts.seeds}, {opts.draws} draws, {embedder.model_id}). Thresholds reach P1 "
         f"coverage ≥ {opts.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
-        "reference accepted (a P5 pair).",
+        "reference accepted (a P5 pair)."
+        + (
+            f" P1q: the {len(ev_asked)} P1 pairs asked with the seeds' question paraphrases "
+            "(users don't type the template), same thresholds."
+            if ev_asked
+            else ""
+        ),
         "",
-        "| gate | threshold | P1 accept | P5 reject | coverage | risk | AURC |",
-        "|---|---|---|---|---|---|---|",
+        f"| gate | threshold | P1 accept{asked} | P5 reject | coverage | risk | AURC |",
+        "|---|---|---|---|---|---|---|" + ("---|" if ev_asked else ""),
     ]
     for k, o in ops.items():
+        q = f" | {o['p1q_accept']:.3f}" if ev_asked else ""
         op_md.append(
-            f"| {k} | {o['threshold']} | {o['p1_accept']:.3f} | {o['p5_reject']:.3f} "
+            f"| {k} | {o['threshold']} | {o['p1_accept']:.3f}{q} | {o['p5_reject']:.3f} "
             f"| {o['coverage']:.3f} | {o['risk']:.3f} | {o['aurc']:.4f} |"
         )
-    op_md.append(
-        f"| random | — | — | — | — | {sel['random']['risk']:.3f} | {sel['random']['aurc']:.4f} |"
-    )
-    op_md.append(f"| oracle | — | — | — | — | — | {sel['oracle']['aurc']:.4f} |")
+    md_dash = " — |" * (5 if ev_asked else 4)
+    op_md.append(f"| random |{md_dash} {sel['random']['risk']:.3f} | {sel['random']['aurc']:.4f} |")
+    op_md.append(f"| oracle |{md_dash} — | {sel['oracle']['aurc']:.4f} |")
     md = (
         "\n".join([*op_md, "", *selective_lines(sel), "", "Plots: " + ", ".join(rep["plots"])])
         + "\n"
