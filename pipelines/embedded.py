@@ -11,6 +11,7 @@ from pathlib import Path
 
 from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 
@@ -138,7 +139,7 @@ class Summary:
                 t.add_row(f"  citation finding: {cat}", str(n))
         t.add_row("invalid lines", str(self.status["invalid"]))
         for line, reason in self.invalid[:10]:
-            t.add_row(f"  line {line}", reason)
+            t.add_row(f"  line {line}", escape(reason))  # a field name is input: no markup
         if len(self.invalid) > 10:
             t.add_row("  ...", f"{len(self.invalid) - 10} more")
         return t

@@ -106,6 +106,8 @@ def small_cases() -> list[Case]:
 
     add("valid", _dump(_trace("valid")), "ok")
     add("valid_minimal", _dump({"trace_id": "h-min", "question": "Hi?", "answer": "Hello."}), "ok")
+    # Console markup in a field name (run's summary table prints invalid fields).
+    add("markup_in_field_name", _raw("markup", "context", '{"[/]": ["x"], "[bold]": 1}'), "schema")
     # Nesting: the trace object and the metadata object are one level each.
     add("depth_64_ok", _raw("depth-64", "metadata", '{"a": ' + _nested(62) + "}"), "ok")
     add("depth_65", _raw("depth-65", "metadata", '{"a": ' + _nested(63) + "}"), "too_deep")
