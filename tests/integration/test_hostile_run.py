@@ -30,7 +30,9 @@ def _corpus() -> ModuleType:
     return module
 
 
-def _run(tmp_path: Path, source: Path, *, stdin: bool) -> tuple[int, str, list[dict[str, object]]]:
+def _run(
+    tmp_path: Path, source: Path, *extra: str, stdin: bool
+) -> tuple[int, str, list[dict[str, object]]]:
     out = tmp_path / ("stdin.jsonl" if stdin else "file.jsonl")
     args = [
         *CLI,
@@ -46,6 +48,7 @@ def _run(tmp_path: Path, source: Path, *, stdin: bool) -> tuple[int, str, list[d
         "--no-progress",
         "--cache-dir",
         str(tmp_path / "cache"),
+        *extra,
     ]
     with source.open("rb") as fh:
         proc = subprocess.run(
@@ -85,3 +88,18 @@ def test_run_gives_every_hostile_line_its_outcome(tmp_path: Path, stdin: bool) -
     statuses = Counter(str(r["status"]) for r in rows)
     assert statuses["invalid"] == sum(c.expect != "ok" for c in inputs.values())
     assert "run summary" in log and "Traceback" not in log
+
+
+def test_the_limit_flags_reach_the_reader_and_the_decoder(tmp_path: Path) -> None:
+    corpus = _corpus()
+    cases = corpus.small_cases()
+    source = tmp_path / "hostile.jsonl"
+    corpus.write(source, cases)
+    rc, log, rows = _run(tmp_path, source, "--max-payload-bytes", "3000", stdin=False)
+    assert rc == 0, log[-3000:]
+    inputs = {n: c for n, c in enumerate(cases, start=1) if c.expect != "skip"}
+    by_line = {r["source"]["line"]: r for r in rows}  # type: ignore[index]
+    assert set(by_line) == set(inputs)
+    big = {n for n, c in inputs.items() if len(c.line.rstrip(b"\r")) > 3000}
+    assert big  # several corpus lines are over 3,000 bytes
+    assert {n for n, r in by_line.items() if r["reason"] == "too_large"} == big
