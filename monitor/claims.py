@@ -29,6 +29,7 @@ with no field and is unverifiable (neutral).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass, field
@@ -182,11 +183,19 @@ def _procedural_values(answer: str, instance_values: tuple[str, ...]) -> tuple[s
     return tuple(f.text for f in find_typed_values(text))
 
 
-def _sentence_of(sentences: list[Sentence], pos: int) -> Sentence:
-    for s in sentences:
-        if s.start <= pos < max(s.end, s.start + 1):
-            return s
-    return sentences[-1] if sentences else Sentence(0, 0, "")
+class _SentenceIndex:
+    """The sentence that holds a position (the last one when none does), found by
+    bisection: an answer may carry thousands of values, each looked up."""
+
+    def __init__(self, sentences: list[Sentence]) -> None:
+        self.sentences = sentences
+        self.starts = [s.start for s in sentences]  # split_sentences: ordered, disjoint
+
+    def __call__(self, pos: int) -> Sentence:
+        k = bisect.bisect_right(self.starts, pos) - 1
+        if k >= 0 and pos < max(self.sentences[k].end, self.sentences[k].start + 1):
+            return self.sentences[k]
+        return self.sentences[-1] if self.sentences else Sentence(0, 0, "")
 
 
 def _find_phrase(text: str, phrase: str) -> list[tuple[int, int]]:
@@ -299,17 +308,13 @@ def extract_candidates(
     answer: str, item: GoldenItem | None, observed: dict[str, str]
 ) -> list[Candidate]:
     """Every instance fact the answer states, attributed to a field where possible."""
-    sentences = split_sentences(answer)
+    sentence_of = _SentenceIndex(split_sentences(answer))
     fields = build_fields(item, observed)
     procedure = procedural_values(item)
     cands: list[Candidate] = []
 
     def add(start: int, end: int, vtype: ValueType, fld: str | None, cue: str) -> None:
-        cands.append(
-            Candidate(
-                start, end, answer[start:end], vtype, fld, cue, _sentence_of(sentences, start)
-            )
-        )
+        cands.append(Candidate(start, end, answer[start:end], vtype, fld, cue, sentence_of(start)))
 
     for info in fields.values():
         if info.observed is not None and len(info.observed.strip()) >= 1:
@@ -324,8 +329,7 @@ def extract_candidates(
                 if (
                     procedural
                     and _template_field(answer, s, fields, "enum") != info.name
-                    and _label_before(answer, s, _sentence_of(sentences, s), fields, "enum")
-                    != info.name
+                    and _label_before(answer, s, sentence_of(s), fields, "enum") != info.name
                 ):
                     continue
                 add(s, e, "enum", info.name, "vocabulary")
@@ -353,7 +357,7 @@ def extract_candidates(
         add(m.start("value"), m.start("value") + len(value), shape_of(value), fld, "label")
 
     for f in find_typed_values(answer):
-        sent = _sentence_of(sentences, f.start)
+        sent = sentence_of(f.start)
         fld = _template_field(answer, f.start, fields, f.type)
         cue = "template" if fld else "none"
         if fld is None:
@@ -389,9 +393,16 @@ def _typed(f: Found, info: FieldInfo | None) -> ValueType:
 
 def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
     chosen: list[Candidate] = []
+    # The chosen spans are disjoint, so ordered by start their ends are ordered too: a
+    # candidate overlaps one of them iff it overlaps the last one starting before its end.
+    starts: list[int] = []
+    ends: list[int] = []
     for c in sorted(cands, key=lambda c: (CUE_RANK[c.cue], -(c.end - c.start), c.start)):
-        if any(c.start < o.end and o.start < c.end for o in chosen):
+        k = bisect.bisect_left(starts, c.end)
+        if k > 0 and ends[k - 1] > c.start:
             continue
+        starts.insert(k, c.start)
+        ends.insert(k, c.end)
         chosen.append(c)
     # The same value stated twice for the same field is one claim.
     seen: set[tuple[str | None, str]] = set()
