@@ -44,7 +44,8 @@ from monitor.text import (
     split_sentences,
     tokens,
 )
-from monitor.text.lexicon import ANTONYM_WORDS, COMMON_VERBS, LIGHT_WORDS, STOPWORDS
+from monitor.text.lexicon import ANTONYM_WORDS, STOPWORDS
+from monitor.text.quantities import quantities
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -87,12 +88,19 @@ class ProcedureConfig:
     tie_margin: float = 0.2
 
 
-def mask(text: str, values: Sequence[str]) -> str:
-    """Entity values -> typed slots. Known values first, then typed detection
-    (identifiers, dates, amounts); small numbers stay, they can be procedure."""
+def mask_known(text: str, values: Sequence[str]) -> str:
+    """The known entity values of ``text`` -> ``<value>``; everything else as written
+    (an amount the procedure states, "a $40 fee", stays)."""
     out = text
     for v in sorted({v for v in values if v and v.strip()}, key=len, reverse=True):
         out = re.sub(r"(?<![\w])" + re.escape(v) + r"(?![\w])", "<value>", out, flags=re.IGNORECASE)
+    return out
+
+
+def mask(text: str, values: Sequence[str]) -> str:
+    """Entity values -> typed slots. Known values first, then typed detection
+    (identifiers, dates, amounts); small numbers stay, they can be procedure."""
+    out = mask_known(text, values)
     pieces, pos = [], 0
     for f in find_typed_values(out):
         if f.type == "integer":
@@ -134,24 +142,26 @@ class RefStep:
     text: str
     masked: str
     required: bool
+    known: str = ""  # only the reference's own values masked (amounts kept)
 
 
 def reference_steps(item: GoldenItem) -> list[RefStep]:
     values = [p.value for p in item.parameters.values()]
+
+    def step(k: int, text: str, required: bool) -> RefStep:
+        return RefStep(k, text, mask(text, values), required, mask_known(text, values))
+
     if item.steps:
-        steps = [RefStep(k, s, mask(s, values), True) for k, s in enumerate(item.steps)]
+        steps = [step(k, s, True) for k, s in enumerate(item.steps)]
         declared = " ".join(item.steps)
         extra = [
             s.text
             for s in split_sentences(item.answer)
             if s.text not in declared and s.text.strip()
         ]
-        steps += [RefStep(len(steps) + k, s, mask(s, values), False) for k, s in enumerate(extra)]
+        steps += [step(len(steps) + k, s, False) for k, s in enumerate(extra)]
         return steps
-    return [
-        RefStep(k, s.text, mask(s.text, values), True)
-        for k, s in enumerate(split_sentences(item.answer))
-    ]
+    return [step(k, s.text, True) for k, s in enumerate(split_sentences(item.answer))]
 
 
 def _count(w: str, ws: list[str], prefix: int) -> int:
@@ -182,6 +192,7 @@ class _Reference:
     steps: list[RefStep]
     answer_tokens: list[str]  # the exemplar's answer, masked, as tokens
     answer_words: list[str]  # its content words
+    declared: tuple[str, ...] = ()  # the item's declared policy terms
 
 
 # Embedded step and segment texts kept (the reference steps recur with every
@@ -198,6 +209,8 @@ class _Alignment:
     seg_words: list[list[str]]
     step_words: list[list[str]]
     lex: np.ndarray  # term recall, steps x segments
+    answer_known: str  # the whole answer, known entity values masked
+    values: list[str]  # the entity values masked
     embed: list[str]  # steps then segments, to embed; empty: term recall settles it
 
 
@@ -221,7 +234,12 @@ class StepVerifier:
         ref = self._ref_cache.get(key)
         if ref is None:
             answer_tokens = tokens(mask(item.answer, ref_values))
-            ref = _Reference(reference_steps(item), answer_tokens, content(answer_tokens))
+            ref = _Reference(
+                reference_steps(item),
+                answer_tokens,
+                content(answer_tokens),
+                tuple(item.policy_terms),
+            )
             if len(self._ref_cache) < 10_000:
                 self._ref_cache[key] = ref
         return ref
@@ -339,7 +357,16 @@ class StepVerifier:
                 re.sub(r"<[a-z]+>", " ", t).strip()
                 for t in [s.masked for s in steps] + [g.masked for g in segs]
             ]
-        return _Alignment(ref, segs, seg_words, step_words, lex, embed)
+        return _Alignment(
+            ref,
+            segs,
+            seg_words,
+            step_words,
+            lex,
+            mask_known(answer, masked_values),
+            list(masked_values),
+            embed,
+        )
 
     def _verdicts(self, al: _Alignment, vecs: np.ndarray | None) -> list[StepVerdict]:
         cfg = self.config
@@ -393,7 +420,7 @@ class StepVerifier:
                 )
                 continue
             status, cue = self._compare(
-                step, seg, step_words[k], seg_words[j], answer_words, ref_words
+                step, seg, step_words[k], answer_words, ref_words, ref.declared, al
             )
             out.append(
                 StepVerdict(
@@ -418,6 +445,24 @@ class StepVerifier:
         if not cands:
             return int(row.argmax())
         return min(cands, key=lambda j: (rank[segs[j].kind], -row[j]))
+
+    def _unit_flip(self, step: str, sw: list[str], full: str, kind: str) -> bool:
+        """Whether the flip is also there at the level of the parts: each clause of
+        a multi-clause step against the answer clause that states it (a step "pay
+        before approval and it is not refundable" is two rules, each with its own
+        polarity), else the whole step against the part of the answer that carries
+        it. Negation scopes are looked up in the whole sentence."""
+        p = self.config.stem_prefix
+        parts = [c for c in split_clauses(step) if content(tokens(c))]
+        units = [u for u in split_clauses(full) if content(tokens(u))]
+        if len(parts) > 1 and len(units) > 1:
+            for part in parts:
+                pw = tokens(part)
+                rec, unit = max((_recall(pw, tokens(u), p), u) for u in units)
+                if rec >= 0.5 and polarity_flip(part, unit, context=full):
+                    return True
+            return False
+        return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
 
     def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
         """The part of a sentence/window that carries the step: its best-matching
@@ -449,10 +494,15 @@ class StepVerifier:
         step: RefStep,
         seg: Segment,
         sw: list[str],
-        gw: list[str],
         answer_words: list[str],
         ref_words: list[str],
+        declared: tuple[str, ...],
+        al: _Alignment,
     ) -> tuple[StepStatusT, str]:
+        """``covered`` unless there is positive evidence of a changed meaning: a
+        flipped polarity, a changed quantity, a declared policy term replaced, or a
+        local substitution of a policy noun (see :func:`_substitution`). A reworded
+        step without such evidence is a paraphrase."""
         p = self.config.stem_prefix
         full = seg.sentence or seg.masked
         # Polarity is read on the whole sentence (or window) and on the part of
@@ -460,62 +510,81 @@ class StepVerifier:
         # negation elsewhere in the sentence, or a clause cut off from its
         # negation, is not taken for a flipped step.
         flip = polarity_flip(step.masked, full)
-        if flip and polarity_flip(step.masked, self._polarity_unit(sw, full, seg.kind)):
+        if flip and self._unit_flip(step.masked, sw, full, seg.kind):
             return "negated", f"polarity flipped ({flip})"
-        if _contains(tokens(full), sw):
-            return "covered", "the step is stated verbatim (entity values aside)"
         gw = tokens(full)
-        step_nums = {w for w in sw if w[:1].isdigit()}
-        seg_nums = {w for w in gw if w[:1].isdigit()}
-        lost_nums = {n for n in step_nums if n not in answer_words}
-        if lost_nums and seg_nums - step_nums:
+        if _contains(gw, sw):
+            return "covered", "the step is stated verbatim (entity values aside)"
+        # Quantities compare in canonical form ("14 days" = "two weeks"): one the
+        # step states that the answer states nowhere, replaced by another here.
+        step_q = quantities(step.known or step.masked)
+        lost_q = step_q - quantities(al.answer_known)
+        new_q = quantities(mask_known(seg.text, al.values)) - step_q
+        if lost_q and new_q:
             return "altered", (
-                f"number changed: {', '.join(sorted(lost_nums))} -> "
-                f"{', '.join(sorted(seg_nums - step_nums))}"
+                f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}"
             )
-        # A policy swap is a local substitution: where the step and the segment
-        # otherwise line up, a block of the step whose policy terms appear nowhere
-        # in the answer is replaced by terms that appear nowhere in the reference.
-        a = [t for t in sw if t not in STOPWORDS and t != "n't"]
-        b = [t for t in gw if t not in STOPWORDS and t != "n't"]
-        matcher = difflib.SequenceMatcher(
-            a=[canon(t) for t in a], b=[canon(t) for t in b], autojunk=False
-        )
-        for op, i1, i2, j1, j2 in matcher.get_opcodes():
-            if op != "replace":
+        # A declared policy term of this step whose words the answer has lost, with
+        # new policy words in their place.
+        for term in declared:
+            if term.casefold() not in step.text.casefold():
                 continue
-            # A term is lost when the answer no longer has it -- or has it fewer
-            # times than the reference and not in this sentence ("per month" ->
-            # "per week" while "3 months" stays elsewhere).
-            lost = [
-                w
-                for w in content(a[i1:i2])
-                if w not in LIGHT_WORDS
-                and (
-                    _count(w, answer_words, p) == 0
-                    or (
-                        _count(w, answer_words, p) < _count(w, ref_words, p)
-                        and _count(w, content(gw), p) == 0
-                    )
-                )
-            ]
+            keys = [w for w in content(tokens(term)) if not w[:1].isdigit()]
+            if not keys:
+                continue
+            kept = sum(any(same_word(w, a, p) for a in answer_words) for w in keys)
+            if kept * 2 >= len(keys):
+                continue
             new = [
-                w
-                for w in content(b[j1:j2])
-                if w not in LIGHT_WORDS and _count(w, ref_words, p) == 0
+                w for w in policy_terms(gw) if _count(w, ref_words, p) == 0 and not w[:1].isdigit()
             ]
-            # The reference must lose a policy term, and the replacement must bring
-            # a new one -- or a verb phrase in place of a noun ("under Payments" ->
-            # "by writing to us"). Verb-for-verb changes ("receive" -> "arrive",
-            # "select" -> "choose", "ends" -> "valid until") are paraphrases.
-            lost = [w for w in lost if w not in ANTONYM_WORDS]  # polarity owns these
-            new = [w for w in new if w not in ANTONYM_WORDS]
-            lost_verbs = [w for w in lost if w in COMMON_VERBS]
-            gone = [w for w in lost if _count(w, answer_words, p) == 0]
-            if policy_terms(lost) and (
-                policy_terms(new) or (new and policy_terms(gone) and not lost_verbs)
-            ):
-                return "altered", (
-                    f"policy term replaced: {' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
-                )
+            if new:
+                return "altered", f"declared policy term replaced: {term} -> {' '.join(new)}"
+        sub = _substitution(sw, gw, answer_words, ref_words, p)
+        if sub:
+            return "altered", f"policy term replaced: {sub}"
         return "covered", ""
+
+
+def _substitution(
+    sw: list[str], gw: list[str], answer_words: list[str], ref_words: list[str], p: int
+) -> str | None:
+    """A policy noun of the step swapped for another inside an otherwise unchanged
+    statement, or None.
+
+    Evidence that the replaced span is a different thing, not a synonym, without
+    a thesaurus: the rest of the step is held fixed (every other content word of
+    the step is in this sentence, and nothing but the swap is added or dropped), the
+    swap is short (one to three words a side),
+    the lost words occur nowhere in the answer and the new ones nowhere in the
+    reference, each side has a policy word (not a light word or a common verb:
+    verbs are reworded freely), and no antonym is involved (polarity owns those).
+    A paraphrase rewrites more than one short span, so it does not meet the first
+    condition; a swapped channel, scope or document does ("by phone" -> "by text message").
+    """
+    a = [t for t in sw if t not in STOPWORDS and t != "n't"]
+    b = [t for t in gw if t not in STOPWORDS and t != "n't"]
+    matcher = difflib.SequenceMatcher(
+        a=[canon(t) for t in a], b=[canon(t) for t in b], autojunk=False
+    )
+    ops = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    if i2 - i1 > 3 or j2 - j1 > 3:
+        return None
+    rest = content(a[:i1] + a[i2:])
+    gwc = content(b)
+    if any(not any(same_word(w, x, p) for x in gwc) for w in rest):
+        return None
+    lost = [w for w in content(a[i1:i2]) if _count(w, answer_words, p) == 0]
+    new = [w for w in content(b[j1:j2]) if _count(w, ref_words, p) == 0]
+    if not lost or not new:
+        return None
+    # Verbs around the swapped nouns may change with them ("avoid a fee" ->
+    # "receive a discount"); the nouns on both sides are what must differ.
+    if not policy_terms(lost) or not policy_terms(new):
+        return None
+    if any(w in ANTONYM_WORDS for w in lost + new):
+        return None
+    return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"

@@ -36,7 +36,16 @@ DMY_DATE = re.compile(
 )
 MONEY = re.compile(
     r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)"
-    r"|" + _B + r"(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)" + _E + ")"
+    r"|"
+    + _B
+    + r"(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)"
+    + _E
+    # The ISO code before the amount ("USD 259.01") is as common as after it.
+    + r"|"
+    + _B
+    + r"(?P<code2>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)\s?(?P<a3>\d[\d,]*(?:\.\d+)?)"
+    + _E
+    + ")"
 )
 # Identifier with letters and digits mixed (service tags, part numbers, WO-123456).
 ALNUM_ID = re.compile(
@@ -149,8 +158,8 @@ def normalize_money(text: str) -> tuple[str | None, Decimal] | None:
     m = MONEY.fullmatch(text.strip())
     if not m:
         return None
-    amount = (m.group("a1") or m.group("a2") or "").replace(",", "")
-    currency = _SYMBOL_CURRENCY.get(m.group("sym") or "") or m.group("code")
+    amount = (m.group("a1") or m.group("a2") or m.group("a3") or "").replace(",", "")
+    currency = _SYMBOL_CURRENCY.get(m.group("sym") or "") or m.group("code") or m.group("code2")
     try:
         return currency, Decimal(amount)
     except InvalidOperation:

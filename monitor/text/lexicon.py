@@ -79,6 +79,35 @@ def inflections(verb: str) -> set[str]:
 COMMON_VERBS = frozenset({f for v in _VERBS for f in inflections(v)} | set(_IRREGULAR))
 # Negators and negative phrasings that flip a clause's polarity.
 NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
+# Words that negate like a negator for polarity (not for content): "unless" is "if
+# not"; "waived" and "free" say that nothing is charged, as "no fee" does.
+POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free".split())
+# Phrases with a negator that state a bound or a cost, not a negation: rewritten to
+# their plain form before polarity is read ("no later than 10 days" = "by day 10",
+# "no more than 3" = "at most 3", "at no cost" = "free").
+BOUND_PHRASES: tuple[tuple[str, str], ...] = (
+    ("no later than", "by"),
+    ("not later than", "by"),
+    ("no more than", "at most"),
+    ("not more than", "at most"),
+    ("no longer than", "at most"),
+    ("no fewer than", "at least"),
+    ("no less than", "at least"),
+    ("not less than", "at least"),
+    ("no sooner than", "at earliest"),
+    ("not before", "at earliest"),
+    ("at no cost", "free"),
+    ("at no charge", "free"),
+    ("at no extra cost", "free"),
+    ("at no extra charge", "free"),
+    ("free of charge", "free"),
+    ("feel free", "please"),
+    ("ahead of", "before"),
+    ("prior to", "before"),
+    ("in advance of", "before"),
+)
+# Prefixes that negate a word ("disagree" = "not agree", "unpaid" = "not paid").
+NEGATIVE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non-", "non")
 NEGATIVE_PHRASES = (
     "no longer",
     "need not",

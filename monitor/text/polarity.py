@@ -1,29 +1,74 @@
-"""Polarity of English clauses: negation, antonyms and obligation vs permission."""
+"""Polarity of English clauses: negation, antonyms and obligation vs permission.
+
+A negation is read with its *scope*, the first content word after the negator.
+When a step and an answer disagree in the parity of their negations, a negation
+whose scope word the other text does not have at all is not evidence of a flip:
+it is about something the other text does not talk about ("no action needed from
+you" beside "rent is collected by direct debit"), or it is a rewording of a phrase
+the other text says another way ("documents not in English" = "documents in another
+language"). Nor is a negation the other text states with a negative prefix
+("don't agree" = "disagree"). Bounds and costs written with a negator ("no later
+than", "no more than", "at no cost") are rewritten to their plain form first.
+"""
 
 from __future__ import annotations
 
 from monitor.text.lexicon import (
     ANTONYM_PAIRS,
     ANTONYM_TRIGGERS,
+    BOUND_PHRASES,
     NEGATIVE_PHRASES,
-    NEGATORS,
+    NEGATIVE_PREFIXES,
     OBLIGATION,
     PERMISSION,
+    POLARITY_NEGATORS,
+    STOPWORDS,
 )
-from monitor.text.tokens import tokens
+from monitor.text.tokens import content, same_word, tokens
+
+_SCOPE_WINDOW = 4
+
+
+def _plain(text: str) -> str:
+    """The text's tokens, space-joined and padded, with bound phrases rewritten."""
+    low = " " + " ".join(tokens(text)) + " "
+    for phrase, plain in BOUND_PHRASES:
+        low = low.replace(" " + phrase + " ", " " + plain + " ")
+    return low
+
+
+def _negations(padded: str) -> list[str | None]:
+    """One entry per negation of a clause: its scope word, or None (a negative
+    phrase such as "not required", or a negator with no content word after it)."""
+    out: list[str | None] = []
+    low = padded
+    for phrase in NEGATIVE_PHRASES:
+        k = low.count(" " + phrase + " ")
+        out += [None] * k
+        low = low.replace(" " + phrase + " ", " ")
+    ws = low.split()
+    for i, w in enumerate(ws):
+        if w not in POLARITY_NEGATORS:
+            continue
+        after = [x for x in ws[i + 1 : i + 1 + _SCOPE_WINDOW] if x not in STOPWORDS]
+        scope = next((x for x in content(after) if x not in POLARITY_NEGATORS), None)
+        out.append(scope)
+    return out
 
 
 def polarity(text: str) -> int:
     """Parity of negations in a clause: 0 affirmative, 1 negative."""
-    low = " " + " ".join(tokens(text)) + " "
-    n = 0
-    for phrase in NEGATIVE_PHRASES:
-        k = low.count(" " + phrase + " ")
-        n += k
-        low = low.replace(" " + phrase + " ", " ")
-    ws = low.split()
-    n += sum(w in NEGATORS for w in ws)
-    return n % 2
+    return len(_negations(_plain(text))) % 2
+
+
+def _grounded(scope: str | None, other: list[str]) -> bool:
+    """Whether a negation bears on the other text: its scope word occurs there, and
+    not under a negative prefix."""
+    if scope is None or scope in ANTONYM_TRIGGERS:
+        return True  # an antonym's negation pairs with the other side ("not excluded")
+    if any(w.startswith(p) and w[len(p) :] == scope for w in other for p in NEGATIVE_PREFIXES):
+        return False
+    return any(same_word(scope, w, 4) for w in other)
 
 
 def _has(words_: str, phrase: str) -> bool:
@@ -39,12 +84,20 @@ def _sides(text: str) -> list[tuple[bool, bool]]:
     ]
 
 
-def polarity_flip(step: str, answer: str) -> str | None:
+def polarity_flip(step: str, answer: str, context: str | None = None) -> str | None:
     """Why ``answer`` has the opposite polarity of ``step`` (``negation``, ``antonym``,
-    ``modal``, joined by `` + ``), or None."""
-    st, at = " ".join(tokens(step)), " ".join(tokens(answer))
-    s, a = f" {st} ", f" {at} "
-    flips = (polarity(step) + polarity(answer)) % 2
+    ``modal``, joined by `` + ``), or None. ``context``: the text ``answer`` is part
+    of, where the step's negation scopes are looked up (default: ``answer``)."""
+    s, a = _plain(step), _plain(answer)
+    st, at = s.strip(), a.strip()
+    neg_s, neg_a = _negations(s), _negations(a)
+    flips = (len(neg_s) + len(neg_a)) % 2
+    if flips:
+        sw = st.split()
+        aw = _plain(context).split() if context is not None else at.split()
+        kept_s = [n for n in neg_s if _grounded(n, aw)]
+        kept_a = [n for n in neg_a if _grounded(n, sw)]
+        flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     if (set(st.split()) | set(at.split())) & ANTONYM_TRIGGERS:
         for (sl, sr), (al, ar) in zip(_sides(st), _sides(at), strict=True):
