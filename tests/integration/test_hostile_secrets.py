@@ -104,7 +104,8 @@ def test_secrets_reach_no_log_judgment_or_metric(tmp_path: Path, redact: bool) -
         requests = list(server.requests)
     rows = out.read_text(encoding="utf-8").splitlines()
     assert proc.returncode == 0, log[-3000:]
-    assert len(rows) == inputs == 30 + 130  # outcomes = inputs (2 corpus lines are blank)
+    assert inputs > 150  # 30 sample traces and the corpus's non-blank lines
+    assert len(rows) == inputs  # outcomes = inputs
     assert "cargo_traces_total" in metrics
     # The key was used ...
     assert requests and all(r.headers["authorization"] == f"Bearer {API_KEY}" for r in requests)
