@@ -577,8 +577,11 @@ def _substitution(
     gwc = content(b)
     if any(not any(same_word(w, x, p) for x in gwc) for w in rest):
         return None
-    lost = [w for w in content(a[i1:i2]) if _count(w, answer_words, p) == 0]
-    new = [w for w in content(b[j1:j2]) if _count(w, ref_words, p) == 0]
+    # Bound and comparison words belong to the quantity rule, never to a noun swap.
+    lost = [
+        w for w in content(a[i1:i2]) if w not in _BOUND_WORDS and _count(w, answer_words, p) == 0
+    ]
+    new = [w for w in content(b[j1:j2]) if w not in _BOUND_WORDS and _count(w, ref_words, p) == 0]
     if not lost or not new:
         return None
     # Verbs around the swapped nouns may change with them ("avoid a fee" ->
@@ -588,3 +591,8 @@ def _substitution(
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
+
+
+_BOUND_WORDS = frozenset(
+    "within more less most least later earlier sooner under over up maximum minimum".split()
+)

@@ -1,0 +1,231 @@
+"""Issue 19's failure classes, on hand-written cases from invented domains (none taken
+from a bench seed): paraphrases that must pass, real changes that must be caught.
+
+Classes: (1) a policy term "replaced" by ordinary rewording, (2) enum values used as
+ordinary words read as claims, (3) greedy step alignment, (4) polarity cues without a
+polarity change, (5) numbers and number words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.judges.base import JudgeRequest, is_penalized
+from monitor.judges.structural import StructuralJudge
+from monitor.schemas import GoldenItem, Trace
+from monitor.steps import StepVerifier
+from tests.conftest import ACCEPTED
+
+
+def item(ident: str, answer: str, steps: list[str], terms: tuple[str, ...] = ()) -> GoldenItem:
+    return GoldenItem.model_validate(
+        {
+            "id": ident,
+            "intent": ident,
+            "agent": "a",
+            "question": "how?",
+            "answer": answer,
+            "steps": steps,
+            "policy_terms": list(terms),
+        }
+    )
+
+
+BIKE = item(
+    "bike_return",
+    "Return the bike to any dock within 2 hours. Late returns are charged $5 per hour. "
+    "The deposit is refunded by bank transfer.",
+    ["Return the bike to any dock within 2 hours.", "Late returns are charged $5 per hour."],
+    ("by bank transfer",),
+)
+GROOMING = item(
+    "groom_cancel",
+    "Cancel the grooming slot in the app no later than 24 hours before it starts. "
+    "No fee is charged when you cancel in time. The groomer will call you to confirm.",
+    [
+        "Cancel the grooming slot in the app no later than 24 hours before it starts.",
+        "No fee is charged when you cancel in time.",
+    ],
+)
+MEALS = item(
+    "meals_signup",
+    "Sign up for school meals in the parent portal at least six weeks before term. "
+    "The meal plan costs $259.01 per term. Children with allergies must bring a doctor's note.",
+    [
+        "Sign up for school meals in the parent portal at least six weeks before term.",
+        "Children with allergies must bring a doctor's note.",
+    ],
+)
+BOAT = item(
+    "boat_hire",
+    "Book the boat online at least 3 days ahead. Life jackets are included in the price. "
+    "Bring a photo ID; it is checked at the pier.",
+    ["Book the boat online at least 3 days ahead.", "Bring a photo ID; it is checked at the pier."],
+)
+
+
+def statuses(ref: GoldenItem, answer: str) -> dict[int, str]:
+    return {s.index: s.status for s in StepVerifier().verify(ref, answer, [])}
+
+
+def wrong(ref: GoldenItem, answer: str) -> bool:
+    return any(s in ("negated", "altered") for s in statuses(ref, answer).values())
+
+
+# (1) rewording is not a policy swap; a swapped channel or fee is.
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        pytest.param(
+            BIKE,
+            "Please bring the bike back to a dock within 2 hours. A late return costs $5 for "
+            "each hour. Your deposit comes back to you by bank transfer.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap: a verb swap outside the common-verb list in an otherwise "
+                "unchanged sentence reads as a policy swap (a noun-only rule was tried and "
+                "was not better on the held-out test domains)",
+            ),
+        ),
+        (
+            GROOMING,
+            "Use the app to cancel your grooming slot no later than 24 hours before it begins. "
+            "Cancelling in time means no fee. Expect a call from the groomer to confirm.",
+        ),
+        pytest.param(
+            BOAT,
+            "Reserve the boat online at least 3 days ahead. The price includes life jackets. "
+            "Please bring photo ID, which staff check at the pier.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap: a verb swap outside the common-verb list in an otherwise "
+                "unchanged sentence reads as a policy swap (a noun-only rule was tried and "
+                "was not better on the held-out test domains)",
+            ),
+        ),
+        (
+            MEALS,
+            "Register your child for school meals through the parent portal six weeks or more "
+            "before term starts. The plan is USD 259.01 a term. If your child has allergies, "
+            "a doctor's note must be brought.",
+        ),
+    ],
+)
+def test_rewording_is_not_a_policy_swap(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (BIKE, "by bank transfer", "as store credit"),
+        (BOAT, "photo ID", "utility bill"),
+        (MEALS, "a doctor's note", "a school letter"),
+    ],
+)
+def test_a_swapped_policy_term_is_caught(ref: GoldenItem, old: str, new: str) -> None:
+    assert old in ref.answer
+    got = statuses(ref, ref.answer.replace(old, new))
+    assert set(got.values()) != {"covered"}, got
+
+
+# (4) equivalent phrasings with a negative word are not negations; an inserted "not" is.
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (
+            GROOMING,
+            "Cancel the grooming slot in the app within 24 hours before it starts at the latest. "
+            "Cancelling in time is free of charge. The groomer calls you to confirm.",
+        ),
+        (
+            BIKE,
+            "Return the bike to any dock in no more than 2 hours. Late returns are charged "
+            "$5 per hour. The deposit is refunded by bank transfer.",
+        ),
+        (
+            BOAT,
+            "Book the boat online no later than 3 days before you sail, and at least 3 days "
+            "ahead. Life jackets are included in the price. Bring a photo ID; it is checked "
+            "at the pier.",
+        ),
+    ],
+)
+def test_negative_wording_without_a_polarity_change(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (GROOMING, "No fee is charged", "A fee is charged"),
+        (MEALS, "must bring", "do not need to bring"),
+        (BOAT, "are included in", "are not included in"),
+    ],
+)
+def test_a_real_negation_is_caught(ref: GoldenItem, old: str, new: str) -> None:
+    changed = ref.answer.replace(old, new)
+    assert changed != ref.answer
+    assert "negated" in statuses(ref, changed).values(), statuses(ref, changed)
+
+
+# (5) numbers in words, other units, other currency spellings are the same numbers.
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (MEALS, "six weeks", "6 weeks"),
+        (MEALS, "$259.01", "USD 259.01"),
+        (BIKE, "2 hours", "two hours"),
+        (BOAT, "3 days", "three days"),
+    ],
+)
+def test_the_same_quantity_written_differently(ref: GoldenItem, old: str, new: str) -> None:
+    assert not wrong(ref, ref.answer.replace(old, new))
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (MEALS, "six weeks", "two weeks"),
+        (BIKE, "2 hours", "5 hours"),
+        (BIKE, "per hour", "per day"),
+        (BOAT, "3 days", "3 hours"),
+    ],
+)
+def test_a_changed_quantity_is_caught(ref: GoldenItem, old: str, new: str) -> None:
+    assert "altered" in statuses(ref, ref.answer.replace(old, new)).values()
+
+
+# (2) an enum value used as an ordinary word is not a claim about the status.
+PERMIT_STATUS = GoldenItem.model_validate(
+    {
+        "id": "kennel_licence",
+        "intent": "licence_status",
+        "agent": "a",
+        "question": "What is the status of licence 55123409?",
+        "answer": "Licence 55123409 is Pending. The fee is released once the form is approved.",
+        "parameters": {
+            "licence": {"value": "55123409", "type": "digits", "label": "licence"},
+            "status": {
+                "value": "Pending",
+                "type": "enum",
+                "values": ["Pending", "Approved", "Rejected"],
+                "label": "status",
+            },
+        },
+    }
+)
+
+
+def test_an_enum_word_in_a_procedure_sentence_is_not_a_status_claim() -> None:
+    answer = "Licence 77001234 is Pending. The fee is released once the form is approved."
+    trace = Trace(
+        trace_id="t",
+        question="?",
+        answer=answer,
+        context={"licence": "77001234", "status": "Pending"},
+    )
+    r = StructuralJudge().judge_sync(
+        JudgeRequest(trace=trace, reference=PERMIT_STATUS, gate=ACCEPTED)
+    )
+    assert not is_penalized(r.scores), r.claims
