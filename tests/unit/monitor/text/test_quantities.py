@@ -1,0 +1,46 @@
+"""Canonical quantities: one policy number however it is written."""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.text.quantities import quantities
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("within 14 days", "in the next two weeks"),
+        ("14 days", "a fortnight"),
+        ("15 minutes early", "a quarter of an hour early"),
+        ("10 business days", "ten working days"),
+        ("24 hours", "twenty-four hours"),
+        ("a day", "24 hours"),
+        ("six weeks", "6 weeks"),
+        ("3%", "3 percent"),
+        ("2 changes", "two changes"),
+        ("$259.01", "USD 259.01"),
+        ("one academic year", "12 months"),
+    ],
+)
+def test_same_quantity(a: str, b: str) -> None:
+    assert quantities(a) == quantities(b) != set()
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("14 days", "14 business days"),
+        ("3 months", "3 weeks"),
+        ("$40", "$4"),
+        ("$40", "EUR 40"),
+        ("per month", "per week"),
+        ("2 hours", "5 hours"),
+    ],
+)
+def test_different_quantity(a: str, b: str) -> None:
+    assert quantities(a) != quantities(b)
+
+
+def test_words_that_are_not_counts() -> None:
+    assert quantities("once the form is approved, one of us calls") == set()
