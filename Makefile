@@ -78,8 +78,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## Unit tests on every core (pytest-xdist); no services.
 unit: $(STAMP)
-	$(BIN)/pytest tests/unit
+	$(BIN)/pytest -n auto tests/unit
 
 integration: $(STAMP)
 	$(BIN)/pytest tests/integration
