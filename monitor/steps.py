@@ -45,7 +45,7 @@ from monitor.text import (
     tokens,
 )
 from monitor.text.lexicon import ANTONYM_WORDS, STOPWORDS
-from monitor.text.quantities import quantities
+from monitor.text.quantities import counted_nouns, quantities
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -524,6 +524,12 @@ class StepVerifier:
             return "altered", (
                 f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}"
             )
+        # The same noun counted differently here ("one guest" -> "three guests").
+        seg_n = counted_nouns(mask_known(seg.text, al.values))
+        for noun, counts in counted_nouns(step.known or step.masked).items():
+            if seg_n.get(noun) and not seg_n[noun] & counts:
+                was, now = sorted(counts), sorted(seg_n[noun])
+                return "altered", f"count changed: {noun} {was} -> {now}"
         # A declared policy term of this step whose words the answer has lost, with
         # new policy words in their place.
         for term in declared:

@@ -123,3 +123,68 @@ def quantities(text: str) -> set[str]:
         family, factor = _UNITS[re.sub(r"\s+", " ", m.group("unit"))]
         out.add(f"{family}:{_fmt(value * factor)}")
     return out
+
+
+# "one guest", "3 guests", "a single bag": a number word or numeral counting the noun
+# right after it. "a"/"an" are left out (articles as often as counts).
+_COUNTED = re.compile(
+    r"(?<![\w.-])(?P<num>\d+|a single|"
+    + "|".join(
+        sorted(
+            (w for w, v in _WORD_VALUE.items() if v >= 1 and " " not in w and w not in ("a", "an")),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")\s+(?P<noun>[a-z]{3,})(?![\w-])",
+    re.IGNORECASE,
+)
+_NOT_NOUNS = frozenset(
+    {
+        "more",
+        "less",
+        "fewer",
+        "other",
+        "another",
+        "of",
+        "or",
+        "and",
+        "that",
+        "which",
+        "who",
+        "time",
+        "times",
+        "way",
+        "ways",
+        "thing",
+        "things",
+    }
+)
+
+
+def _noun_key(noun: str) -> str:
+    """A count noun's key, plural or not ("guests", "guest" -> "guest")."""
+    n = noun.casefold()
+    for suffix in ("ies", "es", "s"):
+        if n.endswith(suffix) and len(n) - len(suffix) >= 3:
+            return n[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return n
+
+
+def counted_nouns(text: str) -> dict[str, set[float]]:
+    """The counts each noun is given in ``text`` ("one guest" -> {"guest": {1}}), units
+    of time and money aside (:func:`quantities` has those)."""
+    out: dict[str, set[float]] = {}
+    for m in _COUNTED.finditer(text.casefold()):
+        noun = m.group("noun")
+        if noun in _NOT_NOUNS or _noun_key(noun) in _UNIT_KEYS:
+            continue
+        raw = m.group("num")
+        value = float(raw) if raw[0].isdigit() else (1.0 if raw == "a single" else _WORD_VALUE[raw])
+        out.setdefault(_noun_key(noun), set()).add(value)
+    return out
+
+
+_UNIT_KEYS = frozenset(
+    {_noun_key(w) for u in _UNITS for w in u.split()} | {"calendar", "working", "busines"}
+)

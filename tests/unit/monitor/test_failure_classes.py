@@ -229,3 +229,54 @@ def test_an_enum_word_in_a_procedure_sentence_is_not_a_status_claim() -> None:
         JudgeRequest(trace=trace, reference=PERMIT_STATUS, gate=ACCEPTED)
     )
     assert not is_penalized(r.scores), r.claims
+
+
+# (5) the same noun counted differently is a changed policy; an article is no count.
+LOUNGE = item(
+    "lounge_guest",
+    "Members may bring one guest into the lounge. Children under two enter free.",
+    ["Members may bring one guest into the lounge."],
+)
+LOCKER = item(
+    "locker_rent",
+    "Each member can rent 2 lockers per season. Keys are returned at the front desk.",
+    ["Each member can rent 2 lockers per season."],
+)
+PARCEL = item(
+    "parcel_pickup",
+    "Show a single ID card at the counter to collect the parcel.",
+    ["Show a single ID card at the counter to collect the parcel."],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (LOUNGE, "one guest", "three guests"),
+        (LOCKER, "2 lockers", "four lockers"),
+        (PARCEL, "a single ID card", "two ID cards"),
+    ],
+)
+def test_a_changed_count_of_the_same_noun_is_caught(ref: GoldenItem, old: str, new: str) -> None:
+    assert "altered" in statuses(ref, ref.answer.replace(old, new)).values()
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (LOUNGE, "one guest", "a guest"),
+        (LOCKER, "2 lockers", "two lockers"),
+        pytest.param(
+            PARCEL,
+            "a single ID card",
+            "one ID card",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap: 'single' -> 'one' in an otherwise unchanged sentence reads "
+                "as a swapped policy word (the substitution rule, not the count rule)",
+            ),
+        ),
+    ],
+)
+def test_the_same_count_written_differently(ref: GoldenItem, old: str, new: str) -> None:
+    assert not wrong(ref, ref.answer.replace(old, new))

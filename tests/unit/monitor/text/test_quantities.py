@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.text.quantities import quantities
+from monitor.text.quantities import counted_nouns, quantities
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,20 @@ def test_different_quantity(a: str, b: str) -> None:
 
 def test_words_that_are_not_counts() -> None:
     assert quantities("once the form is approved, one of us calls") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("with one guest", {"guest": {1.0}}),
+        ("with three guests", {"guest": {3.0}}),
+        ("rent 2 lockers per season", {"locker": {2.0}}),
+        ("show a single card", {"card": {1.0}}),
+        ("within one business day", {}),  # a unit: quantities() reads it
+        ("one of our stores", {}),
+        ("a guest", {}),  # an article is no count
+        ("one more step", {}),
+    ],
+)
+def test_counted_nouns(text: str, counts: dict[str, set[float]]) -> None:
+    assert counted_nouns(text) == counts
