@@ -18,7 +18,7 @@ In one run, on a local broker this script starts on a free port (and stops):
    worker(s) and the broker, and how much of the machine each used), which says
    whether a gap is Kafka overhead or a shared, saturated CPU.
 
-Run: ``make bench-stream`` or ``python -m benchmarks.kafka_stream``.
+Run: ``make perf-kafka`` or ``python -m benchmarks.kafka_stream``.
 """
 
 from __future__ import annotations

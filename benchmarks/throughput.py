@@ -4,7 +4,7 @@ Both are measured in the same process on the same sample questions with the
 same batch size, several rounds each, and the medians are compared. The ratio
 ``end_to_end / raw_embedding`` says how much the evaluation around the embedding
 (parsing, retrieval, gate, structural judge, diagnostics, metrics, JSON) costs:
-the target is >= 0.8. Run: ``make bench`` or ``python -m benchmarks.throughput``.
+the target is >= 0.8. Run: ``make perf`` or ``python -m benchmarks.throughput``.
 """
 
 from __future__ import annotations
