@@ -76,7 +76,6 @@ _QUANTITY = re.compile(
     r"|(?<![\w])(?P<bare>fortnight|twice|thrice)(?![\w])"
     r"|(?<![\w.])(?P<count>\d+(?:\.\d+)?)(?![\w.%])"
     r"|(?<![\w-])(?P<wcount>" + _COUNT_WORD_RE + r")(?![\w-])",
-    re.IGNORECASE,
 )
 _RATE = re.compile(
     r"(?<![\w])(?:per|each|every)\s+(minute|hour|day|night|week|month|year|quarter)s?(?![\w])"
@@ -137,7 +136,6 @@ _COUNTED = re.compile(
         )
     )
     + r")\s+(?P<noun>[a-z]{3,})(?![\w-])",
-    re.IGNORECASE,
 )
 _NOT_NOUNS = frozenset(
     {

@@ -61,3 +61,11 @@ def test_words_that_are_not_counts() -> None:
 )
 def test_counted_nouns(text: str, counts: dict[str, set[float]]) -> None:
     assert counted_nouns(text) == counts
+
+
+@pytest.mark.parametrize("text", ["fıve days", "within 3 busıness days", "ONE GUEST", "İki gün"])
+def test_letters_that_casefold_or_match_loosely_never_raise(text: str) -> None:
+    # The patterns run on casefolded text without IGNORECASE: under it, a dotless "ı"
+    # matched "i" and the matched word was then missing from the value tables.
+    quantities(text)
+    counted_nouns(text)
