@@ -144,8 +144,13 @@ class Redactor:
     def dead_letter(self, record: dict[str, Any]) -> dict[str, Any]:
         """A dead-letter record without the original message: its text is hashed (salted),
         its bytes and unsalted digest dropped (``original_base64`` and
-        ``original_sha256`` null; ``original_bytes`` kept)."""
+        ``original_sha256`` null; ``original_bytes`` kept); the ``detail`` of a
+        ``decode_error`` or ``evaluator_error`` (an exception's message) hashed too."""
         out = dict(record)
+        # An exception's message may quote the input; the decoder's own reasons do not.
+        detail = record.get("detail")
+        if record.get("reason") in _QUOTING_REASONS and isinstance(detail, str):
+            out["detail"] = self.text(detail)
         text = record.get("original_text")
         out["original_text"] = self.text(text) if isinstance(text, str) else None
         b64 = record.get("original_base64")
@@ -156,6 +161,9 @@ class Redactor:
             out["original_sha256"] = None
         out["redacted"] = True
         return out
+
+
+_QUOTING_REASONS = frozenset({"decode_error", "evaluator_error"})
 
 
 def make_redactor(redact: bool, salt: SecretStr | str | None) -> Redactor | None:

@@ -329,9 +329,18 @@ class Delivery:
             try:
                 trace = self.parse(rec.value)
             except InvalidTraceError as exc:
+                if exc.reason == "decode_error":  # the decoder raised: parse_trace wrapped it
+                    self.stream_metrics.failures.labels(stage="decode").inc()
+                    log.error(
+                        "decoding %s:%d:%d raised (%s); dead-lettered",
+                        rec.topic,
+                        rec.partition,
+                        rec.offset,
+                        exc.reason,
+                    )
                 out[k] = Failure.invalid(exc)
                 continue
-            except Exception as exc:  # a decoder bug or a hostile payload
+            except Exception as exc:  # a parser that does not wrap its errors
                 self.stream_metrics.failures.labels(stage="decode").inc()
                 log.error(
                     "decoding %s:%d:%d raised %s; dead-lettered",

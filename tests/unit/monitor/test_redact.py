@@ -228,3 +228,23 @@ async def test_the_stream_writes_redacted_and_masked_outcomes(golden: GoldenSet)
     record = json.loads(sent[1][1])
     assert record["reason"] == "invalid_json" and record["trace_id"] == "t-bad"
     assert record["redacted"] is True and record["original_base64"] is None
+
+
+def test_an_exception_quoting_the_input_is_hashed_in_the_dead_letter_record() -> None:
+    from pipelines.kafka.delivery import Failure, dead_letter
+
+    raw = b'{"trace_id": "t", "question": "customer Jane Doe, card 4111"}'
+    exc = KeyError("customer Jane Doe, card 4111")
+    record = dead_letter(
+        raw,
+        Failure.crashed("evaluator_error", exc, attempts=3),
+        topic="agent-traces",
+        partition=0,
+        offset=7,
+        worker="w",
+    )
+    assert "Jane Doe" in json.dumps(record)  # what the worker writes without --redact
+    out = Redactor(SALT).dead_letter(record)
+    assert "Jane Doe" not in json.dumps(out) and "4111" not in json.dumps(out)
+    assert out["detail"].startswith(PREFIX)
+    assert out["reason"] == "evaluator_error" and out["error_type"] == "KeyError"

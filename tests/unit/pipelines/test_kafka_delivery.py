@@ -15,6 +15,7 @@ import pytest
 from prometheus_client import CollectorRegistry
 
 from monitor.data import DEFAULT_SAMPLES
+from monitor.errors import InvalidTraceError
 from monitor.golden import load_golden
 from monitor.metrics import MonitorMetrics
 from monitor.schemas import JudgeErrorInfo, Judgment
@@ -204,6 +205,26 @@ def test_a_decoder_that_raises_is_that_records_outcome(evaluator: Any) -> None:
     assert h.value("cargo_invalid_traces_total", reason="decode_error") == 1
     assert h.value("cargo_traces_total", status="invalid") == 1
     assert h.value("cargo_stream_evaluation_failures_total", stage="decode") == 1
+
+
+def test_a_decoder_failure_wrapped_by_parse_trace_is_counted_and_logged(
+    evaluator: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The real parse_trace wraps whatever its decoding raises as decode_error.
+    h = Harness(evaluator)
+
+    def parse(raw: bytes) -> Any:
+        if raw == b"boom":
+            raise InvalidTraceError("decode_error", detail="ValueError: boom")
+        return parse_trace(raw)
+
+    h.delivery.parse = parse
+    records = _records([b"boom", *_lines(1)])
+    with caplog.at_level("ERROR"):
+        asyncio.run(h.delivery.finalise(records, asyncio.run(h.delivery.outcomes(records)), {}))
+    assert [t for t, _, _ in h.sender.sent] == ["cargo-traces-dlq", "cargo-judgments"]
+    assert h.value("cargo_stream_evaluation_failures_total", stage="decode") == 1
+    assert any("decode_error" in r.getMessage() for r in caplog.records)
 
 
 def test_poison_dead_letter_counts_as_a_judge_error_and_the_partition_moves_on(
