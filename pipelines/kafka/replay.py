@@ -9,6 +9,7 @@ the monitor would dead-letter it as ``too_large``): it is skipped and reported.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Sequence
@@ -38,6 +39,7 @@ def message_key(line: bytes, limits: InputLimits | None = None) -> bytes | None:
 class ReadResult:
     lines: list[bytes]
     skipped: list[int] = field(default_factory=list)  # 1-based line numbers over the limit
+    numbers: list[int] = field(default_factory=list)  # the 1-based line number of each line
 
 
 def read_lines(path: Path, limits: InputLimits) -> ReadResult:
@@ -56,6 +58,7 @@ def read_lines(path: Path, limits: InputLimits) -> ReadResult:
                     line = fh.readline(cap + 2)  # the rest of the long line, dropped
             elif body.strip():
                 out.lines.append(body)
+                out.numbers.append(number)
     return out
 
 
@@ -70,7 +73,7 @@ def replay(
     progress: bool = True,
     limits: InputLimits | None = None,
 ) -> int:
-    """Send the file's lines; returns the exit code (0)."""
+    """Send the file's lines; returns the exit code: 0, or 1 when Kafka refused some."""
     from kafka import KafkaProducer
     from kafka.errors import KafkaError
 
@@ -102,40 +105,62 @@ def replay(
     total = limit or (None if loop else len(lines))
     interval = 1.0 / rate if rate > 0 else 0.0
     sent = 0
+    # Messages Kafka refused (too large for a request, not accepted by the broker, ...):
+    # by error type, with their line numbers; reported, and the exit code says so.
+    failed: dict[str, list[int]] = {}
+
+    def fail(number: int, exc: BaseException) -> None:
+        failed.setdefault(type(exc).__name__, []).append(number)
+
     started = time.perf_counter()
-    with Progress(
-        TextColumn(f"[bold]replay → {topic}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        console=console,
-        disable=not progress or not sys.stderr.isatty(),
-    ) as bar:
-        task = bar.add_task("replay", total=total, rate="")
-        try:
-            while True:
-                for line, key in zip(lines, keys, strict=True):
-                    if limit and sent >= limit:
-                        raise StopIteration
-                    producer.send(topic, key=key, value=line)
-                    sent += 1
-                    if interval:
-                        # Paced against the start time so the offered rate holds on average.
-                        delay = started + sent * interval - time.perf_counter()
-                        if delay > 0:
-                            time.sleep(delay)
-                    if sent % 100 == 0:
-                        elapsed = time.perf_counter() - started
-                        bar.update(task, completed=sent, rate=f"{sent / elapsed:.0f} msg/s")
-                if not loop:
-                    break
-        except (StopIteration, KeyboardInterrupt):
-            pass
-        producer.flush(timeout=60)
-        bar.update(task, completed=sent)
-    producer.close()
+    try:
+        with Progress(
+            TextColumn(f"[bold]replay → {topic}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            console=console,
+            disable=not progress or not sys.stderr.isatty(),
+        ) as bar:
+            task = bar.add_task("replay", total=total, rate="")
+            try:
+                while True:
+                    for line, key, number in zip(lines, keys, read.numbers, strict=True):
+                        if limit and sent >= limit:
+                            raise StopIteration
+                        sent += 1
+                        try:
+                            future = producer.send(topic, key=key, value=line)
+                        except KafkaError as exc:  # e.g. larger than one request may be
+                            fail(number, exc)
+                        else:
+                            future.add_errback(functools.partial(fail, number))
+                        if interval:
+                            # Paced against the start time so the offered rate holds.
+                            delay = started + sent * interval - time.perf_counter()
+                            if delay > 0:
+                                time.sleep(delay)
+                        if sent % 100 == 0:
+                            elapsed = time.perf_counter() - started
+                            bar.update(task, completed=sent, rate=f"{sent / elapsed:.0f} msg/s")
+                    if not loop:
+                        break
+            except (StopIteration, KeyboardInterrupt):
+                pass
+            producer.flush(timeout=60)
+            bar.update(task, completed=sent)
+    finally:
+        producer.close()
     elapsed = time.perf_counter() - started
-    console.print(f"sent {sent} messages to {topic} in {elapsed:.1f}s ({sent / elapsed:.0f} msg/s)")
+    refused = sum(len(v) for v in failed.values())
+    console.print(
+        f"sent {sent - refused} messages to {topic} in {elapsed:.1f}s "
+        f"({(sent - refused) / elapsed:.0f} msg/s)"
+    )
+    for kind, numbers in sorted(failed.items()):
+        console.print(f"not delivered: {len(numbers)} ({kind}; lines {_numbers(sorted(numbers))})")
+    if refused:
+        return 1
     return 0
 
 
