@@ -11,9 +11,10 @@ cause.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pipelines.kafka.delivery import Progress
@@ -53,6 +54,19 @@ def stall_cause(
     if position is not None:
         return f"the consumer is not fetching it (position {position}, end {end})"
     return "unknown"
+
+
+def forget_partitions(
+    progress: Progress, metrics: StreamMetrics, topic: str, partitions: Iterable[int]
+) -> None:
+    """A revoked partition is another worker's now: its state here and its series go, so
+    that neither a stale lag nor a stale ``cargo_partition_stalled`` keeps an alert up."""
+    for p in partitions:
+        for state in (progress.done, progress.moved, progress.stalled):
+            state.pop(p, None)
+        for gauge, labels in ((metrics.lag, (str(p),)), (metrics.stalled, (topic, str(p)))):
+            with contextlib.suppress(KeyError):  # never set on this worker
+                gauge.remove(*labels)
 
 
 async def watch_progress(

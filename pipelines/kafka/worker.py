@@ -46,7 +46,7 @@ from pipelines.kafka.config import KafkaSettings
 from pipelines.kafka.delivery import Delivery, InputRecord, Progress, RetryPolicy, Topics
 from pipelines.kafka.logs import install_repeat_filter
 from pipelines.kafka.metrics import StreamMetrics
-from pipelines.kafka.progress import watch_progress
+from pipelines.kafka.progress import forget_partitions, watch_progress
 from pipelines.kafka.transport import app_class, kafka_transport
 
 log = logging.getLogger("cargo.stream")
@@ -275,6 +275,8 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
     async def forget_revoked(_app: Any, revoked: Any, **_kw: Any) -> None:
         for tp in revoked:
             delivery.forget(tp.topic, tp.partition)
+        ours = [tp.partition for tp in revoked if tp.topic == kafka.traces_topic]
+        forget_partitions(progress, stream_metrics, kafka.traces_topic, ours)
 
     def batch_done(task: asyncio.Task[None]) -> None:
         progress.batch_done(task)

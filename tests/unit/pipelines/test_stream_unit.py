@@ -14,7 +14,7 @@ from monitor.traces import parse_trace
 from pipelines.kafka.config import KafkaSettings
 from pipelines.kafka.delivery import Progress, dead_letter
 from pipelines.kafka.metrics import StreamMetrics
-from pipelines.kafka.progress import stall_cause, watch_progress
+from pipelines.kafka.progress import forget_partitions, stall_cause, watch_progress
 from pipelines.kafka.replay import message_key
 from pipelines.kafka.worker import StreamConfig, build_app
 
@@ -166,6 +166,35 @@ def test_progress_watch_sets_lag_and_reports_a_stall_once_per_window(
     assert stalled("1") == 0
     assert not any(s.labels.get("partition") == "other" for m in reg.collect() for s in m.samples)
     assert not any(s.labels.get("topic") == "other" for m in reg.collect() for s in m.samples)
+
+
+def test_a_revoked_partition_leaves_no_stale_stall_or_lag_behind() -> None:
+    import asyncio
+
+    from prometheus_client import CollectorRegistry
+
+    reg = CollectorRegistry()
+    metrics = StreamMetrics.create(reg)
+    progress = Progress(done={0: 4, 1: 4})
+    app = _App(_Consumer({0: 20, 1: 20}))
+    clock = [1000.0]
+    for _ in range(2):  # the first round notes the time, the second finds both stalled
+        asyncio.run(
+            watch_progress(app, "agent-traces", 30, progress, metrics, clock=lambda: clock[0])
+        )
+        clock[0] += 31
+
+    def stalled(p: str) -> float | None:
+        return reg.get_sample_value(
+            "cargo_partition_stalled", {"topic": "agent-traces", "partition": p}
+        )
+
+    assert stalled("0") == 1 and stalled("1") == 1
+    forget_partitions(progress, metrics, "agent-traces", [1])  # partition 1 moved away
+    assert stalled("1") is None and stalled("0") == 1
+    assert reg.get_sample_value("cargo_stream_partition_lag", {"partition": "1"}) is None
+    assert 1 not in progress.stalled and 1 not in progress.moved and 1 not in progress.done
+    forget_partitions(progress, metrics, "agent-traces", [1, 7])  # twice, or never set: fine
 
 
 def test_stall_cause_names_what_the_worker_sees() -> None:
