@@ -193,7 +193,10 @@ class SecretMask:
         for value in values:
             if value and len(value) >= 4:  # a shorter "secret" would mask ordinary text
                 forms.add(value)
-                forms.add(json.dumps(value)[1:-1])  # as it appears inside a JSON string
+                # As it appears inside a JSON string, ASCII-escaped or not (pydantic
+                # writes UTF-8, json.dumps escapes by default).
+                forms.add(json.dumps(value)[1:-1])
+                forms.add(json.dumps(value, ensure_ascii=False)[1:-1])
         self._forms = sorted(forms, key=len, reverse=True)
 
     def __bool__(self) -> bool:

@@ -248,3 +248,14 @@ def test_an_exception_quoting_the_input_is_hashed_in_the_dead_letter_record() ->
     assert "Jane Doe" not in json.dumps(out) and "4111" not in json.dumps(out)
     assert out["detail"].startswith(PREFIX)
     assert out["reason"] == "evaluator_error" and out["error_type"] == "KeyError"
+
+
+def test_a_secret_with_a_quote_and_a_non_ascii_letter_is_masked_in_json_lines() -> None:
+    from monitor.redact import SecretMask
+
+    key = 'pä"ss-key-0042'
+    line = json.dumps({"reason": f"echoed {key}"}, ensure_ascii=False)
+    masked = SecretMask([key])(line)
+    assert "ss-key-0042" not in masked and "[secret]" in masked
+    escaped = json.dumps({"reason": f"echoed {key}"})
+    assert "ss-key-0042" not in SecretMask([key])(escaped)
