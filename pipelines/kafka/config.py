@@ -230,3 +230,75 @@ class KafkaSettings(BaseSettings):
             self.judgments_topic: self.partitions,
             self.dlq_topic: self.partitions,
         }
+
+
+def _worker(flag: str | None = None, group: str = "Kafka", **extra: Any) -> JsonDict:
+    out: JsonDict = {"group": group, **extra}
+    if flag is not None:
+        out["flag"] = flag
+    return out
+
+
+class WorkerSettings(BaseSettings):
+    """How one ``stream`` worker runs (env prefix ``CARGO_STREAM_``): its consumer group,
+    state, pipelining, retries and progress watch."""
+
+    model_config = SettingsConfigDict(env_prefix="CARGO_STREAM_", extra="ignore")
+
+    group: str = Field(
+        default="cargo-monitor",
+        min_length=1,
+        description="consumer group / Faust app id",
+        json_schema_extra=_worker(),
+    )
+    data_dir: str | None = Field(
+        default=None,
+        description="Faust table state directory",
+        json_schema_extra=_worker(default_help="a new folder under /tmp per process"),
+    )
+    pipeline_depth: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="batches in flight per worker: the next batches are embedded and "
+        "judged while earlier ones are delivered; 1 = one at a time",
+        json_schema_extra=_worker(),
+    )
+    max_attempts: int = Field(
+        default=3,
+        ge=1,
+        le=20,
+        description="evaluations of a trace whose evaluation raises, its batch's "
+        "included, before it is dead-lettered as evaluator_error",
+        json_schema_extra=_worker(),
+    )
+    progress_interval_s: float = Field(
+        default=10.0,
+        ge=0.5,
+        le=3600,
+        description="seconds between progress checks: per-partition lag gauge, an info "
+        "line per lagging partition",
+        json_schema_extra=_worker("--progress-interval"),
+    )
+    stall_after_s: float = Field(
+        default=120.0,
+        ge=1,
+        le=86_400,
+        description="a partition with lag that has not advanced for this many seconds is "
+        "stalled: cargo_partition_stalled 1 and a warning with its likely cause",
+        json_schema_extra=_worker("--stall-after"),
+    )
+    fetch_max_wait_s: float = Field(
+        default=0.1,
+        ge=0.001,
+        le=30,
+        description="seconds the broker may hold a fetch that finds no new records "
+        "(Faust's own is 1.5): the longest an idle partition can hold up the others "
+        "(docs/design/fetch-max-wait.md)",
+        json_schema_extra=_worker("--fetch-max-wait"),
+    )
+    loglevel: str = Field(
+        default="warning",
+        description="worker log level",
+        json_schema_extra=_worker(group="output"),
+    )

@@ -42,7 +42,7 @@ from monitor.settings import CargoSettings
 from monitor.traces import parse_trace
 from pipelines.components import build_components, freeze_startup_heap
 from pipelines.kafka.admin import RangeReader, ensure_topics
-from pipelines.kafka.config import KafkaSettings
+from pipelines.kafka.config import KafkaSettings, WorkerSettings
 from pipelines.kafka.delivery import Delivery, InputRecord, Progress, RetryPolicy, Topics
 from pipelines.kafka.logs import install_repeat_filter
 from pipelines.kafka.metrics import StreamMetrics
@@ -54,30 +54,34 @@ log = logging.getLogger("cargo.stream")
 EXIT_AGENT_CRASHED = 1
 
 
+_W = WorkerSettings.model_fields
+
+
 @dataclass
 class StreamConfig:
     kafka: KafkaSettings
-    group: str = "cargo-monitor"
+    group: str = _W["group"].default
     metrics_port: int = 9108
     batch_size: int = 32
     batch_within_s: float = 1.0
+    # Defaults of the worker's own settings come from WorkerSettings (declared once).
     # Batches in flight: 4 keeps the model threads busy (at 2 they waited; measured).
-    pipeline_depth: int = 4
+    pipeline_depth: int = _W["pipeline_depth"].default
     # Judge outages and exceptions: see delivery.RetryPolicy.
     outage_retries: int = 5
     outage_backoff_s: float = 1.0
     outage_backoff_max_s: float = 30.0
-    max_attempts: int = 3
+    max_attempts: int = _W["max_attempts"].default
     # Progress watch: lag gauge every interval; stalled after this long without progress.
-    progress_interval_s: float = 10.0
-    stall_after_s: float = 120.0
+    progress_interval_s: float = _W["progress_interval_s"].default
+    stall_after_s: float = _W["stall_after_s"].default
     # A batch's judgments go out together: about a quarter less broker CPU per trace
     # than Kafka's 0 ms / 16 KiB (measured). The watermark flush sends at once.
     producer_linger_s: float = 0.005
     producer_batch_bytes: int = 256 * 1024
     # How long the broker may hold a fetch that finds nothing new (Faust: 1.5 s); see
     # docs/design/fetch-max-wait.md.
-    fetch_max_wait_s: float = 0.1
+    fetch_max_wait_s: float = _W["fetch_max_wait_s"].default
     # A Kafka client message repeated within this window is logged once (logs.py).
     repeated_log_window_s: float = 30.0
     data_dir: str | None = None

@@ -22,7 +22,7 @@ from monitor.limits import InputLimits
 from monitor.settings import CargoSettings
 from pipelines.cli import COMMANDS, build_parser, main
 from pipelines.cli.base import settings_flags, settings_from_args
-from pipelines.kafka.config import KafkaSettings
+from pipelines.kafka.config import KafkaSettings, WorkerSettings
 
 MODELS: tuple[type[Any], ...] = (CargoSettings, KafkaSettings)
 
@@ -102,6 +102,17 @@ KAFKA_FLAGS: list[tuple[str, str, str, Any]] = [
     ("--sasl-username", "u", "sasl_username", "u"),
     ("--ssl-cafile", "ca.pem", "ssl_cafile", "ca.pem"),
 ]
+# The stream worker's own settings (WorkerSettings): flag, value, field, expected.
+WORKER_FLAGS: list[tuple[str, str, str, Any]] = [
+    ("--group", "g", "group", "g"),
+    ("--data-dir", "d", "data_dir", "d"),
+    ("--pipeline-depth", "2", "pipeline_depth", 2),
+    ("--max-attempts", "5", "max_attempts", 5),
+    ("--progress-interval", "5", "progress_interval_s", 5.0),
+    ("--stall-after", "60", "stall_after_s", 60.0),
+    ("--fetch-max-wait", "0.5", "fetch_max_wait_s", 0.5),
+    ("--loglevel", "info", "loglevel", "info"),
+]
 # Command-local flags: (command path, argv, attribute, expected).
 LOCAL_FLAGS: list[tuple[tuple[str, ...], list[str], str, Any]] = [
     (("run",), ["--input", "in.jsonl"], "input", "in.jsonl"),
@@ -109,13 +120,6 @@ LOCAL_FLAGS: list[tuple[tuple[str, ...], list[str], str, Any]] = [
     (("run",), ["--output", "-"], "output", "-"),
     (("run",), ["--keep-serving"], "keep_serving", True),
     (("run",), ["--no-progress"], "no_progress", True),
-    (("stream",), ["--group", "g"], "group", "g"),
-    (("stream",), ["--data-dir", "d"], "data_dir", "d"),
-    (("stream",), ["--pipeline-depth", "2"], "pipeline_depth", 2),
-    (("stream",), ["--progress-interval", "5"], "progress_interval", 5.0),
-    (("stream",), ["--stall-after", "60"], "stall_after", 60.0),
-    (("stream",), ["--fetch-max-wait", "0.5"], "fetch_max_wait", 0.5),
-    (("stream",), ["--loglevel", "info"], "loglevel", "info"),
     (("bench", "run"), ["--draws", "2"], "draws", 2),
     (("bench", "run"), ["--gen-seed", "5"], "gen_seed", 5),
     (
@@ -167,6 +171,15 @@ def test_old_stream_kafka_flags_parse_to_the_kafka_settings(
 ) -> None:
     kafka = settings_from_args(KafkaSettings, _parse(("stream",), [flag, value]))
     assert getattr(kafka, setting) == expected
+
+
+@pytest.mark.parametrize(("flag", "value", "setting", "expected"), WORKER_FLAGS)
+def test_old_stream_worker_flags_parse_to_the_worker_settings(
+    flag: str, value: str, setting: str, expected: Any
+) -> None:
+    worker = settings_from_args(WorkerSettings, _parse(("stream",), [flag, value]))
+    assert getattr(worker, setting) == expected
+    assert getattr(WorkerSettings(), setting) != expected  # the flag changed it
 
 
 @pytest.mark.parametrize(("path", "argv", "attr", "expected"), LOCAL_FLAGS)
