@@ -16,15 +16,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, model_validator
-from pydantic.config import JsonDict
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from monitor.settings import flag_options
 
 __all__ = ["SECURITY_PROTOCOLS", "KafkaSettings"]
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-_KAFKA: JsonDict = {"group": "Kafka"}
+_KAFKA = flag_options("Kafka")
 # Fields that are never flags (secrets, and the file a secret is read from).
-_KAFKA_NO_FLAG: JsonDict = {"group": "Kafka", "cli": False}
+_KAFKA_NO_FLAG = flag_options("Kafka", cli=False)
 
 
 class _Masked(str):
@@ -232,13 +233,6 @@ class KafkaSettings(BaseSettings):
         }
 
 
-def _worker(flag: str | None = None, group: str = "Kafka", **extra: Any) -> JsonDict:
-    out: JsonDict = {"group": group, **extra}
-    if flag is not None:
-        out["flag"] = flag
-    return out
-
-
 class WorkerSettings(BaseSettings):
     """How one ``stream`` worker runs (env prefix ``CARGO_STREAM_``): its consumer group,
     state, pipelining, retries and progress watch."""
@@ -249,12 +243,12 @@ class WorkerSettings(BaseSettings):
         default="cargo-monitor",
         min_length=1,
         description="consumer group / Faust app id",
-        json_schema_extra=_worker(),
+        json_schema_extra=_KAFKA,
     )
     data_dir: str | None = Field(
         default=None,
         description="Faust table state directory",
-        json_schema_extra=_worker(default_help="a new folder under /tmp per process"),
+        json_schema_extra=flag_options("Kafka", default_help="a new folder under /tmp per process"),
     )
     pipeline_depth: int = Field(
         default=4,
@@ -262,7 +256,7 @@ class WorkerSettings(BaseSettings):
         le=64,
         description="batches in flight per worker: the next batches are embedded and "
         "judged while earlier ones are delivered; 1 = one at a time",
-        json_schema_extra=_worker(),
+        json_schema_extra=_KAFKA,
     )
     max_attempts: int = Field(
         default=3,
@@ -270,7 +264,7 @@ class WorkerSettings(BaseSettings):
         le=20,
         description="evaluations of a trace whose evaluation raises, its batch's "
         "included, before it is dead-lettered as evaluator_error",
-        json_schema_extra=_worker(),
+        json_schema_extra=_KAFKA,
     )
     progress_interval_s: float = Field(
         default=10.0,
@@ -278,7 +272,7 @@ class WorkerSettings(BaseSettings):
         le=3600,
         description="seconds between progress checks: per-partition lag gauge, an info "
         "line per lagging partition",
-        json_schema_extra=_worker("--progress-interval"),
+        json_schema_extra=flag_options("Kafka", flag="--progress-interval"),
     )
     stall_after_s: float = Field(
         default=120.0,
@@ -286,7 +280,7 @@ class WorkerSettings(BaseSettings):
         le=86_400,
         description="a partition with lag that has not advanced for this many seconds is "
         "stalled: cargo_partition_stalled 1 and a warning with its likely cause",
-        json_schema_extra=_worker("--stall-after"),
+        json_schema_extra=flag_options("Kafka", flag="--stall-after"),
     )
     fetch_max_wait_s: float = Field(
         default=0.1,
@@ -295,10 +289,10 @@ class WorkerSettings(BaseSettings):
         description="seconds the broker may hold a fetch that finds no new records "
         "(Faust's own is 1.5): the longest an idle partition can hold up the others "
         "(docs/design/fetch-max-wait.md)",
-        json_schema_extra=_worker("--fetch-max-wait"),
+        json_schema_extra=flag_options("Kafka", flag="--fetch-max-wait"),
     )
     loglevel: str = Field(
         default="warning",
         description="worker log level",
-        json_schema_extra=_worker(group="output"),
+        json_schema_extra=flag_options("output"),
     )
