@@ -58,7 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Name the unknown flags, not the values after them: `--sasl-password VALUE`
+        # must not end up in a log of stderr.
+        names = " ".join(u.split("=", 1)[0] for u in unknown if u.startswith("-"))
+        parser.error(
+            f"unrecognized arguments: {names or f'{len(unknown)} value(s)'} "
+            "(values not shown: one may be a secret)"
+        )
     try:
         return COMMANDS[args.command].run(args)
     except (CargoError, ValidationError) as exc:

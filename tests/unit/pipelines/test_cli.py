@@ -448,3 +448,22 @@ def test_bench_gate(tmp_path: Path) -> None:
     rep = json.loads((out / "report.json").read_text())
     assert (rep["draws"], rep["p1_coverage"], rep["seeds"]) == (8, 0.9, str(seeds))
     assert (out / "gate.json").exists() and (out / "report.html").exists()
+
+
+def test_an_unknown_flag_is_named_but_its_value_never_shown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv in (
+        ["stream", "--sasl-password", "hunter2-secret"],
+        ["run", "--judge-key=hunter2-secret"],
+        ["replay", "in.jsonl", "hunter2-secret"],
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert "unrecognized arguments" in err and "hunter2" not in err
+    main_err = "--sasl-password"
+    with pytest.raises(SystemExit):
+        main(["stream", main_err, "x"])
+    assert main_err in capsys.readouterr().err
