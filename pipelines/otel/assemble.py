@@ -580,30 +580,14 @@ def _int(value: Any) -> int | None:
 
 
 def _span_usage(s: Span) -> tuple[int | None, int | None]:
-    a = s.attributes
-    inp = next(
-        (
-            v
-            for k in (
-                "gen_ai.usage.input_tokens",
-                "gen_ai.usage.prompt_tokens",
-                "llm.token_count.prompt",
-            )
-            if (v := _int(a.get(k))) is not None
-        ),
-        None,
+    inp = _first_int(
+        s, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt"
     )
-    out = next(
-        (
-            v
-            for k in (
-                "gen_ai.usage.output_tokens",
-                "gen_ai.usage.completion_tokens",
-                "llm.token_count.completion",
-            )
-            if (v := _int(a.get(k))) is not None
-        ),
-        None,
+    out = _first_int(
+        s,
+        "gen_ai.usage.output_tokens",
+        "gen_ai.usage.completion_tokens",
+        "llm.token_count.completion",
     )
     return inp, out
 
@@ -665,6 +649,13 @@ def _first_attr(root: Span, subtree: Sequence[Span], *names: str | None) -> Any:
                 v = s.resource.get(n)
             if v is not None and v != "":
                 return v
+    return None
+
+
+def _first_int(span: Span, *names: str) -> int | None:
+    for n in names:
+        if (v := _int(span.attributes.get(n))) is not None:
+            return v
     return None
 
 
