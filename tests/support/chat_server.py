@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from monitor.llm import LLMConfig
+
 
 @dataclass
 class Reply:
@@ -182,3 +184,25 @@ def verdict_json(
     out["claims"] = claims if claims is not None else []
     out.update(extra)
     return json.dumps(out)
+
+
+#: The API key the test configs carry; a test checks it never reaches a record or a log.
+SECRET = "sk-test-DO-NOT-LEAK-4242"
+
+
+def fast_config(url: str, *, model: str = "judge-model", **kw: Any) -> LLMConfig:
+    """An LLM client config for the scripted server: quick retries, prices set."""
+    from pydantic import SecretStr
+
+    base: dict[str, Any] = {
+        "base_url": url,
+        "model": model,
+        "api_key": SecretStr(SECRET),
+        "backoff_base_s": 0.01,
+        "backoff_cap_s": 0.05,
+        "request_timeout_s": 5.0,
+        "price_input_per_1k": 0.5,
+        "price_output_per_1k": 2.0,
+    }
+    base.update(kw)
+    return LLMConfig(**base)

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from prometheus_client import CollectorRegistry
-from pydantic import SecretStr
 
 from monitor.embeddings import HashingEmbedder
 from monitor.errors import ConfigError, JudgeError
@@ -27,9 +26,8 @@ from monitor.metrics import MonitorMetrics
 from monitor.retrieval import GoldenIndex
 from monitor.schemas import GoldenSet, Trace
 from tests.conftest import ACCEPTED, CASE_ITEM
-from tests.support.chat_server import Reply, scripted_server, verdict_json
+from tests.support.chat_server import SECRET, Reply, fast_config, scripted_server, verdict_json
 
-SECRET = "sk-test-DO-NOT-LEAK-4242"
 TRACE = Trace(
     trace_id="t-1",
     question="What is the status of case 171056262?",
@@ -40,18 +38,7 @@ REQUEST = JudgeRequest(TRACE, CASE_ITEM, ACCEPTED)
 
 
 def config(url: str, **kw: Any) -> LLMConfig:
-    base: dict[str, Any] = {
-        "base_url": url,
-        "model": "judge-model",
-        "api_key": SecretStr(SECRET),
-        "backoff_base_s": 0.01,
-        "backoff_cap_s": 0.05,
-        "request_timeout_s": 5.0,
-        "price_input_per_1k": 0.5,
-        "price_output_per_1k": 2.0,
-    }
-    base.update(kw)
-    return LLMConfig(**base)
+    return fast_config(url, model="judge-model", **kw)
 
 
 async def judge_once(*script: Reply, **kw: Any) -> tuple[Any, Any]:

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel
 
 from monitor.errors import JudgeError
 from monitor.llm import LLMClient, LLMConfig, OutputSchema, extract_json, strict_schema
 from monitor.schemas import LLMCall
-from tests.support.chat_server import Reply, scripted_server
+from tests.support.chat_server import SECRET, Reply, fast_config, scripted_server
 
-SECRET = "sk-test-DO-NOT-LEAK-4242"
 REPLY = '{"answer": 42}'
 
 
@@ -42,18 +41,7 @@ SCHEMA = OutputSchema("test_answer", strict_schema(_Answer))
 
 
 def config(url: str, **kw: Any) -> LLMConfig:
-    base: dict[str, Any] = {
-        "base_url": url,
-        "model": "m",
-        "api_key": SecretStr(SECRET),
-        "backoff_base_s": 0.01,
-        "backoff_cap_s": 0.05,
-        "request_timeout_s": 5.0,
-        "price_input_per_1k": 0.5,
-        "price_output_per_1k": 2.0,
-    }
-    base.update(kw)
-    return LLMConfig(**base)
+    return fast_config(url, model="m", **kw)
 
 
 async def ask(client: LLMClient, seed: int | None = 0) -> tuple[dict[str, Any], LLMCall]:
