@@ -25,7 +25,7 @@ STYLE = """
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg)}
 main{max-width:64rem;margin:0 auto;padding:1rem 1rem 3rem}
 h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.25rem;margin:2rem 0 .5rem}
-p,li{max-width:48rem}
+p,li{max-width:48rem;overflow-wrap:anywhere}
 .table{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:1rem 0;border:1px solid var(--line)}
 table{border-collapse:collapse;font-size:.9rem;font-variant-numeric:tabular-nums}
 td,th{border-bottom:1px solid var(--line);padding:.3rem .6rem;text-align:right;white-space:nowrap}

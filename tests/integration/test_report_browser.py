@@ -218,7 +218,13 @@ def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def bench_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled Cargo-Bench instances, three judges side by side."""
     tmp = tmp_path_factory.mktemp("bench")
-    cli("bench", "run", "--instances", str(BENCH_INSTANCES), "--embedder", "hashing",
+    # The page names the instances file; a long path (a CI clone's) must wrap, not
+    # widen the page on a phone.
+    deep = tmp / ("a_checkout_with_a_long_name_" * 3) / "monitor" / "data" / "bench"
+    deep.mkdir(parents=True)
+    instances = deep / "instances.jsonl"
+    shutil.copyfile(BENCH_INSTANCES, instances)
+    cli("bench", "run", "--instances", str(instances), "--embedder", "hashing",
         "--judge", "structural", "--judge", "always-penalize", "--judge", "never-penalize",
         "--bootstrap", "1000", "--cache-dir", str(tmp / "cache"),
         "--markdown", str(tmp / "bench.md"), "--html", str(tmp / "bench.html"))  # fmt: skip
