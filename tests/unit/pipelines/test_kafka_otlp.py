@@ -13,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from monitor.golden import load_golden
+from monitor.settings import CargoSettings
+from pipelines.components import build_components
 from pipelines.kafka.delivery import InputRecord
 from pipelines.kafka.otlp import EventsOut, OtlpDelivery
 from pipelines.otel.ingest import OtlpIngest
@@ -20,15 +23,21 @@ from pipelines.otel.metrics import OtelMetrics
 from tests.unit.pipelines.otel.otlp import (
     G_ROOT,
     GT,
-    OT,
     O_AGENT,
+    OT,
     genai_spans,
     openinference_spans,
     record,
 )
-from tests.unit.pipelines.test_kafka_delivery import Harness, _lines, evaluator  # noqa: F401
+from tests.unit.pipelines.test_kafka_delivery import Harness, _lines
 
 EVENTS = "otlp_logs"
+
+
+@pytest.fixture(scope="module")
+def evaluator(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    settings = CargoSettings(embedder="hashing", cache_dir=tmp_path_factory.mktemp("cache"))
+    return build_components(settings, load_golden(settings.golden)).evaluator
 
 
 class Clock:
