@@ -49,12 +49,17 @@ async def otlp_traces(
     the end of the input."""
     it = lines.__aiter__()
     nxt: asyncio.Future[RawTrace] = asyncio.ensure_future(it.__anext__())
+    loop = asyncio.get_running_loop()
+    polled = loop.time()
     try:
         while True:
-            done, _ = await asyncio.wait({nxt}, timeout=poll_interval_s)
-            if not done:
+            if poll_interval_s is not None and loop.time() - polled >= poll_interval_s:
+                # Followed input: on time, whether lines keep coming or not.
+                polled = loop.time()
                 for o in ingest.poll():
                     yield outcome_raw(o)
+            done, _ = await asyncio.wait({nxt}, timeout=poll_interval_s)
+            if not done:
                 continue
             try:
                 raw = nxt.result()
@@ -74,9 +79,6 @@ async def otlp_traces(
                 continue
             for o in ingest.feed(payload, "otlp-json"):
                 yield outcome_raw(o, raw.location)
-            if poll_interval_s is not None:
-                for o in ingest.poll():
-                    yield outcome_raw(o)
         for o in ingest.flush():
             yield outcome_raw(o)
     finally:

@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 from monitor.data import DEFAULT_SAMPLES
+from tests.unit.pipelines.otel.otlp import genai_spans, openinference_spans, record
 
 REPO = Path(__file__).resolve().parents[2]
 PROM = REPO / "deploy" / "prometheus"
@@ -133,7 +134,9 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
     (conf_dir / "prometheus.yml").write_text(yaml.safe_dump(conf))
 
     feed = tmp_path / "live.jsonl"
-    feed.write_text("")
+    # Two agent turns as OpenTelemetry spans (OTLP/JSON lines) among the native traces
+    # (--input-format auto): the OpenTelemetry row has data too.
+    feed.write_text(record(*genai_spans()) + "\n" + record(*openinference_spans()) + "\n")
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     monitor = subprocess.Popen(
         [
@@ -151,6 +154,8 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
             "--no-progress",
             "--cache-dir",
             str(tmp_path / "cache"),
+            "--input-format",
+            "auto",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -222,6 +227,8 @@ def test_every_dashboard_query_and_recording_rule_returns_data(tmp_path: Path) -
                 if not _query(pport, expr):
                     missing.append(f"{p['title']}: {expr}")
         assert not missing, "dashboard queries without data:\n" + "\n".join(missing)
+        assembled = _query(pport, 'sum(cargo_otel_traces_total{outcome="assembled"})')
+        assert float(assembled[0]["value"][1]) == 2, assembled
 
         # Template variable queries resolve to values too.
         for v in _dashboard()["templating"]["list"]:

@@ -179,3 +179,32 @@ def test_otlp_http_to_nowhere_fails_and_never_blocks() -> None:
     http = asyncio.run(go())
     assert http.outcomes["dropped"] >= 2
     assert http.outcomes["failed"] + http.outcomes["dropped"] == 5
+
+
+def test_a_followed_input_judges_a_trace_while_native_lines_keep_coming() -> None:
+    from monitor.schemas import SourceLocation
+    from monitor.traces import RawTrace
+    from pipelines.otel.ingest import OtlpIngest
+    from pipelines.otel.source import otlp_traces
+
+    native = DEFAULT_SAMPLES.read_text().splitlines()[0].encode()
+
+    class Lines:
+        async def __aiter__(self) -> Any:
+            yield RawTrace(record(*openinference_spans()).encode(), SourceLocation(line=1))
+            for k in range(200):  # a busy native stream, never idle
+                await asyncio.sleep(0.01)
+                yield RawTrace(native, SourceLocation(line=k + 2))
+
+    async def go() -> list[Any]:
+        ingest = OtlpIngest(quiet_period_s=0.2)
+        seen = []
+        async for raw in otlp_traces(Lines(), ingest, poll_interval_s=0.05):  # type: ignore[arg-type]
+            seen.append(raw)
+            if isinstance(raw.payload, dict):
+                return seen
+        return seen
+
+    seen = asyncio.run(go())
+    assert isinstance(seen[-1].payload, dict) and seen[-1].payload["trace_id"] == OT
+    assert len(seen) < 150  # judged on time, not at the end of the input
