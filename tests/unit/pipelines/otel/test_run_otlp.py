@@ -199,7 +199,7 @@ def test_a_followed_input_judges_a_trace_while_native_lines_keep_coming() -> Non
     async def go() -> list[Any]:
         ingest = OtlpIngest(quiet_period_s=0.2)
         seen = []
-        async for raw in otlp_traces(Lines(), ingest, poll_interval_s=0.05):  # type: ignore[arg-type]
+        async for raw in otlp_traces(Lines(), ingest, poll_interval_s=0.05):
             seen.append(raw)
             if isinstance(raw.payload, dict):
                 return seen
