@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from monitor.data import DEFAULT_SAMPLES
+from monitor.data import DEFAULT_OTLP_SAMPLES, DEFAULT_SAMPLES
 from monitor.settings import CargoSettings
 from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
 from pipelines.otel.settings import OtelSettings
@@ -19,8 +19,9 @@ class RunCommand:
         inp = option_group(parser, "input")
         inp.add_argument(
             "--input",
-            default=str(DEFAULT_SAMPLES),
-            help="JSONL traces; '-' for stdin (default: bundled sample traffic)",
+            default=None,
+            help="JSONL traces (or OTLP/JSON lines); '-' for stdin (default: the bundled "
+            "sample traffic, as OpenTelemetry spans with --input-format otlp-json)",
         )
         inp.add_argument("--follow", action="store_true", help="tail a growing input file")
         out = option_group(parser, "output")
@@ -47,14 +48,19 @@ class RunCommand:
     def run(self, args: argparse.Namespace) -> int:
         from pipelines.embedded import main_run
 
+        otel = settings_from_args(OtelSettings, args)
+        input_path = args.input
+        if input_path is None:
+            otlp = otel.input_format == "otlp-json"
+            input_path = str(DEFAULT_OTLP_SAMPLES if otlp else DEFAULT_SAMPLES)
         return main_run(
             settings_from_args(CargoSettings, args),
-            input_path=args.input,
+            input_path=input_path,
             output=args.output,
             follow=args.follow,
             keep_serving=args.keep_serving,
             progress=not args.no_progress and sys.stderr.isatty(),
-            otel=settings_from_args(OtelSettings, args),
+            otel=otel,
             events_out=args.otel_events_out,
         )
 
