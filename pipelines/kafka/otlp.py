@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -168,9 +169,17 @@ class OtlpDelivery:
         """Outputs in Kafka, then acknowledge each partition's finished prefix."""
         if sends:
             await asyncio.gather(*sends)
+        progress, traces_topic = self.delivery.progress, self.delivery.topics.traces
+        now = time.monotonic()
         for queue in self.partitions.values():
             while queue and not queue[0].waiting:
-                await queue.popleft().ack()
+                pending = queue.popleft()
+                await pending.ack()
+                rec = pending.rec
+                # The progress watch: this partition moves (else a false stall).
+                if rec.topic == traces_topic and rec.offset > progress.done.get(rec.partition, -1):
+                    progress.done[rec.partition] = rec.offset
+                    progress.moved[rec.partition] = now
         self.metrics.sync(self.ingest)
 
     async def _emit(self, outcomes: list[Outcome]) -> list[Awaitable[Any]]:

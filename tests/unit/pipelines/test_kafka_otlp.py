@@ -29,7 +29,7 @@ from tests.unit.pipelines.otel.otlp import (
     openinference_spans,
     record,
 )
-from tests.unit.pipelines.test_kafka_delivery import Harness, _lines
+from tests.unit.pipelines.test_kafka_delivery import TOPICS, Harness, _lines
 
 EVENTS = "otlp_logs"
 
@@ -67,7 +67,7 @@ class Rig:
         offset = self.offsets.get(partition, 0)
         self.offsets[partition] = offset + 1
         raw = value.encode() if isinstance(value, str) else value
-        return InputRecord("otlp_spans", partition, offset, raw, key.encode() if key else None)
+        return InputRecord(TOPICS.traces, partition, offset, raw, key.encode() if key else None)
 
     def ack_of(self, rec: InputRecord) -> Callable[[], Awaitable[None]]:
         async def ack() -> None:
@@ -121,6 +121,7 @@ def test_acknowledgements_wait_for_earlier_records_of_the_partition(evaluator: A
     rig.take(rig.rec(record(a[0]), key=GT))
     rig.tick(3.5)
     assert rig.acked == [(0, 0), (0, 1), (0, 2)]
+    assert rig.h.delivery.progress.done == {0: 2}  # the progress watch sees it move
 
 
 def test_a_record_that_is_not_otlp_is_dead_lettered_and_acknowledged(evaluator: Any) -> None:
@@ -149,7 +150,7 @@ def test_spans_without_content_become_one_dead_letter_record_and_an_error_event(
     [(key, dead)] = rig.sent("cargo-traces-dlq")
     assert key == f"otlp:{GT}".encode()
     assert dead["reason"] == "no_question" and dead["kind"] == "otlp_trace"
-    assert dead["records"] == [{"topic": "otlp_spans", "partition": 0, "offset": 0}]
+    assert dead["records"] == [{"topic": TOPICS.traces, "partition": 0, "offset": 0}]
     [(_, event)] = rig.sent(EVENTS)
     [log] = event["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
     attrs = {a["key"]: a["value"] for a in log["attributes"]}
@@ -192,7 +193,7 @@ def test_a_revoked_partition_is_left_to_its_next_owner(evaluator: Any) -> None:
     rig = Rig(evaluator)
     rig.take(rig.rec(record(*genai_spans()[1:]), partition=3, key=GT))
     rig.take(rig.rec(record(*openinference_spans()), partition=1, key=OT))
-    rig.otlp.forget("otlp_spans", 3)
+    rig.otlp.forget(TOPICS.traces, 3)
     rig.tick(120.0)  # far past every wait: only OT is judged, GT was dropped
     assert [k for k, _ in rig.sent("cargo-judgments")] == [OT.encode()]
     assert rig.acked == [(1, 0)]
