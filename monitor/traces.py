@@ -60,6 +60,17 @@ INVALID_REASONS = (
     "too_many_context_fields",
     "too_many_citation_sources",
     "decode_error",
+    # OpenTelemetry input (pipelines.otel): a record that is not OTLP, spans that give no
+    # interaction.
+    "otlp_undecodable",
+    "otlp_bad_id",
+    "no_spans",
+    "no_root",
+    "no_question",
+    "no_answer",
+    "mapping_invalid",
+    "citations_invalid",
+    "assembly_error",
 )
 
 DEFAULT_LIMITS = InputLimits()
@@ -91,6 +102,9 @@ class RawTrace:
     payload: str | bytes | dict[str, Any] | Trace
     location: SourceLocation | None = None
     truncated_size: int | None = None
+    # Set by a source that already knows the message is invalid (an OTLP record that
+    # cannot be decoded, spans without a question): its outcome is this error.
+    error: InvalidTraceError | None = None
 
 
 def _show(text: str, limit: int = 60) -> str:
@@ -334,6 +348,8 @@ def parse_trace(
 
 def parse_raw(raw: RawTrace, limits: InputLimits = DEFAULT_LIMITS) -> Trace:
     """:func:`parse_trace` of a source's message; ``too_large`` when it was not read whole."""
+    if raw.error is not None:
+        raise raw.error
     if raw.truncated_size is not None:
         raise InvalidTraceError(
             "too_large",

@@ -24,6 +24,8 @@ from monitor.redact import SecretMask, make_redactor
 from monitor.schemas import Judgment
 from monitor.settings import CargoSettings
 from pipelines.components import build_components, freeze_startup_heap
+from pipelines.otel.run import OtlpRun
+from pipelines.otel.settings import OtelSettings
 
 
 @dataclass
@@ -163,7 +165,15 @@ async def run_monitor(
     keep_serving: bool,
     progress: bool,
     console: Console,
+    otel: OtelSettings | None = None,
+    events_out: str | None = None,
 ) -> Summary:
+    otel = otel or OtelSettings()
+    if otel.input_format == "otlp-proto":
+        raise ConfigError(
+            "run reads lines: --input-format otlp-proto is for stream (Kafka records); "
+            "give run OTLP/JSON lines (--input-format otlp-json)"
+        )
     golden = load_golden(settings.golden)
     redactor = make_redactor(settings.redact, settings.redact_salt)
     source = _source(input_path, follow, settings.max_payload_bytes)
@@ -172,6 +182,16 @@ async def run_monitor(
     ProcessCollector(registry=registry)
     PlatformCollector(registry=registry)
     metrics = MonitorMetrics(registry, golden, gate_kind=settings.gate, judge_name=settings.judge)
+    otlp = OtlpRun.start(
+        otel,
+        source,
+        registry,
+        follow=follow,
+        events_out=events_out,
+        max_record_bytes=settings.max_payload_bytes,
+    )
+    if otlp is not None:
+        source = otlp.source
     metrics_url = ""
     if settings.metrics_port:
         metrics_url = serve_metrics(
@@ -212,6 +232,8 @@ async def run_monitor(
             batches = batched(source, settings.batch_size, settings.batch_window_s)
             async for judgments in evaluator.evaluate_stream(batches):
                 sink.write(judgments if redactor is None else [redactor(j) for j in judgments])
+                if otlp is not None:
+                    otlp.judged(judgments)
                 for j in judgments:
                     metrics.observe(j)
                     summary.add(j)
@@ -223,7 +245,11 @@ async def run_monitor(
     finally:
         sink.close()
         await aclose_judge(parts.judge)
+        if otlp is not None:
+            await otlp.aclose()
     console.print(summary.table())
+    if otlp is not None:
+        console.print(otlp.table())
     if output != "-":
         console.print(f"judgments: {output}")
     if keep_serving and settings.metrics_port:
@@ -244,6 +270,8 @@ def main_run(
     follow: bool,
     keep_serving: bool,
     progress: bool,
+    otel: OtelSettings | None = None,
+    events_out: str | None = None,
 ) -> int:
     # Progress and summary go to stderr when judgments stream to stdout.
     console = Console(stderr=output == "-")
@@ -257,6 +285,8 @@ def main_run(
                 keep_serving=keep_serving,
                 progress=progress,
                 console=console,
+                otel=otel,
+                events_out=events_out,
             )
         )
     except KeyboardInterrupt:

@@ -63,6 +63,7 @@ GROUPS: dict[str, str] = {
     "gate": "retrieval and gate",
     "judge": "judge",
     "LLM endpoint": "LLM endpoint (--judge llm | hybrid)",
+    "otel": "OpenTelemetry",
     "output": "output",
 }
 

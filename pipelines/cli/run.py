@@ -8,6 +8,7 @@ import sys
 from monitor.data import DEFAULT_SAMPLES
 from monitor.settings import CargoSettings
 from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
+from pipelines.otel.settings import OtelSettings
 
 
 class RunCommand:
@@ -34,7 +35,14 @@ class RunCommand:
             help="after the input ends, keep serving /metrics until Ctrl-C",
         )
         out.add_argument("--no-progress", action="store_true", help="no progress bar")
+        out.add_argument(
+            "--otel-events-out",
+            metavar="FILE",
+            help="write the gen_ai.evaluation.result events of OpenTelemetry traces to "
+            "FILE as OTLP/JSON lines (one ExportLogsServiceRequest per batch)",
+        )
         add_settings_flags(parser, CargoSettings)
+        add_settings_flags(parser, OtelSettings)
 
     def run(self, args: argparse.Namespace) -> int:
         from pipelines.embedded import main_run
@@ -46,6 +54,8 @@ class RunCommand:
             follow=args.follow,
             keep_serving=args.keep_serving,
             progress=not args.no_progress and sys.stderr.isatty(),
+            otel=settings_from_args(OtelSettings, args),
+            events_out=args.otel_events_out,
         )
 
 

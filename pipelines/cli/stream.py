@@ -7,6 +7,7 @@ import argparse
 from monitor.settings import CargoSettings
 from pipelines.cli.base import add_settings_flags, settings_from_args
 from pipelines.kafka.config import KafkaSettings, WorkerSettings
+from pipelines.otel.settings import OtelKafkaSettings, OtelSettings
 
 
 class StreamCommand:
@@ -17,6 +18,8 @@ class StreamCommand:
         add_settings_flags(parser, KafkaSettings)
         add_settings_flags(parser, WorkerSettings)
         add_settings_flags(parser, CargoSettings)
+        add_settings_flags(parser, OtelSettings)
+        add_settings_flags(parser, OtelKafkaSettings)
 
     def run(self, args: argparse.Namespace) -> int:
         from pipelines.kafka.worker import StreamConfig, run_worker
@@ -35,6 +38,8 @@ class StreamCommand:
             progress_interval_s=worker.progress_interval_s,
             stall_after_s=worker.stall_after_s,
             fetch_max_wait_s=worker.fetch_max_wait_s,
+            otel=settings_from_args(OtelSettings, args),
+            otel_kafka=settings_from_args(OtelKafkaSettings, args),
         )
         return run_worker(cfg, settings, loglevel=worker.loglevel)
 

@@ -58,11 +58,13 @@ class InputRecord:
     partition: int
     offset: int
     value: bytes
+    key: bytes | None = None
 
     @classmethod
     def of(cls, msg: Any) -> InputRecord:
         raw = msg.value if isinstance(msg.value, bytes) else bytes(msg.value or b"")
-        return cls(msg.topic, msg.partition, msg.offset, raw)
+        key = msg.key if isinstance(msg.key, bytes) or msg.key is None else bytes(msg.key)
+        return cls(msg.topic, msg.partition, msg.offset, raw, key)
 
     @property
     def mark_key(self) -> str:
@@ -454,25 +456,42 @@ class Delivery:
                 done[rec.partition] = rec.offset
                 moved[rec.partition] = now
 
+    async def evaluate_isolated(self, raws: Sequence[RawTrace]) -> list[Outcome]:
+        """One outcome per trace, whatever the evaluator raises (see :meth:`outcomes`)."""
+        return await self._evaluate_isolated(raws)
+
+    def judgment_value(self, judgment: Judgment) -> bytes:
+        """The judgment as written (redacted, secrets masked); raises when it cannot be
+        written (:class:`OutputTooLargeError` over the record limit)."""
+        written = judgment if self.redactor is None else self.redactor(judgment)
+        text = written.model_dump_json()
+        value = (text if self.mask is None else self.mask(text)).encode()
+        if len(value) > self.max_record_bytes:
+            raise OutputTooLargeError(
+                f"judgment of {len(value)} bytes, over {self.max_record_bytes}"
+            )
+        return value
+
+    async def send_judgment(self, judgment: Judgment) -> Awaitable[Any]:
+        """Send a judgment (key = trace id); raises like :meth:`judgment_value`."""
+        value = self.judgment_value(judgment)
+        # Straight to the producer: the future resolves when the broker has it.
+        future = await self.sender.send(
+            self.topics.judgments, (judgment.trace_id or "").encode(), value
+        )
+        self.metrics.observe(judgment)
+        return future
+
+    async def send_outcome(self, rec: InputRecord, outcome: Outcome) -> Awaitable[Any]:
+        """Send a record's outcome: its judgment, or its dead-letter record."""
+        return await self._send(rec, outcome)
+
     async def _send(self, rec: InputRecord, outcome: Outcome) -> Awaitable[Any]:
         if isinstance(outcome, Judgment):
             try:
-                written = outcome if self.redactor is None else self.redactor(outcome)
-                text = written.model_dump_json()
-                value = (text if self.mask is None else self.mask(text)).encode()
-                if len(value) > self.max_record_bytes:
-                    raise OutputTooLargeError(
-                        f"judgment of {len(value)} bytes, over {self.max_record_bytes}"
-                    )
+                return await self.send_judgment(outcome)
             except Exception as exc:  # a judgment that cannot be written: its outcome
                 outcome = Failure.crashed("evaluator_error", exc)
-            else:
-                # Straight to the producer: the future resolves when the broker has it.
-                future = await self.sender.send(
-                    self.topics.judgments, (outcome.trace_id or "").encode(), value
-                )
-                self.metrics.observe(outcome)
-                return future
         record = dead_letter(
             rec.value,
             outcome,
@@ -490,10 +509,14 @@ class Delivery:
             f"{rec.topic}:{rec.partition}:{rec.offset}".encode(),
             (text if self.mask is None else self.mask(text)).encode(),
         )
-        if outcome.reason == "evaluator_error":
+        self.count_failure(outcome)
+        return future
+
+    def count_failure(self, failure: Failure) -> None:
+        """A dead-lettered outcome in the monitor's metrics."""
+        if failure.reason == "evaluator_error":
             self.metrics.traces.labels(status="judge_error").inc()
             self.metrics.judge_errors.labels(judge=self.metrics.judge_name, kind="internal").inc()
         else:
             self.metrics.traces.labels(status="invalid").inc()
-            self.metrics.invalid.labels(reason=outcome.reason).inc()
-        return future
+            self.metrics.invalid.labels(reason=failure.reason).inc()

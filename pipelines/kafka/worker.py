@@ -31,7 +31,7 @@ import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from monitor.errors import ConfigError
 from monitor.golden import load_golden
@@ -48,6 +48,11 @@ from pipelines.kafka.logs import install_repeat_filter
 from pipelines.kafka.metrics import StreamMetrics
 from pipelines.kafka.progress import forget_partitions, watch_progress
 from pipelines.kafka.transport import app_class, kafka_transport
+from pipelines.otel.mapping import load_mapping
+from pipelines.otel.settings import OtelKafkaSettings, OtelSettings
+
+if TYPE_CHECKING:
+    from pipelines.kafka.otlp import OtlpDelivery
 
 log = logging.getLogger("cargo.stream")
 
@@ -86,6 +91,10 @@ class StreamConfig:
     repeated_log_window_s: float = 30.0
     data_dir: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # OpenTelemetry spans in (input_format otlp-*/auto) and evaluation events out.
+    otel: OtelSettings = field(default_factory=OtelSettings)
+    otel_kafka: OtelKafkaSettings = field(default_factory=OtelKafkaSettings)
+    otel_tick_s: float = 0.25  # how often buffered traces are checked for readiness
 
     def retry(self) -> RetryPolicy:
         return RetryPolicy(
@@ -234,6 +243,7 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
         or None,
     )
     app.cargo_registry = registry  # for tests: the worker's metrics
+    otlp = _otlp_delivery(cfg, delivery, registry)
 
     @app.task  # type: ignore[untyped-decorator]
     async def declare_outputs() -> None:
@@ -275,10 +285,22 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
         except Exception:  # the watch must outlive what it watches
             log.exception("progress watch failed; trying again in %.0fs", cfg.progress_interval_s)
 
+    if otlp is not None:
+
+        @app.timer(interval=cfg.otel_tick_s)  # type: ignore[untyped-decorator]
+        async def judge_ready_traces() -> None:
+            assert otlp is not None
+            try:
+                await otlp.tick()
+            except Exception as exc:  # like the agent: never alive without judging
+                state.agent_crashed(exc)
+
     @app.on_partitions_revoked.connect  # type: ignore[untyped-decorator]
     async def forget_revoked(_app: Any, revoked: Any, **_kw: Any) -> None:
         for tp in revoked:
             delivery.forget(tp.topic, tp.partition)
+            if otlp is not None:
+                otlp.forget(tp.topic, tp.partition)
         ours = [tp.partition for tp in revoked if tp.topic == kafka.traces_topic]
         forget_partitions(progress, stream_metrics, kafka.traces_topic, ours)
 
@@ -300,6 +322,13 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
                 events = list(taken)
                 for ev in events:
                     ev.message.incref()
+                if otlp is not None:
+                    # Spans: a record is acknowledged when its traces are judged.
+                    await otlp.take(
+                        [InputRecord.of(ev.message) for ev in events],
+                        [functools.partial(stream.ack, ev) for ev in events],
+                    )
+                    continue
                 records = await delivery.admit([InputRecord.of(ev.message) for ev in events])
                 anchors = {f"{ev.message.topic}:{ev.message.partition}": ev for ev in events}
 
@@ -328,6 +357,38 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
             await reader.close()
 
     return app
+
+
+def _otlp_delivery(cfg: StreamConfig, delivery: Delivery, registry: Any) -> OtlpDelivery | None:
+    """The OpenTelemetry side of the worker, or ``None`` for native trace input."""
+    otel = cfg.otel
+    if otel.input_format == "cargo":
+        return None
+    from pipelines.kafka.otlp import EventsOut, OtlpDelivery
+    from pipelines.otel.export import OtlpHttpLogs
+    from pipelines.otel.ingest import OtlpIngest
+    from pipelines.otel.mapping import load_mapping
+    from pipelines.otel.metrics import OtelMetrics
+
+    ingest = OtlpIngest(
+        mapping=load_mapping(otel.otel_mapping),
+        quiet_period_s=otel.otel_quiet_period_s,
+        max_wait_s=otel.otel_max_wait_s,
+        max_open_traces=otel.otel_max_open_traces,
+    )
+    http = (
+        OtlpHttpLogs(otel.otlp_endpoint, timeout_s=otel.otlp_timeout_s)
+        if otel.otlp_endpoint
+        else None
+    )
+    events = EventsOut(cfg.otel_kafka.otel_events_topic, cfg.otel_kafka.otel_events_encoding, http)
+    return OtlpDelivery(
+        delivery=delivery,
+        ingest=ingest,
+        input_format=otel.input_format,
+        metrics=OtelMetrics(registry),
+        events=events,
+    )
 
 
 def _check_metrics_port(host: str, port: int) -> None:
@@ -359,7 +420,12 @@ def run_worker(cfg: StreamConfig, settings: CargoSettings, loglevel: str = "warn
     make_redactor(settings.redact, settings.redact_salt)  # a missing salt: exit 2 now
     kafka = cfg.kafka
     # Missing topics up front, with the configured partitions (judgments compacted).
-    created = ensure_topics(kafka, kafka.topics(), compact={kafka.judgments_topic})
+    topics = kafka.topics()
+    if cfg.otel_kafka.otel_events_topic:
+        topics[cfg.otel_kafka.otel_events_topic] = kafka.partitions
+    if cfg.otel.input_format != "cargo":
+        load_mapping(cfg.otel.otel_mapping)  # a bad mapping file: exit 2 now, naming the key
+    created = ensure_topics(kafka, topics, compact={kafka.judgments_topic})
     if created:
         log.warning("created topics: %s", ", ".join(created))
     state = WorkerState()

@@ -180,6 +180,14 @@ class TraceBuffer:
             self.stats.spans_added += 1
         return result
 
+    def discard(self, trace_ids: Iterable[str]) -> int:
+        """Drop open traces without emitting them; returns how many were open."""
+        n = 0
+        for tid in trace_ids:
+            if self._open.pop(tid, None) is not None:
+                n += 1
+        return n
+
     def poll(self) -> list[ReadyTrace]:
         """Traces ready now (complete after the quiet period, or given up on)."""
         now = self._clock()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -40,28 +41,27 @@ _TRACE_ID_HEX = 32
 _SPAN_ID_HEX = 16
 
 
+_OTLP_JSON_HEAD = re.compile(rb'^\s*\{\s*"(?:resourceSpans|resource_spans)"')
+_SNIFF_BYTES = 4096
+
+
 def sniff_format(payload: bytes | str) -> InputFormat:
-    """Tell a record's format from its first bytes (``--input-format auto``).
+    """Tell a record's format from its first bytes (``--input-format auto``), without
+    decoding it.
 
     A serialized ``ExportTraceServiceRequest`` starts with field 1, length-delimited
     (byte ``0x0A``); ``{`` (``0x7B``) would be field 15 as a deprecated group, which that
     message never holds, so JSON and Protobuf cannot be confused. A JSON object is OTLP
-    when it has ``resourceSpans`` (or ``resource_spans``) at the top, else the native
-    trace format.
+    when ``resourceSpans`` (or ``resource_spans``) is its first key (as the Collector
+    and the SDKs write it) or appears as a key in its first 4 KiB; else it is the native
+    trace format. Bytes that are not a JSON object are ``otlp-proto`` (a str that is not
+    one is ``cargo``: the native decoder reports it).
     """
-    if isinstance(payload, str):
-        raw = payload
-    else:
-        if bytes(payload).lstrip()[:1] != b"{":
-            return "otlp-proto"
-        raw = bytes(payload).decode("utf-8", errors="replace")
-    if raw.lstrip()[:1] != "{":
-        return "otlp-proto" if not isinstance(payload, str) else "cargo"
-    try:
-        doc = json.loads(raw)
-    except ValueError:
-        return "cargo"  # not JSON at all: the native decoder reports it
-    if isinstance(doc, dict) and ("resourceSpans" in doc or "resource_spans" in doc):
+    head = payload[:_SNIFF_BYTES]
+    raw = head.encode("utf-8", errors="replace") if isinstance(head, str) else bytes(head)
+    if raw.lstrip()[:1] != b"{":
+        return "cargo" if isinstance(payload, str) or not raw.strip() else "otlp-proto"
+    if _OTLP_JSON_HEAD.match(raw) or re.search(rb'"(?:resourceSpans|resource_spans)"\s*:', raw):
         return "otlp-json"
     return "cargo"
 

@@ -70,11 +70,12 @@ def evaluation_records(
     judgment: Judgment,
     *,
     trace_id: str,
-    span_id: str,
+    span_id: str | None,
     response_id: str | None = None,
     revision: int = 0,
 ) -> list[LogRecord]:
-    """The ``gen_ai.evaluation.result`` log records of one judgment (hex ids)."""
+    """The ``gen_ai.evaluation.result`` log records of one judgment (hex ids; no span
+    id when the trace's root span is not known, e.g. spans without a root)."""
     ts = int(judgment.evaluated_at.timestamp() * 1e9)
     common: dict[str, str | float | int | bool | None] = {
         "gen_ai.response.id": response_id,
@@ -101,7 +102,7 @@ def evaluation_records(
                 "gen_ai.evaluation.score.value": float(score),
             }
             attrs_list.append(scored | common)
-    tid, sid = bytes.fromhex(trace_id), bytes.fromhex(span_id)
+    tid, sid = bytes.fromhex(trace_id), bytes.fromhex(span_id) if span_id else b""
     return [
         LogRecord(
             time_unix_nano=ts,

@@ -16,6 +16,7 @@ when late spans re-emit it under the same trace id) and ``incomplete`` (``evicte
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -75,6 +76,13 @@ class OtlpIngest:
         # Kafka records whose key is not the trace id of all their spans: the exporter
         # runs without partition_traces_by_id, so a trace's spans may reach two workers.
         self.unkeyed_records = 0
+        self.undecodable_records = 0
+        self.assembled = 0  # emissions that became a trace to judge
+        self.failures: Counter[str] = Counter()  # emissions without one, by reason
+        self.incomplete: Counter[str] = Counter()  # emissions given up on, by why
+        # The traces the last fed record had new spans for (a stream worker holds the
+        # record's acknowledgement until each of them is emitted).
+        self.last_traces: frozenset[str] = frozenset()
 
     def feed(
         self,
@@ -91,18 +99,20 @@ class OtlpIngest:
         ``partition_traces_by_id: true``, which this ingest requires (counted in
         ``unkeyed_records`` otherwise)."""
         self.records += 1
+        self.last_traces = frozenset()
         size = len(payload.encode("utf-8")) if isinstance(payload, str) else len(payload)
         if size > self.max_record_bytes:
             err = InvalidTraceError(
                 "too_large", detail=f"{size} bytes, over the limit of {self.max_record_bytes}"
             )
-            return [Outcome(None, 0, error=err)]
+            return [self._undecodable(err)]
         try:
             spans = decode_record(payload, fmt)
         except InvalidTraceError as exc:
-            return [Outcome(trace_id=None, revision=0, error=exc)]
-        except Exception as exc:  # a decoder bug must not end a worker
-            return [Outcome(None, 0, error=InvalidTraceError("decode_error", detail=repr(exc)))]
+            return [self._undecodable(exc)]
+        except Exception as exc:  # a decoder bug (or a RecursionError) must not end a worker
+            detail = f"{type(exc).__name__}: {str(exc)[:200]}"
+            return [self._undecodable(InvalidTraceError("decode_error", detail=detail))]
         if from_kafka and spans:
             key = kafka_key.decode("ascii", errors="replace").lower() if kafka_key else None
             if any(s.trace_id != key for s in spans):
@@ -110,8 +120,19 @@ class OtlpIngest:
         kept = [s for s in spans if not self.mapping.ignored(s.name)]
         self.spans += len(kept)
         self.ignored_spans += len(spans) - len(kept)
-        self.buffer.add(kept)
+        added = self.buffer.add(kept)
+        self.last_traces = frozenset(added.traces)
         return []
+
+    def discard(self, trace_ids: Iterable[str]) -> int:
+        """Forget open traces without emitting them (their records will be read again
+        elsewhere: a revoked partition). Returns how many were open."""
+        return self.buffer.discard(trace_ids)
+
+    def _undecodable(self, exc: InvalidTraceError) -> Outcome:
+        self.undecodable_records += 1
+        self.failures[exc.reason] += 1
+        return Outcome(None, 0, error=exc)
 
     def poll(self) -> list[Outcome]:
         """Traces ready now, assembled."""
@@ -123,13 +144,18 @@ class OtlpIngest:
 
     def _assemble(self, ready: ReadyTrace) -> Outcome:
         incomplete = ready.reason if ready.incomplete else None
+        if incomplete:
+            self.incomplete[incomplete] += 1
         try:
             assembled = assemble(ready.spans, self.mapping)
         except InvalidTraceError as exc:
+            self.failures[exc.reason] += 1
             return Outcome(ready.trace_id, ready.revision, error=exc, incomplete=incomplete)
         except Exception as exc:  # an assembly bug must not end a worker
-            err = InvalidTraceError("assembly_error", detail=repr(exc))
+            err = InvalidTraceError("assembly_error", detail=f"{type(exc).__name__}: {exc}"[:300])
+            self.failures[err.reason] += 1
             return Outcome(ready.trace_id, ready.revision, error=err, incomplete=incomplete)
+        self.assembled += 1
         otel = dict(assembled.trace.metadata.get("otel", {}))
         otel["revision"] = ready.revision
         if incomplete:

@@ -349,8 +349,22 @@ def _sections(help_text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("path", "groups"),
     [
-        (("run",), ["input", "retrieval and gate", "judge", "LLM endpoint", "output"]),
-        (("stream",), ["input", "Kafka", "retrieval and gate", "judge", "LLM endpoint", "output"]),
+        (
+            ("run",),
+            ["input", "retrieval and gate", "judge", "LLM endpoint", "OpenTelemetry", "output"],
+        ),
+        (
+            ("stream",),
+            [
+                "input",
+                "Kafka",
+                "retrieval and gate",
+                "judge",
+                "LLM endpoint",
+                "OpenTelemetry",
+                "output",
+            ],
+        ),
         (("bench", "run"), ["input", "retrieval and gate", "judge", "LLM endpoint", "output"]),
     ],
 )

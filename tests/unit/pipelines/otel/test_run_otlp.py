@@ -1,0 +1,181 @@
+"""``run`` on OTLP/JSON lines, the evaluation events it writes, and the OTLP/HTTP
+exporter against a real local HTTP server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from rich.console import Console
+
+from monitor.data import DEFAULT_SAMPLES
+from monitor.errors import ConfigError
+from monitor.settings import CargoSettings
+from pipelines.embedded import run_monitor
+from pipelines.otel.decode import sniff_format
+from pipelines.otel.events import evaluation_records
+from pipelines.otel.export import OtlpHttpLogs
+from pipelines.otel.settings import OtelSettings, logs_url
+from tests.unit.pipelines.otel.otlp import G_ROOT, GT, OT, genai_spans, openinference_spans, record
+
+
+def _run(tmp: Path, lines: list[str], **otel: Any) -> tuple[Any, list[dict[str, Any]], Path]:
+    src = tmp / "in.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    out, events = tmp / "judgments.jsonl", tmp / "events.jsonl"
+    settings = CargoSettings(embedder="hashing", cache_dir=tmp / "cache", metrics_port=0)
+    summary = asyncio.run(
+        run_monitor(
+            settings,
+            input_path=str(src),
+            output=str(out),
+            follow=False,
+            keep_serving=False,
+            progress=False,
+            console=Console(file=open(tmp / "console.txt", "w")),  # noqa: SIM115
+            otel=OtelSettings(**otel),
+            events_out=str(events),
+        )
+    )
+    judgments = [json.loads(x) for x in out.read_text().splitlines()]
+    return summary, judgments, events
+
+
+def test_run_on_otlp_json_lines(tmp_path: Path) -> None:
+    spans = genai_spans()
+    lines = [
+        record(*spans[4:]),  # one trace over two lines, root last
+        "",
+        record(*openinference_spans()),
+        record(*spans[:4]),
+        "{this is not json",
+        json.dumps({"resourceSpans": "not a list"}),
+    ]
+    summary, judgments, events = _run(tmp_path, lines, input_format="otlp-json")
+    by_id = {j["trace_id"]: j for j in judgments}
+    assert set(by_id) == {GT, OT, None}
+    assert [j["reason"] for j in judgments if j["status"] == "invalid"] == [
+        "otlp_undecodable",
+        "otlp_undecodable",
+    ]
+    assert summary.traces == 4  # every line and every trace: one outcome
+    docs = [json.loads(x) for x in events.read_text().splitlines()]
+    logs = [r for d in docs for r in d["resourceLogs"][0]["scopeLogs"][0]["logRecords"]]
+    verdicts = [r for r in logs if r["attributes"][0]["value"]["stringValue"] == "cargo.verdict"]
+    assert {r["traceId"] for r in verdicts} == {GT, OT}
+    assert {r["spanId"] for r in verdicts if r["traceId"] == GT} == {G_ROOT}
+
+
+def test_auto_tells_native_and_otlp_lines_apart(tmp_path: Path) -> None:
+    native = DEFAULT_SAMPLES.read_text().splitlines()[0]
+    _, judgments, _ = _run(tmp_path, [native, record(*openinference_spans())], input_format="auto")
+    assert {j["trace_id"] for j in judgments} == {json.loads(native)["trace_id"], OT}
+
+
+def test_run_refuses_otlp_proto(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="otlp-proto is for stream"):
+        _run(tmp_path, [record(*openinference_spans())], input_format="otlp-proto")
+
+
+@pytest.mark.parametrize(
+    ("payload", "fmt"),
+    [
+        (record(*openinference_spans()).encode(), "otlp-json"),
+        (b'  {"resourceSpans": []}', "otlp-json"),
+        (b'{"trace_id": "t", "resourceSpans": []}', "otlp-json"),
+        (b'{"trace_id": "t", "question": "q"}', "cargo"),
+        (b"\x0a\x02\x0a\x00", "otlp-proto"),
+        (b"[" * 200_000, "otlp-proto"),  # bytes that are not a JSON object
+        ("[" * 200_000, "cargo"),
+        (b"{" * 200_000, "cargo"),  # deep: told apart without parsing (no RecursionError)
+        (b"", "cargo"),
+    ],
+)
+def test_sniff_format_never_parses(payload: bytes | str, fmt: str) -> None:
+    assert sniff_format(payload) == fmt
+
+
+def test_logs_url() -> None:
+    assert logs_url("http://h:4318") == "http://h:4318/v1/logs"
+    assert logs_url("http://h:4318/") == "http://h:4318/v1/logs"
+    assert logs_url("https://h/otlp/v1/logs") == "https://h/otlp/v1/logs"
+    with pytest.raises(ValueError, match="http"):
+        OtelSettings(otlp_endpoint="127.0.0.1:4318")
+
+
+class _Receiver(BaseHTTPRequestHandler):
+    script: ClassVar[list[int]] = []
+    got: ClassVar[list[tuple[str, str, bytes]]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).got.append((self.path, self.headers["Content-Type"], body))
+        status = type(self).script.pop(0) if type(self).script else 200
+        self.send_response(status)
+        if status == 429:
+            self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver() -> Any:
+    _Receiver.script, _Receiver.got = [], []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def _records() -> list[Any]:
+    from datetime import UTC, datetime
+
+    from monitor.schemas import Judgment
+
+    j = Judgment(trace_id=GT, status="abstained", reason="low_similarity",
+                 evaluated_at=datetime.now(UTC))  # fmt: skip
+    return evaluation_records(j, trace_id=GT, span_id=G_ROOT)
+
+
+def test_otlp_http_posts_protobuf_and_retries_what_the_spec_retries(receiver: Any) -> None:
+    _Receiver.script = [503, 429, 200, 400]
+    url = f"http://127.0.0.1:{receiver.server_address[1]}"
+
+    async def go() -> OtlpHttpLogs:
+        http = OtlpHttpLogs(url, backoff_s=0.01, max_retries=3)
+        http.submit(_records())  # 503, 429, then 200: sent
+        http.submit(_records())  # 400: failed at once, not retried
+        await http.aclose()
+        return http
+
+    http = asyncio.run(go())
+    assert http.outcomes == {"sent": 1, "failed": 1}
+    assert len(_Receiver.got) == 4
+    path, ctype, body = _Receiver.got[0]
+    assert path == "/v1/logs" and ctype == "application/x-protobuf"
+    req = ExportLogsServiceRequest.FromString(body)
+    [rec] = req.resource_logs[0].scope_logs[0].log_records
+    assert rec.event_name == "gen_ai.evaluation.result" and rec.trace_id.hex() == GT
+
+
+def test_otlp_http_to_nowhere_fails_and_never_blocks() -> None:
+    async def go() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://127.0.0.1:9", backoff_s=0.01, max_retries=1, max_queue=2)
+        for _ in range(5):
+            http.submit(_records())  # never awaits: a full queue drops
+        await http.aclose()
+        return http
+
+    http = asyncio.run(go())
+    assert http.outcomes["dropped"] >= 2
+    assert http.outcomes["failed"] + http.outcomes["dropped"] == 5

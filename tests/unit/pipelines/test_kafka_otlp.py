@@ -1,0 +1,220 @@
+"""The stream worker on OpenTelemetry spans, without a broker: a record is acknowledged
+only when every trace it carried spans of is judged, acknowledgements in offset order,
+one outcome per record and per emitted trace (judgment, dead-letter record), evaluation
+events keyed by trace id, late spans re-emitted, revoked partitions left unjudged."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from monitor.golden import load_golden
+from monitor.settings import CargoSettings
+from pipelines.components import build_components
+from pipelines.kafka.delivery import InputRecord
+from pipelines.kafka.otlp import EventsOut, OtlpDelivery
+from pipelines.otel.ingest import OtlpIngest
+from pipelines.otel.metrics import OtelMetrics
+from tests.unit.pipelines.otel.otlp import (
+    G_ROOT,
+    GT,
+    O_AGENT,
+    OT,
+    genai_spans,
+    openinference_spans,
+    record,
+)
+from tests.unit.pipelines.test_kafka_delivery import Harness, _lines
+
+EVENTS = "otlp_logs"
+
+
+@pytest.fixture(scope="module")
+def evaluator(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    settings = CargoSettings(embedder="hashing", cache_dir=tmp_path_factory.mktemp("cache"))
+    return build_components(settings, load_golden(settings.golden)).evaluator
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Rig:
+    def __init__(self, evaluator: Any, input_format: Any = "otlp-json") -> None:
+        self.h = Harness(evaluator)
+        self.clock = Clock()
+        self.ingest = OtlpIngest(quiet_period_s=3.0, clock=self.clock)
+        self.otlp = OtlpDelivery(
+            delivery=self.h.delivery,
+            ingest=self.ingest,
+            input_format=input_format,
+            metrics=OtelMetrics(self.h.registry),
+            events=EventsOut(EVENTS, "otlp_json"),
+        )
+        self.acked: list[tuple[int, int]] = []
+        self.offsets: dict[int, int] = {}
+
+    def rec(self, value: str | bytes, partition: int = 0, key: str | None = None) -> InputRecord:
+        offset = self.offsets.get(partition, 0)
+        self.offsets[partition] = offset + 1
+        raw = value.encode() if isinstance(value, str) else value
+        return InputRecord("otlp_spans", partition, offset, raw, key.encode() if key else None)
+
+    def ack_of(self, rec: InputRecord) -> Callable[[], Awaitable[None]]:
+        async def ack() -> None:
+            self.acked.append((rec.partition, rec.offset))
+
+        return ack
+
+    def take(self, *recs: InputRecord) -> None:
+        asyncio.run(self.otlp.take(list(recs), [self.ack_of(r) for r in recs]))
+
+    def tick(self, after_s: float) -> None:
+        self.clock.now += after_s
+        asyncio.run(self.otlp.tick())
+
+    def sent(self, topic: str) -> list[tuple[bytes, dict[str, Any]]]:
+        return [(k, v) for t, k, v in self.h.sender.sent if t == topic]
+
+
+def test_a_trace_in_two_records_is_judged_once_after_the_quiet_period(evaluator: Any) -> None:
+    rig = Rig(evaluator)
+    spans = genai_spans()
+    first, second = rig.rec(record(*spans[3:]), key=GT), rig.rec(record(*spans[:3]), key=GT)
+    rig.take(first)
+    rig.take(second)  # the root (first span) arrives last
+    assert rig.acked == [] and rig.sent("cargo-judgments") == []
+    rig.tick(1.0)
+    assert rig.acked == []  # root arrived, quiet period not over
+    rig.tick(3.0)
+    judgments = rig.sent("cargo-judgments")
+    assert [k for k, _ in judgments] == [GT.encode()]
+    assert judgments[0][1]["status"] in ("evaluated", "abstained")
+    assert rig.acked == [(0, 0), (0, 1)]
+    # The events: keyed by trace id, parented to the root agent span.
+    events = rig.sent(EVENTS)
+    assert [k for k, _ in events] == [GT.encode()]
+    recs = events[0][1]["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
+    assert {r["traceId"] for r in recs} == {GT} and {r["spanId"] for r in recs} == {G_ROOT}
+    assert all(r["eventName"] == "gen_ai.evaluation.result" for r in recs)
+    assert rig.h.value("cargo_otel_traces_total", outcome="assembled") == 1
+    assert rig.h.value("cargo_otel_unkeyed_records_total") == 0
+
+
+def test_acknowledgements_wait_for_earlier_records_of_the_partition(evaluator: Any) -> None:
+    rig = Rig(evaluator)
+    a = genai_spans()
+    # offset 0: trace GT without its root; offset 1: trace OT complete.
+    rig.take(rig.rec(record(*a[1:]), key=GT), rig.rec(record(*openinference_spans()), key=OT))
+    rig.tick(3.5)
+    assert [k for k, _ in rig.sent("cargo-judgments")] == [OT.encode()]
+    assert rig.acked == []  # offset 1 is done, but offset 0 waits for GT
+    rig.take(rig.rec(record(a[0]), key=GT))
+    rig.tick(3.5)
+    assert rig.acked == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_a_record_that_is_not_otlp_is_dead_lettered_and_acknowledged(evaluator: Any) -> None:
+    rig = Rig(evaluator, input_format="otlp-proto")
+    rig.take(rig.rec(b"{not protobuf at all"), rig.rec(b"\x0a\xff\xff\xff\xff\x0f"))
+    dlq = rig.sent("cargo-traces-dlq")
+    assert [v["reason"] for _, v in dlq] == ["otlp_undecodable", "otlp_undecodable"]
+    assert base64.b64decode(dlq[0][1]["original_base64"]) == b"{not protobuf at all"
+    assert rig.acked == [(0, 0), (0, 1)]
+    assert rig.h.value("cargo_invalid_traces_total", reason="otlp_undecodable") == 2
+    assert rig.h.value("cargo_otel_failures_total", reason="otlp_undecodable") == 2
+
+
+def test_spans_without_content_become_one_dead_letter_record_and_an_error_event(
+    evaluator: Any,
+) -> None:
+    rig = Rig(evaluator)
+    spans = genai_spans()
+    for s in spans:  # content capture off: no messages on any span
+        s["attributes"] = [
+            kv for kv in s["attributes"] if not kv["key"].endswith(("messages", "instructions"))
+        ]
+    rig.take(rig.rec(record(*spans), key=GT))
+    rig.tick(3.5)
+    assert rig.sent("cargo-judgments") == []
+    [(key, dead)] = rig.sent("cargo-traces-dlq")
+    assert key == f"otlp:{GT}".encode()
+    assert dead["reason"] == "no_question" and dead["kind"] == "otlp_trace"
+    assert dead["records"] == [{"topic": "otlp_spans", "partition": 0, "offset": 0}]
+    [(_, event)] = rig.sent(EVENTS)
+    [log] = event["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
+    attrs = {a["key"]: a["value"] for a in log["attributes"]}
+    assert attrs["gen_ai.evaluation.score.label"] == {"stringValue": "error"}
+    assert log["traceId"] == GT
+    assert rig.acked == [(0, 0)]
+
+
+def test_duplicates_and_late_spans(evaluator: Any) -> None:
+    rig = Rig(evaluator)
+    spans = genai_spans()
+    whole = record(*spans[:-1])
+    rig.take(rig.rec(whole, key=GT))
+    rig.tick(3.5)
+    rig.take(rig.rec(whole, key=GT))  # redelivered: nothing new, acknowledged at once
+    assert len(rig.sent("cargo-judgments")) == 1 and rig.acked == [(0, 0), (0, 1)]
+    rig.take(rig.rec(record(spans[-1]), key=GT))  # a late span: judged again, same key
+    assert rig.acked == [(0, 0), (0, 1)]
+    rig.tick(3.5)
+    judgments = rig.sent("cargo-judgments")
+    assert [k for k, _ in judgments] == [GT.encode(), GT.encode()]
+    events = rig.sent(EVENTS)
+    revisions = [
+        {a["key"]: a["value"] for a in r["attributes"]}["cargo.revision"]
+        for _, e in events
+        for r in e["resourceLogs"][0]["scopeLogs"][0]["logRecords"][:1]
+    ]
+    assert revisions == [{"intValue": "0"}, {"intValue": "1"}]
+    assert rig.acked == [(0, 0), (0, 1), (0, 2)]
+    assert rig.h.value("cargo_otel_reemitted_traces_total") == 1
+
+
+def test_unkeyed_records_are_counted(evaluator: Any) -> None:
+    rig = Rig(evaluator)
+    rig.take(rig.rec(record(*openinference_spans()), key=None))
+    assert rig.h.value("cargo_otel_unkeyed_records_total") == 1
+
+
+def test_a_revoked_partition_is_left_to_its_next_owner(evaluator: Any) -> None:
+    rig = Rig(evaluator)
+    rig.take(rig.rec(record(*genai_spans()[1:]), partition=3, key=GT))
+    rig.take(rig.rec(record(*openinference_spans()), partition=1, key=OT))
+    rig.otlp.forget("otlp_spans", 3)
+    rig.tick(120.0)  # far past every wait: only OT is judged, GT was dropped
+    assert [k for k, _ in rig.sent("cargo-judgments")] == [OT.encode()]
+    assert rig.acked == [(1, 0)]
+    assert rig.ingest.buffer.open_traces == 0
+
+
+def test_auto_mode_judges_native_traces_on_the_same_topic(evaluator: Any) -> None:
+    rig = Rig(evaluator, input_format="auto")
+    native = _lines(1)[0]
+    rig.take(rig.rec(native), rig.rec(record(*openinference_spans()), key=OT))
+    assert len(rig.sent("cargo-judgments")) == 1 and rig.acked == [(0, 0)]
+    rig.tick(3.5)
+    keys = [k for k, _ in rig.sent("cargo-judgments")]
+    assert keys[1] == OT.encode() and rig.acked == [(0, 0), (0, 1)]
+    assert json.loads(native)["trace_id"].encode() == keys[0]
+
+
+@pytest.mark.parametrize("root", [O_AGENT])
+def test_events_of_openinference_traces_point_at_the_agent_span(evaluator: Any, root: str) -> None:
+    rig = Rig(evaluator)
+    rig.take(rig.rec(record(*openinference_spans()), key=OT))
+    rig.tick(3.5)
+    [(_, event)] = rig.sent(EVENTS)
+    logs = event["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
+    assert {r["spanId"] for r in logs} == {root}
