@@ -13,9 +13,9 @@ OTLP/HTTP receiver in the test, where they are checked against the spans they ev
 Also ``cargo-monitor run --input-format otlp-json`` on the bundled sample recorded from
 the same agent (deploy/otel/record_sample.py).
 
-Markers ``kafka`` and ``otel``: need Java and the broker jars (``deploy/kafka/broker
-fetch``) and Go to build the Collector (``deploy/otel/collector build``); the README's
-test command installs both.
+The Collector tests are marked ``kafka`` and ``otel``: they need Java and the broker
+jars (``deploy/kafka/broker fetch``) and Go to build the Collector (``deploy/otel/collector
+build``); the README's test command installs both. The ``run`` test needs neither.
 """
 
 from __future__ import annotations
@@ -99,10 +99,12 @@ def _verdicts(records: list[LogRecordSeen], trace_id: str) -> list[LogRecordSeen
     ]
 
 
-pytestmark = [pytest.mark.kafka, pytest.mark.otel, pytest.mark.integration]
+pytestmark = pytest.mark.integration
 
 
 @pytest.mark.parametrize("encoding", ["otlp_proto", "otlp_json"])
+@pytest.mark.kafka
+@pytest.mark.otel
 def test_collector_reads_the_monitors_evaluation_events_back_to_otlp_http(
     broker: Broker, logs_sink: OtlpHttpReceiver, tmp_path: Path, encoding: str
 ) -> None:
@@ -152,6 +154,8 @@ def test_collector_reads_the_monitors_evaluation_events_back_to_otlp_http(
 
 
 @pytest.mark.parametrize("mode", ["genai", "openinference"])
+@pytest.mark.kafka
+@pytest.mark.otel
 def test_instrumented_agent_through_the_collector_is_judged_and_its_events_come_back(
     broker: Broker, logs_sink: OtlpHttpReceiver, tmp_path: Path, mode: Mode
 ) -> None:
@@ -230,10 +234,11 @@ def test_instrumented_agent_through_the_collector_is_judged_and_its_events_come_
             assert verdict.attributes["gen_ai.response.id"] == f"chatcmpl-{k:04d}-b"
 
 
-def test_run_judges_the_bundled_otlp_sample(tmp_path: Path) -> None:
+def test_run_judges_the_bundled_otlp_sample(tmp_path: Path, logs_sink: OtlpHttpReceiver) -> None:
     """``run --input-format otlp-json`` on the recorded sample: one judgment per trace in
     the file, the usual summary; the contradicting answers are penalised, the correct
-    ones are not."""
+    ones are not; with ``--otlp-endpoint`` each judgment's verdict event reaches an
+    OTLP/HTTP receiver on the trace's root span."""
     lines = OTLP_SAMPLE.read_bytes().splitlines()
     traces = {o.trace.trace_id: o.trace for o in interactions_from_lines(lines) if o.trace}
     kinds: dict[str, str] = {}
@@ -260,6 +265,8 @@ def test_run_judges_the_bundled_otlp_sample(tmp_path: Path) -> None:
             "0",
             "--cache-dir",
             str(tmp_path / "cache"),
+            "--otlp-endpoint",
+            logs_sink.url,
         ],
         capture_output=True,
         text=True,
@@ -278,3 +285,17 @@ def test_run_judges_the_bundled_otlp_sample(tmp_path: Path) -> None:
     assert outcome[("correct", "evaluated", False)] == 11, outcome
     assert sum(n for (k, _, _), n in outcome.items() if k == "off_topic") == 2
     assert all(s == "abstained" for (k, s, _) in outcome if k == "off_topic"), outcome
+
+    # The evaluation events, sent by run itself (no Collector).
+    assert not logs_sink.errors
+    events = logs_sink.log_records()
+    for j in judgments:
+        tid = j["trace_id"]
+        (verdict,) = _verdicts(events, tid)
+        assert verdict.event_name == EVENT
+        assert verdict.span_id == traces[tid].metadata["otel"]["root_span_id"]
+        label = verdict.attributes["gen_ai.evaluation.score.label"]
+        if j["status"] == "evaluated":
+            assert label == ("fail" if j["penalized"] else "pass")
+        else:
+            assert label == j["status"] == "abstained"
