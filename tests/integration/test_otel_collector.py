@@ -39,7 +39,7 @@ from pipelines.otel.ingest import interactions_from_lines
 from tests.support.chat_server import scripted_server
 from tests.support.kafka import Broker, Worker, collect
 from tests.support.otel_agent import Mode, Turn, run_agent, script_for
-from tests.support.otel_collector import Collector
+from tests.support.otel_collector import COLLECTOR, Collector
 from tests.support.otlp_receiver import LogRecordSeen, OtlpHttpReceiver
 
 CLI = [sys.executable, "-m", "pipelines.cli"]
@@ -299,3 +299,23 @@ def test_run_judges_the_bundled_otlp_sample(tmp_path: Path, logs_sink: OtlpHttpR
             assert label == ("fail" if j["penalized"] else "pass")
         else:
             assert label == j["status"] == "abstained"
+
+
+@pytest.mark.otel
+def test_collector_script_refuses_a_logs_endpoint_that_is_not_a_url(tmp_path: Path) -> None:
+    collector = Collector(tmp_path, "127.0.0.1:1", logs_http="127.0.0.1:4318")
+    collector.run("build")
+    proc = subprocess.run(
+        [str(COLLECTOR), "start"],
+        env=collector.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "CARGO_OTEL_LOGS_HTTP_ENDPOINT must be an http:// or https:// URL" in proc.stderr
+    status = subprocess.run(
+        [str(COLLECTOR), "status"], env=collector.env, capture_output=True, timeout=60, check=False
+    )
+    assert status.returncode == 3  # nothing was started
