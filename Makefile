@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: docs install tools kafka-jars otel-collector llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
+.PHONY: docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -47,14 +47,20 @@ kafka-jars:
 otel-collector:
 	deploy/otel/collector build
 
+## Re-record the bundled OTLP sample (monitor/data/samples/otlp_traffic.jsonl): the
+## instrumented test agent -> the Collector -> a broker on a spare port. See deploy/otel/.
+otel-sample: $(STAMP) kafka-jars otel-collector
+	$(BIN)/python deploy/otel/record_sample.py
+
 ## A real small model behind llama-cpp-python's OpenAI-compatible server, in its own
 ## venv (.venv-llm), for the `llm` tests. Builds llama.cpp from source once (minutes).
 llm-model:
 	PYTHON=$(PYTHON) deploy/llm/smollm2 install
 
 ## The whole suite: checks, unit tests, then the integration tests on real local
-## services (Kafka broker, Prometheus, the model server), installing them first.
-test: $(STAMP) tools kafka-jars llm-model check docs unit integration
+## services (Kafka broker, the OpenTelemetry Collector, Prometheus, the model server),
+## installing them first (the instrumented test agent's packages are in the dev extra).
+test: $(STAMP) tools kafka-jars otel-collector llm-model check docs unit integration
 
 ## Format check, lint and types; `make test-fast` is the unit tests alone (no services).
 check: $(STAMP)

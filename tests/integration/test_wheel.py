@@ -53,6 +53,7 @@ def test_wheel_installed_outside_the_repository_runs_the_bundled_sample(tmp_path
     for packaged in (
         "monitor/data/techsupport.yaml",
         "monitor/data/samples/traffic.jsonl",
+        "monitor/data/samples/otlp_traffic.jsonl",
         "monitor/data/bench/instances.jsonl",
         "monitor/judges/prompts/rubrics.yaml",
         "monitor/py.typed",

@@ -35,6 +35,10 @@ class Reply:
     """Answer ``reject_status`` 'response_format not supported' to requests that carry
     one, without consuming this reply (the judge's fallback request gets it)."""
     reject_status: int = 400
+    tool_calls: list[dict[str, Any]] | None = None
+    """OpenAI ``tool_calls`` of the assistant message (``content`` stays as set, usually
+    None; set ``finish_reason="tool_calls"`` with them)."""
+    response_id: str = "chatcmpl-scripted"
 
 
 @dataclass
@@ -132,7 +136,7 @@ class ScriptedChatServer:
 
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "id": "chatcmpl-scripted",
+        "id": reply.response_id,
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", "scripted"),
@@ -148,6 +152,8 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
             }
         ],
     }
+    if reply.tool_calls is not None:
+        out["choices"][0]["message"]["tool_calls"] = reply.tool_calls
     if reply.usage is not None:
         out["usage"] = {
             "prompt_tokens": reply.usage[0],

@@ -58,3 +58,19 @@ def test_config_uses_only_built_components_on_loopback() -> None:
     assert kafka["partition_traces_by_id"] is True  # the ingest requires it
     assert "otlp_spans" in kafka["traces"]["topic"]
     assert "otlp_logs" in config["receivers"]["kafka"]["logs"]["topics"][0]
+
+
+def test_logs_http_overlay_uses_built_components_and_keeps_debug() -> None:
+    """logs-http.yaml, merged over collector.yaml when CARGO_OTEL_LOGS_HTTP_ENDPOINT is
+    set: the evaluation events go to the core otlphttp exporter as well as to debug."""
+    manifest = _load("builder-config.yaml")
+    config = _load("collector.yaml")
+    overlay = _load("logs-http.yaml")
+    mods = {m["gomod"].split()[0] for m in manifest["exporters"]}
+    assert "go.opentelemetry.io/collector/exporter/otlphttpexporter" in mods
+    assert overlay["exporters"]["otlphttp"]["endpoint"] == "${env:CARGO_OTEL_LOGS_HTTP_ENDPOINT}"
+    logs = overlay["service"]["pipelines"]["logs"]
+    # A list is replaced by the merge, so the overlay must name every exporter it keeps.
+    assert logs["exporters"] == ["debug", "otlphttp"]
+    assert logs["receivers"] == config["service"]["pipelines"]["logs"]["receivers"]
+    assert set(logs["exporters"]) <= set(config["exporters"]) | set(overlay["exporters"])
