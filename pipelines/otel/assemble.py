@@ -28,7 +28,7 @@ Answer
 Tool results
     ``execute_tool`` spans (``gen_ai.tool.name``, ``gen_ai.tool.call.id``,
     ``gen_ai.tool.call.arguments`` / ``.result``), OpenInference ``TOOL`` spans
-    (``tool.name``, ``tool_call.id``, ``input.value`` / ``output.value``) and the
+    (``tool.name``, ``tool.id``, ``input.value`` / ``output.value``) and the
     ``tool`` messages that model calls receive (``tool_call_response`` parts /
     ``message.tool_call_id``), joined to the calls by id so that a result always has its
     tool name. A span wins over a message for the same id.
@@ -476,7 +476,9 @@ def _tool_results(subtree: Sequence[Span], model_calls: Sequence[Span]) -> list[
             name = _opt_str(a.get("gen_ai.tool.name"))
             args, result = a.get("gen_ai.tool.call.arguments"), a.get("gen_ai.tool.call.result")
         elif oi_kind(s) == "TOOL":
-            cid = _opt_str(a.get("tool_call.id"))
+            # OpenInference's TOOL span names its call ``tool.id`` ("corresponding to
+            # tool_call.id"); ``tool_call.id`` is accepted too.
+            cid = _opt_str(a.get("tool.id")) or _opt_str(a.get("tool_call.id"))
             name = _opt_str(a.get("tool.name"))
             args, result = a.get("input.value"), a.get("output.value")
         else:

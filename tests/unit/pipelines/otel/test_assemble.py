@@ -83,6 +83,21 @@ def test_openinference_turn() -> None:
     assert docs[0]["score"] == pytest.approx(0.71)
 
 
+@pytest.mark.parametrize("id_key", ["tool.id", "tool_call.id"])
+def test_openinference_tool_span_joins_its_call_by_tool_id(id_key: str) -> None:
+    """OpenInference's TOOL span carries the call id as ``tool.id``: the span and the
+    tool message of the same call are one observation, not two."""
+    raw = otlp.openinference_spans()
+    for s in raw:
+        for kv in s["attributes"]:
+            if s["spanId"] == otlp.O_TOOL and kv["key"] == "tool_call.id":
+                kv["key"] = id_key
+    out = assemble(spans_of(raw))
+    tools = [o for o in out.trace.observations if o.kind == "tool"]
+    assert len(tools) == 1, [o.model_dump() for o in tools]
+    assert tools[0].model_dump()["call_id"] == "call_a"
+
+
 def test_plain_instrumented_client_without_agent_span() -> None:
     """Only chat spans under an app span; the tool result travels only in the messages."""
     tid, app, c1, c2 = "c" * 32, "c000000000000001", "c000000000000002", "c000000000000003"
