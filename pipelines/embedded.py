@@ -36,7 +36,7 @@ class Summary:
     penalized: int = 0
     contradictions: Counter[str] = field(default_factory=Counter)
     judge_errors: Counter[str] = field(default_factory=Counter)
-    invalid: list[tuple[int | None, str]] = field(default_factory=list)
+    invalid: list[tuple[str, str]] = field(default_factory=list)
     llm: Counter[str] = field(default_factory=Counter)
     llm_cost_usd: float = 0.0
     cited: int = 0
@@ -79,12 +79,10 @@ class Summary:
         elif j.status == "judge_error" and j.error:
             self.judge_errors[j.error.kind] += 1
         elif j.status == "invalid":
-            self.invalid.append(
-                (
-                    j.source.line if j.source else None,
-                    f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}",
-                )
-            )
+            line = j.source.line if j.source else None
+            where = f"line {line}" if line is not None else f"trace {j.trace_id or '?'}"
+            why = f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}"
+            self.invalid.append((where, why))
 
     @property
     def coverage(self) -> float:
@@ -96,7 +94,7 @@ class Summary:
         t.add_column("metric")
         t.add_column("value", justify="right")
         valid = self.traces - self.status["invalid"]
-        t.add_row("traces (lines)", str(self.traces))
+        t.add_row("traces", str(self.traces))
         t.add_row("evaluated", str(self.status["evaluated"]))
         t.add_row("coverage (evaluated / valid)", f"{self.coverage:.1%} of {valid}")
         t.add_row("abstained", str(self.status["abstained"]))
@@ -139,9 +137,9 @@ class Summary:
             t.add_row("  citation precision (checked)", prec)
             for cat, n in sorted(self.citation_findings.items()):
                 t.add_row(f"  citation finding: {cat}", str(n))
-        t.add_row("invalid lines", str(self.status["invalid"]))
-        for line, reason in self.invalid[:10]:
-            t.add_row(f"  line {line}", escape(reason))  # a field name is input: no markup
+        t.add_row("invalid", str(self.status["invalid"]))
+        for where, reason in self.invalid[:10]:
+            t.add_row(f"  {escape(where)}", escape(reason))  # a field name is input: no markup
         if len(self.invalid) > 10:
             t.add_row("  ...", f"{len(self.invalid) - 10} more")
         return t

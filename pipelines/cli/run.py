@@ -11,6 +11,14 @@ from pipelines.cli.base import add_settings_flags, option_group, settings_from_a
 from pipelines.otel.settings import OtelSettings
 
 
+def default_input(given: str | None, input_format: str) -> str:
+    """``--input`` as given, else the bundled sample traffic (as OpenTelemetry spans with
+    ``--input-format otlp-json``)."""
+    if given is not None:
+        return given
+    return str(DEFAULT_OTLP_SAMPLES if input_format == "otlp-json" else DEFAULT_SAMPLES)
+
+
 class RunCommand:
     name = "run"
     help = "evaluate traces from a file or stdin (embedded default)"
@@ -49,10 +57,7 @@ class RunCommand:
         from pipelines.embedded import main_run
 
         otel = settings_from_args(OtelSettings, args)
-        input_path = args.input
-        if input_path is None:
-            otlp = otel.input_format == "otlp-json"
-            input_path = str(DEFAULT_OTLP_SAMPLES if otlp else DEFAULT_SAMPLES)
+        input_path = default_input(args.input, otel.input_format)
         return main_run(
             settings_from_args(CargoSettings, args),
             input_path=input_path,

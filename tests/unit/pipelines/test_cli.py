@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
+from monitor.data import DEFAULT_OTLP_SAMPLES, DEFAULT_SAMPLES
 from monitor.errors import ConfigError
 from monitor.limits import InputLimits
 from monitor.settings import CargoSettings
@@ -192,7 +193,13 @@ def test_old_command_flags_parse(
 def test_no_flags_means_the_model_defaults() -> None:
     args = _parse(("run",), [])
     assert settings_from_args(CargoSettings, args) == CargoSettings()
-    assert args.input.endswith("traffic.jsonl") and args.output == "out/judgments.jsonl"
+    assert args.input is None and args.output == "out/judgments.jsonl"
+    from pipelines.cli.run import default_input
+
+    assert default_input(None, "cargo") == str(DEFAULT_SAMPLES)
+    assert default_input(None, "auto") == str(DEFAULT_SAMPLES)
+    assert default_input(None, "otlp-json") == str(DEFAULT_OTLP_SAMPLES)
+    assert default_input("x.jsonl", "otlp-json") == "x.jsonl"
 
 
 def test_per_intent_sample_rates_are_repeatable() -> None:
