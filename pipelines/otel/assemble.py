@@ -48,7 +48,7 @@ Usage
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -393,19 +393,44 @@ def _ancestors(span: Span, by_id: Mapping[str, Span]) -> Iterable[Span]:
         parent = span.parent_span_id
 
 
+def _ancestor_flags(
+    by_id: Mapping[str, Span], pred: Callable[[Span], bool]
+) -> Callable[[Span], bool]:
+    """Whether a span has a strict ancestor matching ``pred``: each span's answer is
+    computed once (a deep chain of spans costs linear time, not quadratic)."""
+    memo: dict[str, bool] = {}
+
+    def has(span: Span) -> bool:
+        chain: list[Span] = []
+        seen: set[str] = set()
+        cur = span
+        while cur.span_id not in memo:
+            seen.add(cur.span_id)
+            chain.append(cur)
+            parent = cur.parent_span_id
+            if not parent or parent not in by_id or parent in seen:
+                memo[cur.span_id] = False  # the top of the chain (or a cycle)
+                chain.pop()
+                break
+            cur = by_id[parent]
+        above = cur  # answered; fill the chain downwards from it
+        for s in reversed(chain):
+            memo[s.span_id] = pred(above) or memo[above.span_id]
+            above = s
+        return memo[span.span_id]
+
+    return has
+
+
 def _find_root(ordered: Sequence[Span], by_id: Mapping[str, Span]) -> tuple[Span, str, int]:
     genai = [s for s in ordered if operation(s) in AGENT_OPERATIONS]
-    top = [
-        s for s in genai if not any(operation(a) in AGENT_OPERATIONS for a in _ancestors(s, by_id))
-    ]
+    under_agent = _ancestor_flags(by_id, lambda a: operation(a) in AGENT_OPERATIONS)
+    top = [s for s in genai if not under_agent(s)]
     if top:
         return top[0], "genai_agent", len(top)
     oi = [s for s in ordered if oi_kind(s) in OI_ROOT_KINDS]
-    top = [
-        s
-        for s in oi
-        if not any(oi_kind(a) in OI_ROOT_KINDS or operation(a) for a in _ancestors(s, by_id))
-    ]
+    under_oi = _ancestor_flags(by_id, lambda a: oi_kind(a) in OI_ROOT_KINDS or bool(operation(a)))
+    top = [s for s in oi if not under_oi(s)]
     if top:
         return top[0], "openinference_" + (oi_kind(top[0]) or "").lower(), len(top)
     calls = [s for s in ordered if is_model_call(s)]
@@ -424,7 +449,8 @@ def _subtree(
 ) -> list[Span]:
     if whole_trace:
         return list(ordered)
-    return [s for s in ordered if s is root or any(a is root for a in _ancestors(s, by_id))]
+    under_root = _ancestor_flags(by_id, lambda a: a is root)
+    return [s for s in ordered if s is root or under_root(s)]
 
 
 def _question(root: Span, model_calls: Sequence[Span]) -> tuple[str | None, str]:

@@ -346,3 +346,45 @@ def test_role_spellings_are_normalised() -> None:
             a["value"] = otlp.av(otlp.messages(("AI", [otlp.text("Calm answer.")])))
     t = assemble(spans_of(raw)).trace
     assert (t.question, t.answer) == ("Shouted question?", "Calm answer.")
+
+
+def test_ancestor_flags_agree_with_walking_up_every_time() -> None:
+    """The memoised "has an ancestor such that" (linear in the spans) gives the answer of
+    a plain walk up the parents, on random forests with dangling parents; on parent
+    cycles (hostile input) it ends and answers."""
+    import dataclasses
+    import random
+
+    from pipelines.otel.assemble import _ancestor_flags, _ancestors
+
+    rng = random.Random(7)
+    base = spans_of(otlp.genai_spans())[0]
+    for _ in range(200):
+        n = rng.randint(1, 40)
+        ids = [f"{k:016x}" for k in range(1, n + 1)]
+        cyclic = rng.random() < 0.2
+        spans = [
+            dataclasses.replace(
+                base,
+                span_id=sid,
+                # acyclic: a parent is an earlier span (or none, or one never seen)
+                parent_span_id=rng.choice(
+                    [None, "ffffffffffffffff", *(ids if cyclic else ids[:k])]
+                ),
+                name=rng.choice(["invoke_agent x", "chat", "tool"]),
+            )
+            for k, sid in enumerate(ids)
+        ]
+        by_id = {s.span_id: s for s in spans}
+
+        def pred(s: Any) -> bool:
+            return bool(s.name == "invoke_agent x")
+
+        flags = _ancestor_flags(by_id, pred)
+        order = spans[:]
+        rng.shuffle(order)
+        for s in order:
+            if cyclic:  # where a cycle is cut depends on where the walk met it
+                assert isinstance(flags(s), bool)
+            else:
+                assert flags(s) == any(pred(a) for a in _ancestors(s, by_id)), s.span_id
