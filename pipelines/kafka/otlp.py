@@ -194,7 +194,14 @@ class OtlpDelivery:
         events: list[tuple[str, list[Any]]] = []
         for k, (outcome, raw) in enumerate(zip(outcomes, raws, strict=True)):
             tid = outcome.trace_id or ""
-            carriers = self.by_trace.pop(tid, [])
+            if self.ingest.buffer.is_open(tid):
+                # Emitted (evicted) and reopened by a later span before this emission:
+                # its records wait for the reopened revision.
+                carriers = list(self.by_trace.get(tid, []))
+                reopened = True
+            else:
+                carriers = self.by_trace.pop(tid, [])
+                reopened = False
             result = results.get(k)
             if result is None:  # the spans gave no interaction
                 assert outcome.error is not None
@@ -215,8 +222,9 @@ class OtlpDelivery:
                         recs = judgment_records([(self._invalid_judgment(tid, result), ref)])
             if recs:
                 events.append((tid, recs))
-            for p in carriers:
-                p.waiting.discard(tid)
+            if not reopened:
+                for p in carriers:
+                    p.waiting.discard(tid)
         sends.extend(await self._send_events(events))
         return sends
 

@@ -39,7 +39,7 @@ from pipelines.otel.spans import Span
 
 Clock = Callable[[], float]
 RootKind = Literal["root", "candidate"] | None
-EmitReason = Literal["complete", "evicted", "root_missing"]
+EmitReason = Literal["complete", "evicted", "root_missing", "max_wait"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +68,7 @@ class BufferStats:
     reemitted: int = 0
     evicted: int = 0
     root_missing: int = 0
+    max_wait: int = 0  # rooted traces still receiving spans after max_wait_s
     spans_dropped: int = 0
 
 
@@ -180,6 +181,10 @@ class TraceBuffer:
             self.stats.spans_added += 1
         return result
 
+    def is_open(self, trace_id: str) -> bool:
+        """Whether the trace is buffered now (waiting for spans)."""
+        return trace_id in self._open
+
     def discard(self, trace_ids: Iterable[str]) -> int:
         """Drop open traces without emitting them; returns how many were open."""
         n = 0
@@ -202,6 +207,11 @@ class TraceBuffer:
             elif not entry.root and now - entry.first_seen >= self.max_wait_s:
                 self.stats.root_missing += 1
                 ready.append(self._emit(tid, "root_missing"))
+            elif now - entry.first_seen >= self.max_wait_s:
+                # Rooted, but spans keep coming (never quiet): judged as it stands, so
+                # that it cannot hold its partition forever; later spans re-emit it.
+                self.stats.max_wait += 1
+                ready.append(self._emit(tid, "max_wait"))
         return ready
 
     def flush(self) -> list[ReadyTrace]:

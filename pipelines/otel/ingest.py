@@ -9,8 +9,8 @@ a trace without question or answer). No other exception leaves ``feed``/``poll``
 ``flush``: an unexpected one becomes ``decode_error`` / ``assembly_error``.
 
 The assembled trace carries, in ``metadata["otel"]``, its ``revision`` (0, then 1, 2 ...
-when late spans re-emit it under the same trace id) and ``incomplete`` (``evicted`` or
-``root_missing``) when the buffer gave up waiting.
+when late spans re-emit it under the same trace id) and ``incomplete`` (``evicted``,
+``root_missing`` or ``max_wait``) when the buffer gave up waiting.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Outcome:
     revision: int
     trace: Trace | None = None
     error: InvalidTraceError | None = None
-    incomplete: str | None = None  # "evicted" | "root_missing" when the buffer gave up
+    incomplete: str | None = None  # "evicted" | "root_missing" | "max_wait": given up on
 
 
 class OtlpIngest:
@@ -113,6 +113,11 @@ class OtlpIngest:
         except Exception as exc:  # a decoder bug (or a RecursionError) must not end a worker
             detail = f"{type(exc).__name__}: {str(exc)[:200]}"
             return [self._undecodable(InvalidTraceError("decode_error", detail=detail))]
+        if not spans:
+            # OTLP ignores unknown fields: a native trace read as OTLP, an empty request
+            # or bytes of unknown fields decode to nothing. That is this record's outcome.
+            err = InvalidTraceError("no_spans", detail="the record holds no spans")
+            return [self._undecodable(err)]
         if from_kafka and spans:
             key = kafka_key.decode("ascii", errors="replace").lower() if kafka_key else None
             if any(s.trace_id != key for s in spans):

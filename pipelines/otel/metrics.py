@@ -60,8 +60,9 @@ class OtelMetrics:
         )
         self.incomplete = Counter(
             "cargo_otel_incomplete_traces",
-            "Traces emitted before they were complete: evicted (too many open) or "
-            "root_missing (no root span within the wait).",
+            "Traces emitted before they were complete: evicted (too many open), "
+            "root_missing (no root span within the wait) or max_wait (spans still coming "
+            "after the wait).",
             ["reason"],
             registry=r,
         )
@@ -89,7 +90,7 @@ class OtelMetrics:
             self.spans.labels(outcome=outcome)
         for outcome in ("assembled", "failed"):
             self.traces.labels(outcome=outcome)
-        for reason in ("evicted", "root_missing"):
+        for reason in ("evicted", "root_missing", "max_wait"):
             self.incomplete.labels(reason=reason)
         for reason in INGEST_REASONS:
             self.failures.labels(reason=reason)

@@ -62,8 +62,8 @@ class OtelSettings(BaseSettings):
         default=60.0,
         gt=0,
         le=86_400,
-        description="seconds to wait for a trace's root span before judging it as "
-        "incomplete (root_missing)",
+        description="seconds after a trace's first span before it is judged as it stands: "
+        "incomplete (root_missing) without a root span, (max_wait) if spans keep coming",
         json_schema_extra=flag_options("otel", flag="--otel-max-wait"),
     )
     otel_max_open_traces: int = Field(

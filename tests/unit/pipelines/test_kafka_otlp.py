@@ -28,6 +28,7 @@ from tests.unit.pipelines.otel.otlp import (
     genai_spans,
     openinference_spans,
     record,
+    span,
 )
 from tests.unit.pipelines.test_kafka_delivery import TOPICS, Harness, _lines
 
@@ -219,3 +220,52 @@ def test_events_of_openinference_traces_point_at_the_agent_span(evaluator: Any, 
     [(_, event)] = rig.sent(EVENTS)
     logs = event["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
     assert {r["spanId"] for r in logs} == {root}
+
+
+def test_an_evicted_trace_reopened_in_the_same_batch_keeps_its_records_waiting(
+    evaluator: Any,
+) -> None:
+    rig = Rig(evaluator)
+    rig.ingest = rig.otlp.ingest = OtlpIngest(
+        quiet_period_s=3.0, clock=rig.clock, max_open_traces=1
+    )
+    a, b = "a" * 32, "b" * 32
+    r0 = rig.rec(record(span(a, "1" * 16, "chat x", parent="9" * 16)), key=a)
+    r1 = rig.rec(record(span(b, "2" * 16, "chat y", parent="9" * 16)), key=b)  # evicts a
+    r2 = rig.rec(record(span(a, "3" * 16, "chat z", parent="9" * 16)), key=a)  # reopens a
+    rig.take(r0, r1, r2)
+    # a's first emission must not release r2 (its span is in the reopened trace), nor r0
+    # ahead of it
+    assert rig.acked == [] and rig.ingest.buffer.is_open(a)
+    rig.tick(120.0)  # a is given up on (no root): everything is acknowledged
+    assert rig.acked == [(0, 0), (0, 1), (0, 2)]
+
+
+def test_a_trace_that_never_goes_quiet_is_judged_at_max_wait(evaluator: Any) -> None:
+    rig = Rig(evaluator)
+    rig.ingest = rig.otlp.ingest = OtlpIngest(quiet_period_s=3.0, max_wait_s=60.0, clock=rig.clock)
+    spans = openinference_spans()
+    rig.take(rig.rec(record(*spans), key=OT))
+    for k in range(40):  # a new child span every 2 s: never quiet for 3 s
+        rig.clock.now += 2.0
+        extra = span(OT, f"{k + 1:016x}", "tool", parent=O_AGENT)
+        rig.take(rig.rec(record(extra), key=OT))
+    assert rig.sent("cargo-judgments"), "a trace that never goes quiet was never judged"
+    assert rig.acked and rig.acked[0] == (0, 0)
+    assert rig.h.value("cargo_otel_incomplete_traces_total", reason="max_wait") >= 1
+
+
+@pytest.mark.parametrize(
+    ("fmt", "value"),
+    [
+        ("otlp-json", b'{"trace_id": "t1", "question": "q", "answer": "a"}'),
+        ("otlp-json", b'{"resourceSpans": []}'),
+        ("otlp-proto", b"\x10\x01"),
+    ],
+)
+def test_a_record_without_spans_is_its_own_outcome(evaluator: Any, fmt: str, value: bytes) -> None:
+    rig = Rig(evaluator, input_format=fmt)
+    rig.take(rig.rec(value))
+    [(_, dead)] = rig.sent("cargo-traces-dlq")
+    assert dead["reason"] == "no_spans"
+    assert rig.acked == [(0, 0)]
