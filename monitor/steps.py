@@ -78,6 +78,10 @@ class ProcedureConfig:
     * ``stem_prefix`` 4: two words match when equal after a plural strip, or when
       they share a prefix of at least this many letters (escalate/escalations,
       back/backup, reschedule/rescheduling).
+    * ``uncertain_band`` 0.1: a required step whose best score (before segment
+      ownership) lies within this distance of ``cover_threshold`` is marked
+      ``uncertain`` whatever its verdict: the alignment did not settle whether the
+      answer states it (see :func:`StepVerifier._verdicts`).
     """
 
     cover_threshold: float = 0.35
@@ -86,6 +90,7 @@ class ProcedureConfig:
     min_term_presence: float = 0.5
     ownership_margin: float = 0.25
     tie_margin: float = 0.2
+    uncertain_band: float = 0.1
 
 
 def mask_known(text: str, values: Sequence[str]) -> str:
@@ -388,9 +393,13 @@ class StepVerifier:
         eligible = score >= owner_score[None, :] - cfg.ownership_margin
         score_for_step = np.where(eligible, score, 0.0)
         out: list[StepVerdict] = []
+        lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
         for k, step in enumerate(steps):
             j = self._best(score_for_step[k], segs, cfg.cover_threshold)
             best = float(score_for_step[k, j])
+            # The best score any segment has for this step, before ownership took
+            # segments away: how close the answer came to stating it.
+            raw = float(score[k].max())
             seg = segs[j]
             how = "mean(embedding cosine, term recall)" if used_embedding else "term recall"
             terms = policy_terms(step_words[k])
@@ -416,12 +425,20 @@ class StepVerifier:
                         matched_sentence=None,
                         similarity=round(best, 4),
                         cue=why,
+                        # Missing is settled only when nothing in the answer came near
+                        # the step; a near miss, a segment another step owns, or the
+                        # term-presence rule alone leave it open.
+                        uncertain=step.required and raw >= lo,
                     )
                 )
                 continue
-            status, cue = self._compare(
+            status, cue, settled = self._compare(
                 step, seg, step_words[k], answer_words, ref_words, ref.declared, al
             )
+            if status == "covered" and not settled:
+                # Covered by a borderline score: perhaps a neighbour standing in for
+                # a step the answer left out.
+                settled = not step.required or best >= hi
             out.append(
                 StepVerdict(
                     index=step.index,
@@ -431,6 +448,7 @@ class StepVerifier:
                     matched_sentence=seg.text,
                     similarity=round(best, 4),
                     cue=cue or f"{how} {best:.2f} >= {cfg.cover_threshold}",
+                    uncertain=not settled,
                 )
             )
         return out
@@ -498,11 +516,17 @@ class StepVerifier:
         ref_words: list[str],
         declared: tuple[str, ...],
         al: _Alignment,
-    ) -> tuple[StepStatusT, str]:
+    ) -> tuple[StepStatusT, str, bool]:
         """``covered`` unless there is positive evidence of a changed meaning: a
         flipped polarity, a changed quantity, a declared policy term replaced, or a
         local substitution of a policy noun (see :func:`_substitution`). A reworded
-        step without such evidence is a paraphrase."""
+        step without such evidence is a paraphrase.
+
+        The third value says whether the verdict is settled by what it rests on:
+        a negation word, a changed quantity or count, a verbatim step. A modal or
+        antonym flip, a declared term whose words are gone, a noun swap, and a
+        covered step without a verbatim match are not settled (``uncertain``): the
+        words changed, whether the meaning did is open."""
         p = self.config.stem_prefix
         full = seg.sentence or seg.masked
         # Polarity is read on the whole sentence (or window) and on the part of
@@ -511,25 +535,27 @@ class StepVerifier:
         # negation, is not taken for a flipped step.
         flip = polarity_flip(step.masked, full)
         if flip and self._unit_flip(step.masked, sw, full, seg.kind):
-            return "negated", f"polarity flipped ({flip})"
+            return "negated", f"polarity flipped ({flip})", "negation" in flip.split(" + ")
         gw = tokens(full)
         if _contains(gw, sw):
-            return "covered", "the step is stated verbatim (entity values aside)"
+            return "covered", "the step is stated verbatim (entity values aside)", True
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         step_q = quantities(step.known or step.masked)
         lost_q = step_q - quantities(al.answer_known)
         new_q = quantities(mask_known(seg.text, al.values)) - step_q
         if lost_q and new_q:
-            return "altered", (
-                f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}"
+            return (
+                "altered",
+                f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
+                True,
             )
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
             if seg_n.get(noun) and not seg_n[noun] & counts:
                 was, now = sorted(counts), sorted(seg_n[noun])
-                return "altered", f"count changed: {noun} {was} -> {now}"
+                return "altered", f"count changed: {noun} {was} -> {now}", True
         # A declared policy term of this step whose words the answer has lost, with
         # new policy words in their place.
         for term in declared:
@@ -545,11 +571,15 @@ class StepVerifier:
                 w for w in policy_terms(gw) if _count(w, ref_words, p) == 0 and not w[:1].isdigit()
             ]
             if new:
-                return "altered", f"declared policy term replaced: {term} -> {' '.join(new)}"
+                return (
+                    "altered",
+                    f"declared policy term replaced: {term} -> {' '.join(new)}",
+                    False,
+                )
         sub = _substitution(sw, gw, answer_words, ref_words, p)
         if sub:
-            return "altered", f"policy term replaced: {sub}"
-        return "covered", ""
+            return "altered", f"policy term replaced: {sub}", False
+        return "covered", "", False
 
 
 def _substitution(

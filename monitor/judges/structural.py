@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 
 from monitor.claims import Candidate, extract_candidates, reference_value
@@ -124,6 +125,10 @@ class StructuralJudge:
                     cue=c.cue,
                     reference_value=ref_value,
                 ),
+                # A contradiction on a value the sentence does not tie to its field
+                # (a vocabulary word or an identifier's shape standing alone): it may
+                # not be about the field at all ("once the form is approved").
+                uncertain=not ok and not c.anchored,
             )
         return ClaimVerdict(
             field=c.field,
@@ -187,6 +192,34 @@ def procedure_score(steps: tuple[StepVerdict, ...]) -> float:
     return round(0.5 * (len(checked) - len(wrong)) / len(checked), 4)
 
 
+def settled_score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:
+    """:func:`score` on the verdicts that are not ``uncertain``: the structural
+    tier's vote when another tier decides the uncertain ones."""
+    return score(
+        tuple(c for c in claims if not c.uncertain), tuple(s for s in steps if not s.uncertain)
+    )
+
+
+def uncertain_kinds(
+    claims: Sequence[ClaimVerdict], steps: Sequence[StepVerdict]
+) -> tuple[str, ...]:
+    """The kinds of the ``uncertain`` verdicts (``claim_contradicted``,
+    ``step_covered``, ``step_missing``, ``step_negated``, ``step_altered``), each
+    once, in that order; empty when every verdict is settled."""
+    seen = {f"claim_{c.status}" for c in claims if c.uncertain}
+    seen |= {f"step_{s.status}" for s in steps if s.uncertain}
+    return tuple(k for k in UNCERTAIN_KINDS if k in seen)
+
+
+UNCERTAIN_KINDS = (
+    "claim_contradicted",
+    "step_covered",
+    "step_missing",
+    "step_negated",
+    "step_altered",
+)
+
+
 def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:
     fid = fidelity(claims)
     required = [s for s in steps if s.required]
@@ -228,4 +261,7 @@ def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) 
     if steps:
         covered = sum(s.status == "covered" for s in steps)
         parts.append(f"{covered}/{len(steps)} exemplar steps covered")
+    kinds = uncertain_kinds(claims, steps)
+    if kinds:
+        parts.append("uncertain (not settled by evidence): " + ", ".join(kinds))
     return "; ".join(parts) + "."
