@@ -198,6 +198,7 @@ class _Reference:
     answer_tokens: list[str]  # the exemplar's answer, masked, as tokens
     answer_words: list[str]  # its content words
     declared: tuple[str, ...] = ()  # the item's declared policy terms
+    quantities: frozenset[str] = frozenset()  # the exemplar's own amounts, canonical
 
 
 # Embedded step and segment texts kept (the reference steps recur with every
@@ -244,6 +245,7 @@ class StepVerifier:
                 answer_tokens,
                 content(answer_tokens),
                 tuple(item.policy_terms),
+                frozenset(quantities(mask_known(item.answer, ref_values))),
             )
             if len(self._ref_cache) < 10_000:
                 self._ref_cache[key] = ref
@@ -323,7 +325,9 @@ class StepVerifier:
         if not steps:
             return []
         masked_values = [*observed_values, *entity_values]
-        if tokens(mask(answer, masked_values)) == ref.answer_tokens:
+        if tokens(mask(answer, masked_values)) == ref.answer_tokens and ref.quantities == set(
+            quantities(mask_known(answer, masked_values))
+        ):
             # The exemplar's own wording with this instance's values: nothing to align.
             return [
                 StepVerdict(
@@ -536,9 +540,6 @@ class StepVerifier:
         flip = polarity_flip(step.masked, full)
         if flip and self._unit_flip(step.masked, sw, full, seg.kind):
             return "negated", f"polarity flipped ({flip})", "negation" in flip.split(" + ")
-        gw = tokens(full)
-        if _contains(gw, sw):
-            return "covered", "the step is stated verbatim (entity values aside)", True
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         step_q = quantities(step.known or step.masked)
@@ -550,6 +551,9 @@ class StepVerifier:
                 f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
                 True,
             )
+        gw = tokens(full)
+        if _contains(gw, sw):
+            return "covered", "the step is stated verbatim (entity values aside)", True
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():

@@ -284,7 +284,7 @@ def test_the_same_count_written_differently(ref: GoldenItem, old: str, new: str)
 
 # (3) step alignment: clauses joined by ";" or ", and" are candidates of their own, and a
 # step is matched to the clause that states it, not to a sentence that shares a word.
-PARCEL = item(
+COURIER = item(
     "parcel_delivery",
     "Track the parcel in the app. Make sure someone can sign for it on the delivery day. "
     "If nobody is home, the courier leaves a card and tries again the next working day.",
@@ -324,7 +324,7 @@ def matched(ref: GoldenItem, answer: str) -> dict[int, tuple[str, str | None]]:
     ("ref", "answer", "clauses"),
     [
         (
-            PARCEL,
+            COURIER,
             "You can follow the parcel in the app; please have someone at home who can sign "
             "for it on the delivery day, and if nobody is in, the courier leaves a card and "
             "comes back the next working day.",
@@ -367,7 +367,7 @@ def test_clauses_joined_by_semicolon_or_and_are_separate_candidates(
     ("ref", "answer", "k", "clause"),
     [
         pytest.param(
-            PARCEL,
+            COURIER,
             "Follow the parcel in the app, which also shows the delivery day. Have someone "
             "there to sign for it. If nobody is home, the courier leaves a card and tries "
             "again the next working day.",
@@ -408,7 +408,7 @@ def test_a_step_is_matched_to_its_clause_not_to_a_sentence_sharing_a_word(
     ("ref", "answer", "k"),
     [
         pytest.param(
-            PARCEL,
+            COURIER,
             "Follow the parcel in the app. On the delivery day the courier leaves a card if "
             "nobody is home and tries again the next working day.",
             1,
@@ -437,3 +437,34 @@ def test_a_deleted_step_is_not_found_in_a_clause_that_shares_a_word(
     ref: GoldenItem, answer: str, k: int
 ) -> None:
     assert matched(ref, answer)[k][0] == "missing", matched(ref, answer)
+
+
+# (5) an amount the procedure states, changed in an otherwise verbatim answer: amounts are
+# masked as entity slots for the wording comparison, so the verbatim shortcuts must not
+# hide a changed amount.
+DEPOSIT = item(
+    "flat_deposit",
+    "Pay the £200 deposit online before move-in. The deposit is returned within 30 days of "
+    "move-out.",
+    [
+        "Pay the £200 deposit online before move-in.",
+        "The deposit is returned within 30 days of move-out.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (DEPOSIT, "£200", "£20"),
+        (BIKE, "$5 per hour", "$50 per hour"),
+        (MEALS, "$259.01", "$25.90"),
+    ],
+)
+def test_a_changed_amount_in_a_verbatim_answer_is_caught(
+    ref: GoldenItem, old: str, new: str
+) -> None:
+    assert old in ref.answer
+    got = statuses(ref, ref.answer.replace(old, new))
+    assert "altered" in got.values(), got
+    assert set(statuses(ref, ref.answer).values()) == {"covered"}
