@@ -45,7 +45,7 @@ from monitor.text import (
     tokens,
 )
 from monitor.text.lexicon import ANTONYM_WORDS, STOPWORDS
-from monitor.text.quantities import counted_nouns, quantities
+from monitor.text.quantities import NUMBER_WORDS, counted_nouns, quantities
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -613,6 +613,8 @@ def _substitution(
     _, i1, i2, j1, j2 = ops[0]
     if i2 - i1 > 3 or j2 - j1 > 3:
         return None
+    if _count_value(a[i1:i2]) is not None and _count_value(a[i1:i2]) == _count_value(b[j1:j2]):
+        return None  # the same count in other words ("a single" -> "one"): the count rule's
     rest = content(a[:i1] + a[i2:])
     gwc = content(b)
     if any(not any(same_word(w, x, p) for x in gwc) for w in rest):
@@ -631,6 +633,24 @@ def _substitution(
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
+
+
+def _count_value(words: list[str]) -> float | None:
+    """The number a run of count words states ("single", "one", "2"), None when the
+    run is anything else."""
+    if not words:
+        return None
+    total = 1.0
+    for w in words:
+        if w.isdigit():
+            total *= float(w)
+        elif w == "single":
+            continue
+        elif w in NUMBER_WORDS:
+            total *= float(NUMBER_WORDS[w])
+        else:
+            return None
+    return total
 
 
 _BOUND_WORDS = frozenset(
