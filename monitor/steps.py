@@ -44,8 +44,8 @@ from monitor.text import (
     split_sentences,
     tokens,
 )
-from monitor.text.lexicon import ANTONYM_WORDS, STOPWORDS
-from monitor.text.quantities import NUMBER_WORDS, counted_nouns, quantities
+from monitor.text.lexicon import ANTONYM_WORDS, NUMBER_WORDS, STOPWORDS
+from monitor.text.quantities import counted_nouns, quantities
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
