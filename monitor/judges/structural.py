@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict
 
@@ -42,10 +43,12 @@ from monitor.schemas import (
     ClaimVerdict,
     GoldenItem,
     JudgeInfo,
+    ParamSpec,
     Scores,
     StepVerdict,
 )
-from monitor.steps import ProcedureConfig, StepVerifier
+from monitor.steps import ProcedureConfig, StepVerifier, mask_known
+from monitor.text import content, same_word, tokens
 from monitor.values import same_value
 
 STRUCTURAL_VERSION = "structural-2"
@@ -80,11 +83,12 @@ class StructuralJudge:
         # in a worker thread, batched with those of the other judge calls in flight.
         claims, verify = self._claims(request)
         steps = tuple(await self.verifier.verify_async(*verify)) if verify else ()
-        return _result(claims, steps)
+        return _result(claims, fact_steps(request.reference, steps, claims))
 
     def judge_sync(self, request: JudgeRequest) -> JudgeResult:
         claims, verify = self._claims(request)
-        return _result(claims, tuple(self.verifier.verify(*verify)) if verify else ())
+        steps = tuple(self.verifier.verify(*verify)) if verify else ()
+        return _result(claims, fact_steps(request.reference, steps, claims))
 
     def _claims(
         self, request: JudgeRequest
@@ -139,6 +143,53 @@ class StructuralJudge:
             span=span,
             evidence=ClaimEvidence(source="none", cue=c.cue, reference_value=ref_value),
         )
+
+
+def _label_words(name: str, spec: ParamSpec) -> list[str]:
+    """The words that name a field: its label and its name split at case changes
+    and underscores (``labOrder`` -> lab, order)."""
+    split = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|_", " ", name)
+    return content(tokens(f"{spec.label or ''} {split}"))
+
+
+def fact_steps(
+    ref: GoldenItem, steps: tuple[StepVerdict, ...], claims: tuple[ClaimVerdict, ...]
+) -> tuple[StepVerdict, ...]:
+    """A step that only states instance facts ("Lab order LB72K04Q is in analysis.":
+    its words, the exemplar's values aside, name the fields whose values it states) is
+    ``covered`` when the answer states those facts and the live context supports each
+    of them, in whatever wording ("LB72K04Q: in analysis."). Without a supported claim
+    for every one of its fields it keeps its verdict."""
+    supported = {c.field for c in claims if c.status == "supported"}
+    if not supported:
+        return steps
+    out: list[StepVerdict] = []
+    for s in steps:
+        fields = [
+            n
+            for n, p in ref.parameters.items()
+            if p.value and p.value.strip() and p.value in s.step
+        ]
+        if s.status != "missing" or not fields or any(f not in supported for f in fields):
+            out.append(s)
+            continue
+        masked = mask_known(s.step, [ref.parameters[f].value for f in fields])
+        rest = [w for w in content(tokens(masked)) if not w.startswith("<")]
+        names = [w for f in fields for w in _label_words(f, ref.parameters[f])]
+        if all(any(same_word(w, x, 4) for x in names) for w in rest):
+            out.append(
+                s.model_copy(
+                    update={
+                        "status": "covered",
+                        "uncertain": False,
+                        "cue": "states instance facts the live context supports: "
+                        + ", ".join(fields),
+                    }
+                )
+            )
+            continue
+        out.append(s)
+    return tuple(out)
 
 
 def _downgrade_shape_conflicts(

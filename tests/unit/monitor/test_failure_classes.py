@@ -459,3 +459,114 @@ def test_a_changed_amount_in_a_verbatim_answer_is_caught(
     got = statuses(ref, ref.answer.replace(old, new))
     assert "altered" in got.values(), got
     assert set(statuses(ref, ref.answer).values()) == {"covered"}
+
+
+# A step that only states instance facts is covered by those facts in any wording,
+# when the live context supports them; not when a fact is contradicted or left out.
+def fact_item(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
+    return GoldenItem.model_validate(
+        {
+            "id": ident,
+            "intent": ident,
+            "agent": "a",
+            "question": "status?",
+            "answer": answer,
+            "parameters": params,
+        }
+    )
+
+
+KENNEL = fact_item(
+    "kennel_booking",
+    "Kennel booking KB4471 is confirmed. Drop your dog off after 9 am on arrival day.",
+    {
+        "bookingRef": {"value": "KB4471", "type": "alnum", "label": "kennel booking"},
+        "bookingStatus": {
+            "value": "confirmed",
+            "type": "enum",
+            "values": ["confirmed", "waitlisted", "cancelled"],
+            "label": "status",
+        },
+    },
+)
+PERMIT = fact_item(
+    "fishing_permit",
+    "Fishing permit FP-20931 is under review. Permits are posted to your home address.",
+    {
+        "permitNo": {"value": "FP-20931", "type": "text", "label": "fishing permit"},
+        "permitStatus": {
+            "value": "under review",
+            "type": "enum",
+            "values": ["under review", "issued", "refused"],
+            "label": "status",
+        },
+    },
+)
+REPAIR = fact_item(
+    "phone_repair",
+    "Repair ticket R-5521 is awaiting parts. We text you when you can collect the phone.",
+    {
+        "ticket": {"value": "R-5521", "type": "text", "label": "repair ticket"},
+        "repairStatus": {
+            "value": "awaiting parts",
+            "type": "enum",
+            "values": ["awaiting parts", "in repair", "ready"],
+            "label": "status",
+        },
+    },
+)
+
+
+def judged(ref: GoldenItem, answer: str, context: dict[str, str]) -> tuple[bool, list[str]]:
+    trace = Trace(trace_id="t", question="q", answer=answer, context=context)
+    r = StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED))
+    return is_penalized(r.scores), [s.status for s in r.steps]
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        (
+            KENNEL,
+            "KB9012: waitlisted. Drop your dog off after 9 am on arrival day.",
+            {"bookingRef": "KB9012", "bookingStatus": "waitlisted"},
+        ),
+        (
+            PERMIT,
+            "FP-11873 — issued. Permits are posted to your home address.",
+            {"permitNo": "FP-11873", "permitStatus": "issued"},
+        ),
+        (
+            REPAIR,
+            "R-7730: in repair. We text you when you can collect the phone.",
+            {"ticket": "R-7730", "repairStatus": "in repair"},
+        ),
+    ],
+)
+def test_a_fact_step_is_covered_by_the_supported_facts_in_any_wording(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    assert judged(ref, answer, context) == (False, ["covered", "covered"])
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        # a fact contradicted by the context
+        (
+            KENNEL,
+            "KB9012: cancelled. Drop your dog off after 9 am on arrival day.",
+            {"bookingRef": "KB9012", "bookingStatus": "waitlisted"},
+        ),
+        # a fact left out: the step is not stated
+        (
+            REPAIR,
+            "R-7730. We text you when you can collect the phone.",
+            {"ticket": "R-7730", "repairStatus": "in repair"},
+        ),
+    ],
+)
+def test_a_fact_step_is_not_covered_without_every_supported_fact(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    assert judged(ref, answer, context)[0]
