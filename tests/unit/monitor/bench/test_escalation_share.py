@@ -32,8 +32,7 @@ class Scripted:
         fam = next(f for f in SCRIPT if f"-{f}-" in request.trace.trace_id)
         score, steps = SCRIPT[fam]
         sv = tuple(
-            StepVerdict(index=k, step="x", status=s, uncertain=u)
-            for k, (s, u) in enumerate(steps)
+            StepVerdict(index=k, step="x", status=s, uncertain=u) for k, (s, u) in enumerate(steps)
         )
         return JudgeResult(Scores(correctness=score, hallucination_fidelity=1.0), (), sv, "why")
 
