@@ -65,6 +65,10 @@ class Candidate:
     field: str | None
     cue: str
     sentence: Sentence
+    anchored: bool = True
+    """Whether the sentence ties the value to its field (its label or the exemplar's
+    template wording around it); False for a vocabulary word or an identifier's
+    shape standing alone."""
 
 
 @dataclass
@@ -313,8 +317,12 @@ def extract_candidates(
     procedure = procedural_values(item)
     cands: list[Candidate] = []
 
-    def add(start: int, end: int, vtype: ValueType, fld: str | None, cue: str) -> None:
-        cands.append(Candidate(start, end, answer[start:end], vtype, fld, cue, sentence_of(start)))
+    def add(
+        start: int, end: int, vtype: ValueType, fld: str | None, cue: str, anchored: bool = True
+    ) -> None:
+        cands.append(
+            Candidate(start, end, answer[start:end], vtype, fld, cue, sentence_of(start), anchored)
+        )
 
     for info in fields.values():
         if info.observed is not None and len(info.observed.strip()) >= 1:
@@ -326,13 +334,13 @@ def extract_candidates(
                 # "Gold and Platinum members are eligible": when the exemplar itself
                 # uses a vocabulary term as procedure, only a label or template cue
                 # ("status Gold", "holds {tier} status") makes it an instance claim.
-                if (
-                    procedural
-                    and _template_field(answer, s, fields, "enum") != info.name
-                    and _label_before(answer, s, sentence_of(s), fields, "enum") != info.name
-                ):
+                anchored = (
+                    _template_field(answer, s, fields, "enum") == info.name
+                    or _label_before(answer, s, sentence_of(s), fields, "enum") == info.name
+                )
+                if procedural and not anchored:
                     continue
-                add(s, e, "enum", info.name, "vocabulary")
+                add(s, e, "enum", info.name, "vocabulary", anchored)
 
     if item is not None:
         for name, spec in item.parameters.items():
@@ -379,7 +387,16 @@ def extract_candidates(
             # a nearby field label does not make it an instance fact.
             continue
         cands.append(
-            Candidate(f.start, f.end, f.text, _typed(f, fields.get(fld or "")), fld, cue, sent)
+            Candidate(
+                f.start,
+                f.end,
+                f.text,
+                _typed(f, fields.get(fld or "")),
+                fld,
+                cue,
+                sent,
+                anchored=cue != "shape",
+            )
         )
 
     return _resolve_overlaps(cands)

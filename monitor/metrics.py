@@ -212,8 +212,8 @@ class MonitorMetrics:
         )
         self.llm_calls = Counter(
             "cargo_judge_llm_calls",
-            "LLM tier decisions per accepted "
-            "trace: sampled (called) or skipped (outside the sample).",
+            "LLM tier decisions per accepted trace: sampled (called, in the blind sample), "
+            "escalated (called, the structural verdict uncertain) or skipped.",
             ["judge", "decision"],
             registry=r,
         )
@@ -270,7 +270,7 @@ class MonitorMetrics:
         for direction in ("input", "output"):
             self.judge_tokens.labels(judge=judge_name, direction=direction)
         self.judge_cost.labels(judge=judge_name)
-        for decision in ("sampled", "skipped"):
+        for decision in ("sampled", "escalated", "skipped"):
             self.llm_calls.labels(judge=judge_name, decision=decision)
         self.llm_attempts.labels(judge=judge_name)
         for category in FINDING_CATEGORIES:
@@ -293,7 +293,8 @@ class MonitorMetrics:
     def _observe_llm(self, judge: str, j: Judgment) -> None:
         call = j.llm
         assert call is not None
-        self.llm_calls.labels(judge=judge, decision="sampled" if call.sampled else "skipped").inc()
+        decision = "skipped" if not call.sampled else "escalated" if call.escalated else "sampled"
+        self.llm_calls.labels(judge=judge, decision=decision).inc()
         if not call.sampled:
             return
         self.llm_attempts.labels(judge=judge).inc(call.attempts)

@@ -161,12 +161,14 @@ class CargoSettings(BaseSettings):
         description="deadline per trace evaluation, retries included",
         json_schema_extra=flag_options("judge", flag="--judge-timeout"),
     )
-    judge_sample_rate: float = Field(
-        default=1.0,
+    judge_sample_rate: float | None = Field(
+        default=None,
         ge=0,
         le=1,
-        description="hybrid: share of accepted traces sent to the LLM",
-        json_schema_extra=flag_options("judge"),
+        description="hybrid: share of accepted traces sent to the LLM as a blind sample",
+        json_schema_extra=flag_options(
+            "judge", default_help="1.0, or 0 with --judge-escalate uncertain"
+        ),
     )
     judge_sample_rates: dict[str, Annotated[float, Field(ge=0, le=1)]] = Field(
         default_factory=dict,
@@ -174,6 +176,12 @@ class CargoSettings(BaseSettings):
         json_schema_extra=flag_options(
             "judge", flag="--judge-sample-rate-intent", metavar="INTENT=RATE"
         ),
+    )
+    judge_escalate: Literal["off", "uncertain"] = Field(
+        default="off",
+        description="hybrid: also send the LLM every trace whose structural verdict is "
+        "uncertain (uncertain claim or step verdicts), whatever the sample",
+        json_schema_extra=flag_options("judge"),
     )
     citation_support: Literal["structural", "llm"] = Field(
         default="structural",
@@ -386,7 +394,10 @@ class CargoSettings(BaseSettings):
     def sampler(self) -> TraceSampler:
         from monitor.judges.hybrid import TraceSampler
 
-        return TraceSampler(self.judge_sample_rate, self.judge_sample_rates)
+        rate = self.judge_sample_rate
+        if rate is None:
+            rate = 0.0 if self.judge_escalate == "uncertain" else 1.0
+        return TraceSampler(rate, self.judge_sample_rates)
 
     def procedure(self) -> ProcedureConfig:
         from monitor.steps import ProcedureConfig

@@ -44,7 +44,7 @@ from monitor.text import (
     split_sentences,
     tokens,
 )
-from monitor.text.lexicon import ANTONYM_WORDS, STOPWORDS
+from monitor.text.lexicon import ANTONYM_WORDS, NUMBER_WORDS, STOPWORDS
 from monitor.text.quantities import counted_nouns, quantities
 from monitor.values import find_typed_values
 
@@ -78,6 +78,10 @@ class ProcedureConfig:
     * ``stem_prefix`` 4: two words match when equal after a plural strip, or when
       they share a prefix of at least this many letters (escalate/escalations,
       back/backup, reschedule/rescheduling).
+    * ``uncertain_band`` 0.1: a required step whose best score (before segment
+      ownership) lies within this distance of ``cover_threshold`` is marked
+      ``uncertain`` whatever its verdict: the alignment did not settle whether the
+      answer states it (see :func:`StepVerifier._verdicts`).
     """
 
     cover_threshold: float = 0.35
@@ -86,6 +90,7 @@ class ProcedureConfig:
     min_term_presence: float = 0.5
     ownership_margin: float = 0.25
     tie_margin: float = 0.2
+    uncertain_band: float = 0.1
 
 
 def mask_known(text: str, values: Sequence[str]) -> str:
@@ -193,6 +198,7 @@ class _Reference:
     answer_tokens: list[str]  # the exemplar's answer, masked, as tokens
     answer_words: list[str]  # its content words
     declared: tuple[str, ...] = ()  # the item's declared policy terms
+    quantities: frozenset[str] = frozenset()  # the exemplar's own amounts, canonical
 
 
 # Embedded step and segment texts kept (the reference steps recur with every
@@ -239,6 +245,7 @@ class StepVerifier:
                 answer_tokens,
                 content(answer_tokens),
                 tuple(item.policy_terms),
+                frozenset(quantities(mask_known(item.answer, ref_values))),
             )
             if len(self._ref_cache) < 10_000:
                 self._ref_cache[key] = ref
@@ -318,7 +325,9 @@ class StepVerifier:
         if not steps:
             return []
         masked_values = [*observed_values, *entity_values]
-        if tokens(mask(answer, masked_values)) == ref.answer_tokens:
+        if tokens(mask(answer, masked_values)) == ref.answer_tokens and ref.quantities == set(
+            quantities(mask_known(answer, masked_values))
+        ):
             # The exemplar's own wording with this instance's values: nothing to align.
             return [
                 StepVerdict(
@@ -388,9 +397,13 @@ class StepVerifier:
         eligible = score >= owner_score[None, :] - cfg.ownership_margin
         score_for_step = np.where(eligible, score, 0.0)
         out: list[StepVerdict] = []
+        lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
         for k, step in enumerate(steps):
             j = self._best(score_for_step[k], segs, cfg.cover_threshold)
             best = float(score_for_step[k, j])
+            # The best score any segment has for this step, before ownership took
+            # segments away: how close the answer came to stating it.
+            raw = float(score[k].max())
             seg = segs[j]
             how = "mean(embedding cosine, term recall)" if used_embedding else "term recall"
             terms = policy_terms(step_words[k])
@@ -416,12 +429,20 @@ class StepVerifier:
                         matched_sentence=None,
                         similarity=round(best, 4),
                         cue=why,
+                        # Missing is settled only when nothing in the answer came near
+                        # the step; a near miss, a segment another step owns, or the
+                        # term-presence rule alone leave it open.
+                        uncertain=step.required and raw >= lo,
                     )
                 )
                 continue
-            status, cue = self._compare(
+            status, cue, settled = self._compare(
                 step, seg, step_words[k], answer_words, ref_words, ref.declared, al
             )
+            if status == "covered" and not settled:
+                # Covered by a borderline score: perhaps a neighbour standing in for
+                # a step the answer left out.
+                settled = not step.required or best >= hi
             out.append(
                 StepVerdict(
                     index=step.index,
@@ -431,6 +452,7 @@ class StepVerifier:
                     matched_sentence=seg.text,
                     similarity=round(best, 4),
                     cue=cue or f"{how} {best:.2f} >= {cfg.cover_threshold}",
+                    uncertain=not settled,
                 )
             )
         return out
@@ -498,11 +520,17 @@ class StepVerifier:
         ref_words: list[str],
         declared: tuple[str, ...],
         al: _Alignment,
-    ) -> tuple[StepStatusT, str]:
+    ) -> tuple[StepStatusT, str, bool]:
         """``covered`` unless there is positive evidence of a changed meaning: a
         flipped polarity, a changed quantity, a declared policy term replaced, or a
         local substitution of a policy noun (see :func:`_substitution`). A reworded
-        step without such evidence is a paraphrase."""
+        step without such evidence is a paraphrase.
+
+        The third value says whether the verdict is settled by what it rests on:
+        a negation word, a changed quantity or count, a verbatim step. A modal or
+        antonym flip, a declared term whose words are gone, a noun swap, and a
+        covered step without a verbatim match are not settled (``uncertain``): the
+        words changed, whether the meaning did is open."""
         p = self.config.stem_prefix
         full = seg.sentence or seg.masked
         # Polarity is read on the whole sentence (or window) and on the part of
@@ -511,25 +539,27 @@ class StepVerifier:
         # negation, is not taken for a flipped step.
         flip = polarity_flip(step.masked, full)
         if flip and self._unit_flip(step.masked, sw, full, seg.kind):
-            return "negated", f"polarity flipped ({flip})"
-        gw = tokens(full)
-        if _contains(gw, sw):
-            return "covered", "the step is stated verbatim (entity values aside)"
+            return "negated", f"polarity flipped ({flip})", "negation" in flip.split(" + ")
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         step_q = quantities(step.known or step.masked)
         lost_q = step_q - quantities(al.answer_known)
         new_q = quantities(mask_known(seg.text, al.values)) - step_q
         if lost_q and new_q:
-            return "altered", (
-                f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}"
+            return (
+                "altered",
+                f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
+                True,
             )
+        gw = tokens(full)
+        if _contains(gw, sw):
+            return "covered", "the step is stated verbatim (entity values aside)", True
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
             if seg_n.get(noun) and not seg_n[noun] & counts:
                 was, now = sorted(counts), sorted(seg_n[noun])
-                return "altered", f"count changed: {noun} {was} -> {now}"
+                return "altered", f"count changed: {noun} {was} -> {now}", True
         # A declared policy term of this step whose words the answer has lost, with
         # new policy words in their place.
         for term in declared:
@@ -545,11 +575,15 @@ class StepVerifier:
                 w for w in policy_terms(gw) if _count(w, ref_words, p) == 0 and not w[:1].isdigit()
             ]
             if new:
-                return "altered", f"declared policy term replaced: {term} -> {' '.join(new)}"
+                return (
+                    "altered",
+                    f"declared policy term replaced: {term} -> {' '.join(new)}",
+                    False,
+                )
         sub = _substitution(sw, gw, answer_words, ref_words, p)
         if sub:
-            return "altered", f"policy term replaced: {sub}"
-        return "covered", ""
+            return "altered", f"policy term replaced: {sub}", False
+        return "covered", "", False
 
 
 def _substitution(
@@ -579,6 +613,8 @@ def _substitution(
     _, i1, i2, j1, j2 = ops[0]
     if i2 - i1 > 3 or j2 - j1 > 3:
         return None
+    if _count_value(a[i1:i2]) is not None and _count_value(a[i1:i2]) == _count_value(b[j1:j2]):
+        return None  # the same count in other words ("a single" -> "one"): the count rule's
     rest = content(a[:i1] + a[i2:])
     gwc = content(b)
     if any(not any(same_word(w, x, p) for x in gwc) for w in rest):
@@ -597,6 +633,24 @@ def _substitution(
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
+
+
+def _count_value(words: list[str]) -> float | None:
+    """The number a run of count words states ("single", "one", "2"), None when the
+    run is anything else."""
+    if not words:
+        return None
+    total = 1.0
+    for w in words:
+        if w.isdigit():
+            total *= float(w)
+        elif w == "single":
+            continue
+        elif w in NUMBER_WORDS:
+            total *= float(NUMBER_WORDS[w])
+        else:
+            return None
+    return total
 
 
 _BOUND_WORDS = frozenset(

@@ -50,6 +50,7 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
             procedure=settings.procedure(),
             llm=settings.llm(),
             sampler=settings.sampler(),
+            escalate=settings.judge_escalate,
         ),
     )
     guards = GuardConfig(

@@ -61,6 +61,8 @@ class Summary:
                 self.llm["skipped (not sampled)"] += 1
             else:
                 self.llm["calls"] += 1
+                if j.llm.escalated:
+                    self.llm["escalated (uncertain, not sampled)"] += 1
                 self.llm["attempts"] += j.llm.attempts
                 self.llm["input tokens"] += j.llm.usage.input_tokens
                 self.llm["output tokens"] += j.llm.usage.output_tokens
@@ -111,6 +113,7 @@ class Summary:
         if self.llm:
             for key in (
                 "calls",
+                "escalated (uncertain, not sampled)",
                 "skipped (not sampled)",
                 "attempts",
                 "input tokens",

@@ -44,6 +44,22 @@ class VerdictCounts(_Frozen):
     steps_unverifiable: int
 
 
+class Escalation(_Frozen):
+    """How many of a family's items a hybrid judge with ``--judge-escalate uncertain``
+    would send to its LLM tier (at least one ``uncertain`` verdict in the first
+    successful repeat): ``share`` is the LLM cost as a fraction of the traffic.
+    ``wrong`` items were judged against their target; ``wrong_escalated`` of them
+    are in the escalated set (only those can an LLM tier correct), the rest are
+    wrong on settled verdicts. ``kinds``: escalated items per uncertain verdict kind."""
+
+    items: int
+    escalated: int
+    share: float | None
+    wrong: int
+    wrong_escalated: int
+    kinds: dict[str, int]
+
+
 class ParaphraseDI(_Frozen):
     """TP pooled over P2p+P4p (corruptions of paraphrases, not near-copies of the
     golden answer), against the same FP as the DI; with its bootstrap CI."""
@@ -88,6 +104,8 @@ class JudgeSummary(_Frozen):
     # Only when the instances have P2p/P4p (seeds with marked paraphrases).
     p4p_by_type: dict[str, Rate] = Field(default={}, exclude_if=lambda v: not v)
     paraphrase_bases: ParaphraseDI | None = Field(default=None, exclude_if=lambda v: v is None)
+    # Only for judges that issue claim or step verdicts.
+    escalation: dict[str, Escalation] = Field(default={}, exclude_if=lambda v: not v)
 
 
 class GateRates(_Frozen):

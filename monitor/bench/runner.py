@@ -35,6 +35,7 @@ import numpy as np
 from monitor.bench.generate import P3_SPLITS, P4_TYPES, BenchInstance
 from monitor.bench.report import (
     CalibratedGateRates,
+    Escalation,
     GateRates,
     GateReport,
     JudgeSummary,
@@ -56,6 +57,7 @@ from monitor.gate import (
     fit_gate_model,
 )
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
+from monitor.judges.structural import UNCERTAIN_KINDS, uncertain_kinds
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 
@@ -327,7 +329,41 @@ def summarize(
         verdicts=verdict_counts(outcomes),
         p4p_by_type=p4p,
         paraphrase_bases=para,
+        escalation=escalation(outcomes),
     )
+
+
+def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
+    """Per judged family present, the items a hybrid judge escalating the uncertain
+    would send to its LLM tier (issue 19 point 8: that share is the LLM cost), and
+    how many of the wrongly judged items are among them. Empty for judges that
+    issue no claim or step verdicts."""
+    if not any(r.claims or r.steps for o in outcomes for r in o.results):
+        return {}
+    out: dict[str, Escalation] = {}
+    for f in JUDGED_FAMILIES:
+        mine = [o for o in outcomes if o.instance.family == f and o.results]
+        if not mine:
+            continue
+        kinds: Counter[str] = Counter()
+        up = wrong = wrong_up = 0
+        for o in mine:
+            k = uncertain_kinds(o.results[0].claims, o.results[0].steps)
+            kinds.update(k)
+            up += bool(k)
+            target = o.instance.target_penalize
+            if target is not None and o.penalized != target:
+                wrong += 1
+                wrong_up += bool(k)
+        out[f] = Escalation(
+            items=len(mine),
+            escalated=up,
+            share=up / len(mine),
+            wrong=wrong,
+            wrong_escalated=wrong_up,
+            kinds={k: kinds[k] for k in UNCERTAIN_KINDS if kinds[k]},
+        )
+    return out
 
 
 def verdict_counts(outcomes: Sequence[ItemOutcome]) -> dict[str, VerdictCounts]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from monitor.embeddings import Embedder
 from monitor.errors import ConfigError
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
-from monitor.judges.hybrid import HybridJudge, TraceSampler
+from monitor.judges.hybrid import Escalate, HybridJudge, TraceSampler
 from monitor.judges.llm import LLMJudge
 from monitor.judges.structural import StructuralJudge
 from monitor.llm import LLMConfig
@@ -23,6 +23,7 @@ class JudgeDeps:
     procedure: ProcedureConfig | None = None
     llm: LLMConfig | None = None
     sampler: TraceSampler | None = None
+    escalate: Escalate = "off"
 
 
 def _structural(deps: JudgeDeps) -> Judge:
@@ -45,7 +46,10 @@ def _llm(deps: JudgeDeps) -> Judge:
 
 def _hybrid(deps: JudgeDeps) -> Judge:
     return HybridJudge(
-        _structural(deps), LLMJudge(_llm_config(deps)), deps.sampler or TraceSampler()
+        _structural(deps),
+        LLMJudge(_llm_config(deps)),
+        deps.sampler or TraceSampler(),
+        deps.escalate,
     )
 
 

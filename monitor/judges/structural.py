@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections.abc import Sequence
 from dataclasses import asdict
 
 from monitor.claims import Candidate, extract_candidates, reference_value
@@ -41,10 +43,12 @@ from monitor.schemas import (
     ClaimVerdict,
     GoldenItem,
     JudgeInfo,
+    ParamSpec,
     Scores,
     StepVerdict,
 )
-from monitor.steps import ProcedureConfig, StepVerifier
+from monitor.steps import ProcedureConfig, StepVerifier, mask_known
+from monitor.text import content, same_word, tokens
 from monitor.values import same_value
 
 STRUCTURAL_VERSION = "structural-2"
@@ -79,11 +83,12 @@ class StructuralJudge:
         # in a worker thread, batched with those of the other judge calls in flight.
         claims, verify = self._claims(request)
         steps = tuple(await self.verifier.verify_async(*verify)) if verify else ()
-        return _result(claims, steps)
+        return _result(claims, fact_steps(request.reference, steps, claims))
 
     def judge_sync(self, request: JudgeRequest) -> JudgeResult:
         claims, verify = self._claims(request)
-        return _result(claims, tuple(self.verifier.verify(*verify)) if verify else ())
+        steps = tuple(self.verifier.verify(*verify)) if verify else ()
+        return _result(claims, fact_steps(request.reference, steps, claims))
 
     def _claims(
         self, request: JudgeRequest
@@ -124,6 +129,10 @@ class StructuralJudge:
                     cue=c.cue,
                     reference_value=ref_value,
                 ),
+                # A contradiction on a value the sentence does not tie to its field
+                # (a vocabulary word or an identifier's shape standing alone): it may
+                # not be about the field at all ("once the form is approved").
+                uncertain=not ok and not c.anchored,
             )
         return ClaimVerdict(
             field=c.field,
@@ -134,6 +143,53 @@ class StructuralJudge:
             span=span,
             evidence=ClaimEvidence(source="none", cue=c.cue, reference_value=ref_value),
         )
+
+
+def _label_words(name: str, spec: ParamSpec) -> list[str]:
+    """The words that name a field: its label and its name split at case changes
+    and underscores (``labOrder`` -> lab, order)."""
+    split = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|_", " ", name)
+    return content(tokens(f"{spec.label or ''} {split}"))
+
+
+def fact_steps(
+    ref: GoldenItem, steps: tuple[StepVerdict, ...], claims: tuple[ClaimVerdict, ...]
+) -> tuple[StepVerdict, ...]:
+    """A step that only states instance facts ("Lab order LB72K04Q is in analysis.":
+    its words, the exemplar's values aside, name the fields whose values it states) is
+    ``covered`` when the answer states those facts and the live context supports each
+    of them, in whatever wording ("LB72K04Q: in analysis."). Without a supported claim
+    for every one of its fields it keeps its verdict."""
+    supported = {c.field for c in claims if c.status == "supported"}
+    if not supported:
+        return steps
+    out: list[StepVerdict] = []
+    for s in steps:
+        fields = [
+            n
+            for n, p in ref.parameters.items()
+            if p.value and p.value.strip() and p.value in s.step
+        ]
+        if s.status != "missing" or not fields or any(f not in supported for f in fields):
+            out.append(s)
+            continue
+        masked = mask_known(s.step, [ref.parameters[f].value for f in fields])
+        rest = [w for w in content(tokens(masked)) if not w.startswith("<")]
+        names = [w for f in fields for w in _label_words(f, ref.parameters[f])]
+        if all(any(same_word(w, x, 4) for x in names) for w in rest):
+            out.append(
+                s.model_copy(
+                    update={
+                        "status": "covered",
+                        "uncertain": False,
+                        "cue": "states instance facts the live context supports: "
+                        + ", ".join(fields),
+                    }
+                )
+            )
+            continue
+        out.append(s)
+    return tuple(out)
 
 
 def _downgrade_shape_conflicts(
@@ -187,6 +243,34 @@ def procedure_score(steps: tuple[StepVerdict, ...]) -> float:
     return round(0.5 * (len(checked) - len(wrong)) / len(checked), 4)
 
 
+def settled_score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:
+    """:func:`score` on the verdicts that are not ``uncertain``: the structural
+    tier's vote when another tier decides the uncertain ones."""
+    return score(
+        tuple(c for c in claims if not c.uncertain), tuple(s for s in steps if not s.uncertain)
+    )
+
+
+def uncertain_kinds(
+    claims: Sequence[ClaimVerdict], steps: Sequence[StepVerdict]
+) -> tuple[str, ...]:
+    """The kinds of the ``uncertain`` verdicts (``claim_contradicted``,
+    ``step_covered``, ``step_missing``, ``step_negated``, ``step_altered``), each
+    once, in that order; empty when every verdict is settled."""
+    seen = {f"claim_{c.status}" for c in claims if c.uncertain}
+    seen |= {f"step_{s.status}" for s in steps if s.uncertain}
+    return tuple(k for k in UNCERTAIN_KINDS if k in seen)
+
+
+UNCERTAIN_KINDS = (
+    "claim_contradicted",
+    "step_covered",
+    "step_missing",
+    "step_negated",
+    "step_altered",
+)
+
+
 def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:
     fid = fidelity(claims)
     required = [s for s in steps if s.required]
@@ -228,4 +312,7 @@ def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) 
     if steps:
         covered = sum(s.status == "covered" for s in steps)
         parts.append(f"{covered}/{len(steps)} exemplar steps covered")
+    kinds = uncertain_kinds(claims, steps)
+    if kinds:
+        parts.append("uncertain (not settled by evidence): " + ", ".join(kinds))
     return "; ".join(parts) + "."

@@ -81,6 +81,12 @@ class ClaimVerdict(_Frozen):
         "text cannot be located verbatim",
     )
     evidence: ClaimEvidence
+    uncertain: bool = Field(
+        default=False,
+        exclude_if=lambda v: not v,
+        description="the verdict rests on no evidence that settles it (see the judges "
+        "page): a hybrid judge escalates it to its LLM tier; written only when true",
+    )
 
 
 class StepVerdict(_Frozen):
@@ -91,6 +97,12 @@ class StepVerdict(_Frozen):
     matched_sentence: str | None = None
     similarity: float | None = None
     cue: str = ""
+    uncertain: bool = Field(
+        default=False,
+        exclude_if=lambda v: not v,
+        description="the verdict rests on no evidence that settles it (see the judges "
+        "page): a hybrid judge escalates it to its LLM tier; written only when true",
+    )
 
 
 class Scores(_Frozen):
@@ -174,6 +186,12 @@ class LLMCall(_Frozen):
     )
     error: JudgeErrorInfo | None = Field(
         default=None, description="an LLM-tier failure that a hybrid judgment survived"
+    )
+    escalated: bool = Field(
+        default=False,
+        exclude_if=lambda v: not v,
+        description="a hybrid judge sent this trace to the LLM because the structural "
+        "tier's verdict was uncertain (outside the blind sample); written only when true",
     )
 
 

@@ -37,14 +37,21 @@ def _plain(text: str) -> str:
     return low
 
 
-def _negations(padded: str) -> list[str | None]:
-    """One entry per negation of a clause: its scope word, or None (a negative
-    phrase such as "not required", or a negator with no content word after it)."""
-    out: list[str | None] = []
+# A negator that is the opposite of a quantifier: "never" against "always" negates
+# the statement whatever verb either text uses ("are always discussed with you" ->
+# "we never talk them through with you").
+_OPPOSITE_QUANTIFIER = {"never": "always"}
+
+
+def _negations(padded: str) -> list[tuple[str | None, str | None]]:
+    """One entry per negation of a clause: its negator (None for a negative phrase
+    such as "not required") and its scope word (None for a negative phrase, or a
+    negator with no content word after it)."""
+    out: list[tuple[str | None, str | None]] = []
     low = padded
     for phrase in NEGATIVE_PHRASES:
         k = low.count(" " + phrase + " ")
-        out += [None] * k
+        out += [(None, None)] * k
         low = low.replace(" " + phrase + " ", " ")
     ws = low.split()
     for i, w in enumerate(ws):
@@ -52,7 +59,7 @@ def _negations(padded: str) -> list[str | None]:
             continue
         after = [x for x in ws[i + 1 : i + 1 + _SCOPE_WINDOW] if x not in STOPWORDS]
         scope = next((x for x in content(after) if x not in POLARITY_NEGATORS), None)
-        out.append(scope)
+        out.append((w, scope))
     return out
 
 
@@ -61,9 +68,13 @@ def polarity(text: str) -> int:
     return len(_negations(_plain(text))) % 2
 
 
-def _grounded(scope: str | None, other: list[str]) -> bool:
+def _grounded(negation: tuple[str | None, str | None], other: list[str]) -> bool:
     """Whether a negation bears on the other text: its scope word occurs there, and
-    not under a negative prefix."""
+    not under a negative prefix; or its negator is the opposite of a quantifier the
+    other text uses ("never" / "always")."""
+    negator, scope = negation
+    if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
+        return True
     if scope is None or scope in ANTONYM_TRIGGERS:
         return True  # an antonym's negation pairs with the other side ("not excluded")
     if any(w.startswith(p) and w[len(p) :] == scope for w in other for p in NEGATIVE_PREFIXES):

@@ -15,7 +15,13 @@ _RUN_SETTINGS = [
     for name, field in CargoSettings.model_fields.items()
     if isinstance(field.json_schema_extra, dict)
     and field.json_schema_extra.get("group") == "LLM endpoint"
-] + ["judge_timeout_s", "judge_sample_rate", "judge_sample_rates", "citation_support"]
+] + [
+    "judge_timeout_s",
+    "judge_sample_rate",
+    "judge_sample_rates",
+    "judge_escalate",
+    "citation_support",
+]
 
 
 def _register_generate(p: argparse.ArgumentParser) -> None:

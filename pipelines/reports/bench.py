@@ -123,9 +123,9 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
         header, instances, source = gen.header, gen.instances, str(opts.seeds)
     report = asyncio.run(run_report(header, instances, opts, settings, source))
     console.print(render_table(report))
-    extra = render_paraphrase_table(report)
-    if extra is not None:
-        console.print(extra)
+    for extra in (render_paraphrase_table(report), render_escalation_table(report)):
+        if extra is not None:
+            console.print(extra)
     if opts.items:
         console.print(f"items: {opts.items}")
     if opts.json:
@@ -167,7 +167,10 @@ async def run_report(
         embedder=embedder,
         procedure=settings.procedure(),
         llm=settings.llm(),
-        sampler=TraceSampler(1.0),
+        # The bench sends every item to a hybrid judge's LLM tier, unless it escalates
+        # the uncertain: then the blind sample is the settings' (default none).
+        sampler=settings.sampler() if settings.judge_escalate == "uncertain" else TraceSampler(1.0),
+        escalate=settings.judge_escalate,
     )
     judges: dict[str, Judge] = {}
     labels: dict[str, LLMLabels] = {}
@@ -351,6 +354,47 @@ def render_paraphrase_table(report: BenchReport) -> Table | None:
     return t
 
 
+ESCALATION_HEADERS = [
+    "judge",
+    "family",
+    "items",
+    "escalated",
+    "wrong",
+    "wrong, escalated",
+    "uncertain verdict kinds (items)",
+]
+
+
+def _escalation_rows(report: BenchReport) -> list[list[str]]:
+    rows = []
+    for name, r in report.judges.items():
+        for fam, e in r.escalation.items():
+            rows.append(
+                [
+                    name,
+                    fam,
+                    str(e.items),
+                    f"{e.escalated} ({_pct(e.share)})",
+                    str(e.wrong),
+                    str(e.wrong_escalated),
+                    ", ".join(f"{k} {n}" for k, n in e.kinds.items()) or "—",
+                ]
+            )
+    return rows
+
+
+def render_escalation_table(report: BenchReport) -> Table | None:
+    """The share of each family a hybrid judge would escalate, None without verdicts."""
+    if not any(r.escalation for r in report.judges.values()):
+        return None
+    t = Table(title="Escalation of uncertain verdicts (LLM cost share per family)")
+    for h in ESCALATION_HEADERS:
+        t.add_column(h, justify="left" if h in ("judge", "family") else "right")
+    for row in _escalation_rows(report):
+        t.add_row(*row)
+    return t
+
+
 def _extra_markdown(report: BenchReport) -> list[str]:
     """P2p/P4p, the unverifiable counts and the worst items (issue 19 points 3, 4, 6)."""
     lines: list[str] = []
@@ -387,6 +431,18 @@ def _extra_markdown(report: BenchReport) -> list[str]:
                     f"| {', '.join(f'{k} {c}' for k, c in v.claims.items()) or '—'} "
                     f"| {', '.join(f'{k} {c}' for k, c in v.steps.items()) or '—'} |"
                 )
+    if any(r.escalation for r in report.judges.values()):
+        lines += [
+            "",
+            "Escalation (`--judge hybrid --judge-escalate uncertain`): items with at least "
+            "one `uncertain` verdict, which that judge sends to its LLM tier — the share is "
+            "its LLM cost; of the items judged wrong, how many are escalated (only those can "
+            "the LLM tier correct):",
+            "",
+            "| " + " | ".join(ESCALATION_HEADERS) + " |",
+            "|" + "---|" * len(ESCALATION_HEADERS),
+        ]
+        lines += ["| " + " | ".join(r) + " |" for r in _escalation_rows(report)]
     if any(r.worst for r in report.judges.values()):
         lines += [
             "",

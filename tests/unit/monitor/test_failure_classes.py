@@ -266,17 +266,307 @@ def test_a_changed_count_of_the_same_noun_is_caught(ref: GoldenItem, old: str, n
     [
         (LOUNGE, "one guest", "a guest"),
         (LOCKER, "2 lockers", "two lockers"),
-        pytest.param(
-            PARCEL,
-            "a single ID card",
-            "one ID card",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap: 'single' -> 'one' in an otherwise unchanged sentence reads "
-                "as a swapped policy word (the substitution rule, not the count rule)",
-            ),
-        ),
+        (PARCEL, "a single ID card", "one ID card"),
     ],
 )
 def test_the_same_count_written_differently(ref: GoldenItem, old: str, new: str) -> None:
     assert not wrong(ref, ref.answer.replace(old, new))
+
+
+# (3) step alignment: clauses joined by ";" or ", and" are candidates of their own, and a
+# step is matched to the clause that states it, not to a sentence that shares a word.
+COURIER = item(
+    "parcel_delivery",
+    "Track the parcel in the app. Make sure someone can sign for it on the delivery day. "
+    "If nobody is home, the courier leaves a card and tries again the next working day.",
+    [
+        "Track the parcel in the app.",
+        "Make sure someone can sign for it on the delivery day.",
+        "If nobody is home, the courier leaves a card and tries again the next working day.",
+    ],
+)
+LIBRARY = item(
+    "library_hold",
+    "Place the hold from the catalogue page. Collect the book from the front desk within 7 "
+    "days of the pickup notice. Bring your library card to collect it.",
+    [
+        "Place the hold from the catalogue page.",
+        "Collect the book from the front desk within 7 days of the pickup notice.",
+        "Bring your library card to collect it.",
+    ],
+)
+GYM = item(
+    "gym_freeze",
+    "Request the freeze in the members' area. The freeze lasts at most 3 months. "
+    "Your membership fee is paused while the account is frozen.",
+    [
+        "Request the freeze in the members' area.",
+        "The freeze lasts at most 3 months.",
+        "Your membership fee is paused while the account is frozen.",
+    ],
+)
+
+
+def matched(ref: GoldenItem, answer: str) -> dict[int, tuple[str, str | None]]:
+    return {s.index: (s.status, s.matched_sentence) for s in StepVerifier().verify(ref, answer, [])}
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "clauses"),
+    [
+        (
+            COURIER,
+            "You can follow the parcel in the app; please have someone at home who can sign "
+            "for it on the delivery day, and if nobody is in, the courier leaves a card and "
+            "comes back the next working day.",
+            {
+                0: "You can follow the parcel in the app",
+                1: "please have someone at home who can sign for it on the delivery day",
+            },
+        ),
+        (
+            LIBRARY,
+            "Put the hold on from the catalogue page, and collect the book at the front desk "
+            "within 7 days of the pickup notice; bring your library card when you collect it.",
+            {
+                0: "Put the hold on from the catalogue page",
+                2: "bring your library card when you collect it.",
+            },
+        ),
+        (
+            GYM,
+            "Ask for the freeze in the members' area; it can last at most 3 months, and your "
+            "membership fee is paused while the account is frozen.",
+            {
+                0: "Ask for the freeze in the members' area",
+                1: "it can last at most 3 months",
+                2: "your membership fee is paused while the account is frozen.",
+            },
+        ),
+    ],
+)
+def test_clauses_joined_by_semicolon_or_and_are_separate_candidates(
+    ref: GoldenItem, answer: str, clauses: dict[int, str]
+) -> None:
+    got = matched(ref, answer)
+    assert {s for s, _ in got.values()} == {"covered"}, got
+    for k, clause in clauses.items():
+        assert got[k][1] == clause, got[k]
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "k", "clause"),
+    [
+        pytest.param(
+            COURIER,
+            "Follow the parcel in the app, which also shows the delivery day. Have someone "
+            "there to sign for it. If nobody is home, the courier leaves a card and tries "
+            "again the next working day.",
+            1,
+            "Have someone there to sign for it.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap (class 3): alignment is per step, not a global "
+                "assignment; two clauses tie on term recall (2 of 5 words each) and the "
+                "one sharing 'delivery day' wins over the one stating 'sign for it'",
+            ),
+        ),
+        (
+            LIBRARY,
+            "Place the hold from the catalogue page; your library card number is on the "
+            "pickup notice. Collect the book from the front desk within 7 days of that "
+            "notice. Bring the card itself to collect it.",
+            2,
+            "Bring the card itself to collect it.",
+        ),
+        (
+            GYM,
+            "Request the freeze in the members' area, where the freeze dates are shown. It "
+            "lasts at most 3 months. The membership fee is paused while the account is frozen.",
+            1,
+            "It lasts at most 3 months.",
+        ),
+    ],
+)
+def test_a_step_is_matched_to_its_clause_not_to_a_sentence_sharing_a_word(
+    ref: GoldenItem, answer: str, k: int, clause: str
+) -> None:
+    got = matched(ref, answer)
+    assert got[k] == ("covered", clause), got
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "k"),
+    [
+        pytest.param(
+            COURIER,
+            "Follow the parcel in the app. On the delivery day the courier leaves a card if "
+            "nobody is home and tries again the next working day.",
+            1,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap: without an embedder, term recall alone finds the deleted "
+                "'sign for it on the delivery day' in a clause that shares 'delivery day' "
+                "(covered at 0.40; with an embedder it is missing)",
+            ),
+        ),
+        (
+            LIBRARY,
+            "Put the hold on from the catalogue page and collect the book at the front desk "
+            "within 7 days of the pickup notice.",
+            2,
+        ),
+        (
+            GYM,
+            "Ask for the freeze in the members' area; the membership fee is paused while the "
+            "account is frozen, and the freeze area is open daily.",
+            1,
+        ),
+    ],
+)
+def test_a_deleted_step_is_not_found_in_a_clause_that_shares_a_word(
+    ref: GoldenItem, answer: str, k: int
+) -> None:
+    assert matched(ref, answer)[k][0] == "missing", matched(ref, answer)
+
+
+# (5) an amount the procedure states, changed in an otherwise verbatim answer: amounts are
+# masked as entity slots for the wording comparison, so the verbatim shortcuts must not
+# hide a changed amount.
+DEPOSIT = item(
+    "flat_deposit",
+    "Pay the £200 deposit online before move-in. The deposit is returned within 30 days of "
+    "move-out.",
+    [
+        "Pay the £200 deposit online before move-in.",
+        "The deposit is returned within 30 days of move-out.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (DEPOSIT, "£200", "£20"),
+        (BIKE, "$5 per hour", "$50 per hour"),
+        (MEALS, "$259.01", "$25.90"),
+    ],
+)
+def test_a_changed_amount_in_a_verbatim_answer_is_caught(
+    ref: GoldenItem, old: str, new: str
+) -> None:
+    assert old in ref.answer
+    got = statuses(ref, ref.answer.replace(old, new))
+    assert "altered" in got.values(), got
+    assert set(statuses(ref, ref.answer).values()) == {"covered"}
+
+
+# A step that only states instance facts is covered by those facts in any wording,
+# when the live context supports them; not when a fact is contradicted or left out.
+def fact_item(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
+    return GoldenItem.model_validate(
+        {
+            "id": ident,
+            "intent": ident,
+            "agent": "a",
+            "question": "status?",
+            "answer": answer,
+            "parameters": params,
+        }
+    )
+
+
+KENNEL = fact_item(
+    "kennel_booking",
+    "Kennel booking KB4471 is confirmed. Drop your dog off after 9 am on arrival day.",
+    {
+        "bookingRef": {"value": "KB4471", "type": "alnum", "label": "kennel booking"},
+        "bookingStatus": {
+            "value": "confirmed",
+            "type": "enum",
+            "values": ["confirmed", "waitlisted", "cancelled"],
+            "label": "status",
+        },
+    },
+)
+PERMIT = fact_item(
+    "fishing_permit",
+    "Fishing permit FP-20931 is under review. Permits are posted to your home address.",
+    {
+        "permitNo": {"value": "FP-20931", "type": "text", "label": "fishing permit"},
+        "permitStatus": {
+            "value": "under review",
+            "type": "enum",
+            "values": ["under review", "issued", "refused"],
+            "label": "status",
+        },
+    },
+)
+REPAIR = fact_item(
+    "phone_repair",
+    "Repair ticket R-5521 is awaiting parts. We text you when you can collect the phone.",
+    {
+        "ticket": {"value": "R-5521", "type": "text", "label": "repair ticket"},
+        "repairStatus": {
+            "value": "awaiting parts",
+            "type": "enum",
+            "values": ["awaiting parts", "in repair", "ready"],
+            "label": "status",
+        },
+    },
+)
+
+
+def judged(ref: GoldenItem, answer: str, context: dict[str, str]) -> tuple[bool, list[str]]:
+    trace = Trace(trace_id="t", question="q", answer=answer, context=context)
+    r = StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED))
+    return is_penalized(r.scores), [s.status for s in r.steps]
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        (
+            KENNEL,
+            "KB9012: waitlisted. Drop your dog off after 9 am on arrival day.",
+            {"bookingRef": "KB9012", "bookingStatus": "waitlisted"},
+        ),
+        (
+            PERMIT,
+            "FP-11873 — issued. Permits are posted to your home address.",
+            {"permitNo": "FP-11873", "permitStatus": "issued"},
+        ),
+        (
+            REPAIR,
+            "R-7730: in repair. We text you when you can collect the phone.",
+            {"ticket": "R-7730", "repairStatus": "in repair"},
+        ),
+    ],
+)
+def test_a_fact_step_is_covered_by_the_supported_facts_in_any_wording(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    assert judged(ref, answer, context) == (False, ["covered", "covered"])
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        # a fact contradicted by the context
+        (
+            KENNEL,
+            "KB9012: cancelled. Drop your dog off after 9 am on arrival day.",
+            {"bookingRef": "KB9012", "bookingStatus": "waitlisted"},
+        ),
+        # a fact left out: the step is not stated
+        (
+            REPAIR,
+            "R-7730. We text you when you can collect the phone.",
+            {"ticket": "R-7730", "repairStatus": "in repair"},
+        ),
+    ],
+)
+def test_a_fact_step_is_not_covered_without_every_supported_fact(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    assert judged(ref, answer, context)[0]

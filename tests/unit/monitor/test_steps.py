@@ -119,8 +119,23 @@ def test_entity_values_never_count_as_procedure() -> None:
         mask("Freeze membership 77001122 before 2026-02-01 for $10.", ["77001122"])
         == "Freeze membership <value> before <date> for <money>."
     )
-    v = verdicts(ORIGINAL.replace("$10", "$12"), embedder=True)
-    assert set(v.values()) == {"covered"}  # an amount is a value, not a policy term
+    # An amount the live context holds is this instance's value, not procedure.
+    v = verdicts(ORIGINAL.replace("$10", "$12"), embedder=True, observed=("$12",))
+    assert set(v.values()) == {"covered"}
+
+
+def test_a_procedure_amount_changed_is_altered_verbatim_or_reworded() -> None:
+    # The exemplar's own fee (no parameter, not in the context) is procedure: changed in
+    # the exemplar's wording it is caught as it is in a rewording (the verbatim
+    # shortcuts compare masked words, where every amount is a slot).
+    reworded = (
+        "Go to the front desk at least 5 days before the next billing date to freeze "
+        "membership 77001122. A freeze lasts up to 3 months. While frozen, members pay a "
+        "fee of {} per month. Classes cannot be booked during a freeze."
+    )
+    for answer in (ORIGINAL.replace("$10", "$12"), reworded.format("$12")):
+        assert verdicts(answer)[1] == "altered"
+    assert verdicts(reworded.format("$10"))[1] == "covered"
 
 
 def test_empty_answer_misses_every_step() -> None:

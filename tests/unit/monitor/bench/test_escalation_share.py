@@ -1,0 +1,67 @@
+"""The bench's escalation share per family (issue 19 point 8): how many items a hybrid
+judge escalating the uncertain would send to its LLM tier, and how many of the wrongly
+judged items are among them."""
+
+from __future__ import annotations
+
+from monitor.bench.generate import generate
+from monitor.bench.runner import AlwaysPenalize, escalation, judge_items, summarize
+from monitor.bench.seeds import Seed
+from monitor.judges.base import JudgeRequest, JudgeResult
+from monitor.schemas import JudgeInfo, Scores, StepVerdict
+from tests.unit.monitor.bench.test_paraphrase_families import SEED
+
+# family -> (correctness, step verdicts as (status, uncertain))
+SCRIPT: dict[str, tuple[float, tuple[tuple[str, bool], ...]]] = {
+    "P1": (1.0, (("covered", False),)),
+    "P2": (0.0, (("covered", False),)),
+    "P3": (1.0, (("covered", True),)),  # right, but borderline
+    "P4": (0.0, (("missing", False), ("covered", False))),
+    "P6": (0.2, (("altered", True), ("negated", True))),  # wrong, uncertain
+    "P2p": (0.9, (("covered", False),)),  # wrong, settled
+    "P4p": (0.0, (("negated", True),)),  # right, uncertain
+}
+
+
+class Scripted:
+    @property
+    def info(self) -> JudgeInfo:
+        return JudgeInfo(name="scripted")
+
+    async def judge(self, request: JudgeRequest) -> JudgeResult:
+        fam = next(f for f in SCRIPT if f"-{f}-" in request.trace.trace_id)
+        score, steps = SCRIPT[fam]
+        sv = tuple(
+            StepVerdict(index=k, step="x", status=s, uncertain=u) for k, (s, u) in enumerate(steps)
+        )
+        return JudgeResult(Scores(correctness=score, hallucination_fidelity=1.0), (), sv, "why")
+
+
+async def test_escalation_share_per_family() -> None:
+    seed = Seed.model_validate(SEED)
+    gen = generate([seed], draws=2, gen_seed=9)
+    outcomes = await judge_items(Scripted(), gen.instances, gen.header.golden)
+    esc = summarize(outcomes, resamples=100).escalation
+    n = {f: sum(i.family == f for i in gen.instances) for f in SCRIPT}
+    assert set(esc) == {f for f in SCRIPT if n[f]} and {"P1", "P6", "P2p", "P4p"} <= set(esc)
+    for fam, e in esc.items():
+        score, steps = SCRIPT[fam]
+        up = any(u for _, u in steps)
+        wrong = (score < 0.5) != (fam in ("P2", "P4", "P2p", "P4p"))
+        assert e.items == n[fam] and e.escalated == (n[fam] if up else 0)
+        assert e.share == (1.0 if up else 0.0)
+        assert e.wrong == (n[fam] if wrong else 0)
+        assert e.wrong_escalated == (n[fam] if wrong and up else 0)
+        assert e.kinds == {f"step_{s}": n[fam] for s, u in steps if u}
+    # P6: wrong and escalated (an LLM tier may correct it); P2p: wrong on settled verdicts.
+    assert esc["P6"].wrong_escalated == esc["P6"].wrong > 0
+    assert esc["P2p"].wrong > 0 and esc["P2p"].wrong_escalated == 0
+    assert list(esc["P6"].kinds) == ["step_negated", "step_altered"]
+
+
+async def test_judges_without_verdicts_report_no_escalation() -> None:
+    seed = Seed.model_validate(SEED)
+    gen = generate([seed], draws=1, gen_seed=9)
+    outcomes = await judge_items(AlwaysPenalize(), gen.instances, gen.header.golden)
+    assert escalation(outcomes) == {}
+    assert "escalation" not in summarize(outcomes, resamples=50).model_dump(mode="json")

@@ -1,0 +1,238 @@
+"""Escalate what is uncertain (issue 19 point 8): which structural verdicts are settled
+by evidence and which are ``uncertain``, and a hybrid judge that sends the LLM tier only
+the uncertain traces and lets it decide the uncertain verdicts (scripted LLM endpoint)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from prometheus_client import CollectorRegistry
+from pydantic import SecretStr
+
+from monitor.errors import ConfigError
+from monitor.judges.base import JudgeRequest, is_penalized
+from monitor.judges.hybrid import HybridJudge, TraceSampler
+from monitor.judges.llm import LLMJudge
+from monitor.judges.structural import StructuralJudge, uncertain_kinds
+from monitor.llm import LLMConfig
+from monitor.metrics import MonitorMetrics
+from monitor.schemas import GoldenItem, GoldenSet, JudgeInfo, Judgment, LLMCall, Scores, Trace
+from monitor.settings import CargoSettings
+from tests.conftest import ACCEPTED, CASE_ITEM
+from tests.support.chat_server import Reply, scripted_server, verdict_json
+from tests.unit.monitor.test_failure_classes import BIKE, GROOMING, MEALS
+
+OBSERVED = {"caseNumber": "491541446", "status": "Closed"}
+
+
+def judge_sync(ref: GoldenItem, answer: str, context: dict[str, str] | None = None) -> Any:
+    trace = Trace(trace_id="t", question="q", answer=answer, context=context or {})
+    return StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED))
+
+
+# ------------------------------------------------------------------ structural marks
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new", "status"),
+    [
+        # an inserted negation word: settled
+        (MEALS, "must bring", "must not bring", "negated"),
+        (GROOMING, "No fee is charged", "A fee is charged", "negated"),
+        # a changed quantity (canonical comparison): settled
+        (BIKE, "within 2 hours", "within 4 hours", "altered"),
+    ],
+)
+def test_evidence_backed_faults_are_settled(
+    ref: GoldenItem, old: str, new: str, status: str
+) -> None:
+    r = judge_sync(ref, ref.answer.replace(old, new))
+    assert status in {s.status for s in r.steps} and is_penalized(r.scores)
+    assert uncertain_kinds(r.claims, r.steps) == ()
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "kind"),
+    [
+        # a modal flip without a negation word ("must" -> "may")
+        (MEALS, MEALS.answer.replace("must bring", "may bring"), "step_negated"),
+        # a declared policy term whose words are gone: reworded or replaced?
+        (BIKE, BIKE.answer.replace("by bank transfer", "as store credit"), "step_altered"),
+        # a noun swap outside the declared terms (here a harmless verb swap)
+        (
+            BIKE,
+            "Please bring the bike back to a dock within 2 hours. A late return costs $5 for "
+            "each hour. Your deposit comes back to you by bank transfer.",
+            "step_altered",
+        ),
+    ],
+)
+def test_faults_without_settling_evidence_are_uncertain(
+    ref: GoldenItem, answer: str, kind: str
+) -> None:
+    r = judge_sync(ref, answer)
+    assert is_penalized(r.scores)  # the structural judge alone still penalises
+    assert kind in uncertain_kinds(r.claims, r.steps)
+    assert any(s.uncertain and f"step_{s.status}" == kind for s in r.steps)
+
+
+def test_the_exemplar_verbatim_is_settled() -> None:
+    r = judge_sync(BIKE, BIKE.answer)
+    assert not is_penalized(r.scores) and uncertain_kinds(r.claims, r.steps) == ()
+
+
+@pytest.mark.parametrize(
+    ("answer", "uncertain"),
+    [
+        ("Case 491541446 is currently Escalated.", False),  # the exemplar's template slot
+        ("Case 491541446 has status Open.", False),  # after the field's label
+        ("Case 491541446: we escalated it yesterday, it is Open.", True),  # a bare enum word
+        ("Your ticket 536762755 is currently Closed.", True),  # an id tied by shape alone
+    ],
+)
+def test_a_contradiction_is_uncertain_only_when_the_sentence_does_not_tie_it(
+    answer: str, uncertain: bool
+) -> None:
+    r = judge_sync(CASE_ITEM, answer, OBSERVED)
+    con = [c for c in r.claims if c.status == "contradicted"]
+    assert len(con) == 1 and con[0].uncertain is uncertain
+    assert ("claim_contradicted" in uncertain_kinds(r.claims, r.steps)) is uncertain
+    # written to the judgment only when true
+    assert ("uncertain" in con[0].model_dump(mode="json")) is uncertain
+
+
+# ------------------------------------------------------------------ hybrid routing
+
+
+def hybrid(url: str, rate: float, escalate: Any = "uncertain") -> HybridJudge:
+    cfg = LLMConfig(
+        base_url=url,
+        model="m",
+        api_key=SecretStr("k"),
+        backoff_base_s=0.01,
+        backoff_cap_s=0.02,
+        max_retries=0,
+    )
+    return HybridJudge(StructuralJudge(), LLMJudge(cfg), TraceSampler(rate), escalate)
+
+
+def request(ref: GoldenItem, answer: str, context: dict[str, str] | None = None) -> JudgeRequest:
+    trace = Trace(trace_id="t1", question="q", answer=answer, context=context or {})
+    return JudgeRequest(trace, ref, ACCEPTED)
+
+
+MODAL = MEALS.answer.replace("must bring", "may bring")  # uncertain negation
+NEGATED = MEALS.answer.replace("must bring", "must not bring")  # settled negation
+
+
+async def test_only_uncertain_traces_reach_the_llm() -> None:
+    with scripted_server(Reply(content=verdict_json(1.0, 1.0))) as server:
+        judge = hybrid(server.url, rate=0.0)
+        settled_ok = await judge.judge(request(MEALS, MEALS.answer))
+        settled_bad = await judge.judge(request(MEALS, NEGATED))
+        uncertain = await judge.judge(request(MEALS, MODAL))
+        await judge.aclose()
+    assert len(server.requests) == 1  # the uncertain trace only
+    for r in (settled_ok, settled_bad):
+        assert r.call is not None and r.call.sampled is False and not r.call.escalated
+    assert is_penalized(settled_bad.scores)  # a settled fault needs no LLM
+    assert uncertain.call is not None and uncertain.call.sampled and uncertain.call.escalated
+    assert "escalated" in uncertain.call.model_dump(mode="json")
+
+
+async def test_the_llm_decides_an_uncertain_fault() -> None:
+    # The LLM finds the modal rewording fine: the uncertain negation does not penalise.
+    with scripted_server(Reply(content=verdict_json(1.0, 1.0))) as server:
+        judge = hybrid(server.url, rate=0.0)
+        ok = await judge.judge(request(MEALS, MODAL))
+        await judge.aclose()
+    assert not is_penalized(ok.scores) and ok.scores.helpfulness == 0.7
+    neg = [s for s in ok.steps if s.status == "negated"]
+    assert neg and all(s.uncertain for s in neg)  # the verdict is kept, marked
+    assert "left to the LLM tier: step_negated" in ok.rationale
+    # The LLM finds it wrong: penalised on the LLM's word.
+    with scripted_server(Reply(content=verdict_json(0.2, 1.0))) as server:
+        judge = hybrid(server.url, rate=0.0)
+        bad = await judge.judge(request(MEALS, MODAL))
+        await judge.aclose()
+    assert is_penalized(bad.scores) and bad.scores.correctness == 0.2
+
+
+async def test_a_settled_fault_stands_against_a_lenient_llm_in_the_blind_sample() -> None:
+    with scripted_server(Reply(content=verdict_json(1.0, 1.0))) as server:
+        judge = hybrid(server.url, rate=1.0)
+        r = await judge.judge(request(MEALS, NEGATED))
+        c = await judge.judge(
+            request(CASE_ITEM, "Case 491541446 is currently Escalated.", OBSERVED)
+        )
+        await judge.aclose()
+    assert len(server.requests) == 2
+    assert r.call is not None and r.call.sampled and not r.call.escalated  # blind sample
+    assert is_penalized(r.scores) and is_penalized(c.scores)
+
+
+async def test_an_uncertain_contradiction_is_the_llms_to_decide() -> None:
+    answer = "Case 491541446: we escalated it yesterday, it is Open."
+    with scripted_server(Reply(content=verdict_json(1.0, 1.0))) as server:
+        judge = hybrid(server.url, rate=0.0)
+        r = await judge.judge(request(CASE_ITEM, answer, OBSERVED))
+        await judge.aclose()
+    assert len(server.requests) == 1 and not is_penalized(r.scores)
+    assert any(c.status == "contradicted" and c.uncertain for c in r.claims)
+
+
+async def test_llm_failure_on_an_escalated_trace_keeps_the_whole_structural_verdict() -> None:
+    with scripted_server(Reply(content="not json")) as server:
+        judge = hybrid(server.url, rate=0.0)
+        r = await judge.judge(request(MEALS, MODAL))
+        await judge.aclose()
+    assert r.call is not None and r.call.escalated and r.call.error is not None
+    assert r.call.error.kind == "unparseable"
+    assert is_penalized(r.scores)  # the uncertain fault counts when no LLM decided it
+
+
+async def test_escalation_off_is_the_blind_sample_alone() -> None:
+    with scripted_server(Reply(content=verdict_json(1.0, 1.0))) as server:
+        judge = hybrid(server.url, rate=0.0, escalate="off")
+        r = await judge.judge(request(MEALS, MODAL))
+        await judge.aclose()
+    assert server.requests == [] and r.call is not None and not r.call.sampled
+    assert is_penalized(r.scores)
+    with pytest.raises(ConfigError, match="escalate"):
+        hybrid("http://127.0.0.1:9/v1", rate=0.0, escalate="always")
+
+
+def test_settings_escalation_defaults_the_blind_sample_to_none() -> None:
+    assert CargoSettings().sampler().rate == 1.0
+    assert CargoSettings(judge_escalate="uncertain").sampler().rate == 0.0
+    assert CargoSettings(judge_escalate="uncertain", judge_sample_rate=0.1).sampler().rate == 0.1
+
+
+def test_metrics_count_escalated_calls_apart(golden: GoldenSet) -> None:
+    reg = CollectorRegistry()
+    m = MonitorMetrics(reg, golden, gate_kind="fixed", judge_name="hybrid")
+    calls = [
+        LLMCall(sampled=True),
+        LLMCall(sampled=True, escalated=True),
+        LLMCall(sampled=True, escalated=True),
+        LLMCall(sampled=False),
+    ]
+    for k, call in enumerate(calls):
+        m.observe(
+            Judgment(
+                trace_id=f"t{k}",
+                status="evaluated",
+                reason="accepted",
+                penalized=False,
+                scores=Scores(correctness=1.0),
+                gate=ACCEPTED,
+                judge=JudgeInfo(name="hybrid"),
+                llm=call,
+                evaluated_at=datetime.now(UTC),
+            )
+        )
+    g = reg.get_sample_value
+    for decision, n in (("sampled", 1), ("escalated", 2), ("skipped", 1)):
+        assert g("cargo_judge_llm_calls_total", {"judge": "hybrid", "decision": decision}) == n
