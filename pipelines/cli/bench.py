@@ -15,7 +15,13 @@ _RUN_SETTINGS = [
     for name, field in CargoSettings.model_fields.items()
     if isinstance(field.json_schema_extra, dict)
     and field.json_schema_extra.get("group") == "LLM endpoint"
-] + ["judge_timeout_s", "judge_sample_rate", "judge_sample_rates", "citation_support"]
+] + [
+    "judge_timeout_s",
+    "judge_sample_rate",
+    "judge_sample_rates",
+    "citation_support",
+    "embedder_runtime",
+]
 
 
 def _register_generate(p: argparse.ArgumentParser) -> None:
@@ -62,6 +68,7 @@ def _register_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     p.add_argument("--cache-dir", default=None)
     p.add_argument("--out", default="out/gate-demo", help="report directory")
+    add_settings_flags(p, CargoSettings, ["embedder_runtime"])
 
 
 def _run_gate(args: argparse.Namespace) -> int:
@@ -76,6 +83,7 @@ def _run_gate(args: argparse.Namespace) -> int:
         p1_coverage=args.p1_coverage,
         method=args.method,  # argparse choices: isotonic | logistic
         embedder=args.embedder,
+        embedder_runtime=settings_from_args(CargoSettings, args).embedder_runtime,
         cache_dir=args.cache_dir,
         out=args.out,
     )
