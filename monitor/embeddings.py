@@ -99,7 +99,8 @@ class SentenceTransformerEmbedder:
     the bundled weights into ``cache_dir`` (see :mod:`monitor.onnx_runtime`), with the
     same chunks and threads, each chunk one single-threaded session call
     (``onnx_intra_op_threads`` > 1 gives ONNX Runtime its own threads instead; measured
-    slower here, docs/performance.md). When no usable export can be had it runs
+    slower here, docs/performance.md); int8 runs one text per call, so that a text's
+    vector does not depend on its batch. When no usable export can be had it runs
     PyTorch, with a warning. int8 vectors differ from PyTorch's (cosine .97-1.0), so
     :attr:`model_id` names them apart and the golden cache keeps them apart.
     """
@@ -272,9 +273,11 @@ class SentenceTransformerEmbedder:
             return np.asarray(out.float().numpy(), dtype=np.float32)
 
     def _encode_onnx(self, texts: list[str]) -> Matrix:
-        from monitor.onnx_runtime import run_session
+        from monitor.onnx_runtime import one_by_one, run_session
 
-        return run_session(self._onnx, self._tokenize_np, texts)
+        return run_session(
+            self._onnx, self._tokenize_np, texts, one_by_one=one_by_one(self._onnx_quant)
+        )
 
     def _tokenize_np(
         self, texts: Sequence[str]

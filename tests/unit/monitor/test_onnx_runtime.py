@@ -320,6 +320,9 @@ def test_minilm_onnx_vectors_match_torch(minilm: Any, minilm_onnx: dict[str, Any
     cos = (got8 * want).sum(axis=1)
     assert cos.min() > 0.97 and cos.mean() > 0.99, cos
     assert np.allclose(np.linalg.norm(got8, axis=1), 1.0, atol=1e-5)
+    # A text's int8 vector does not depend on the other texts of its batch.
+    alone = np.concatenate([int8.embed([t]) for t in SENTENCES])
+    assert np.abs(alone - got8).max() < 1e-5
     # Batches of one chunk and of several, and a text past the 256-token limit.
     long = [*SENTENCES * 5, " ".join(["the device keeps rebooting after the update"] * 60)]
     assert np.abs(fp32.embed(long) - minilm.embed(long)).max() < 1e-4
