@@ -90,7 +90,14 @@ def _report(p: Pairs, tau_t: float, tau_o: float, delta: float | None, label: st
     flips = _flips(p, tau_t, tau_o, delta)
     n = len(p.ids)
     share = (n - len(flips)) / n if n else 1.0
-    print(f"  {label}: {n - len(flips)}/{n} agree ({share:.2%}), {len(flips)} flip")
+    ok = np.isfinite(p.s_torch) & np.isfinite(p.s_other)
+    gap = np.abs(p.s_torch - p.s_other)[ok]
+    near = int((np.abs(p.s_torch[ok] - tau_t) <= 0.02).sum())
+    print(
+        f"  {label}: {n - len(flips)}/{n} agree ({share:.2%}), {len(flips)} flip; "
+        f"|s* torch - s* other| max {gap.max() if len(gap) else 0:.4f} mean "
+        f"{gap.mean() if len(gap) else 0:.4f}; {near} pairs with torch s* within .02 of τ"
+    )
     for line in flips:
         print(line)
 

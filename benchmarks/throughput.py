@@ -7,7 +7,8 @@ same batch size, several rounds each, and the medians are compared. The ratio
 the target is >= 0.8. With ``--runtimes`` (default: every MiniLM runtime,
 ``torch,onnx-fp32,onnx-int8``) each runtime gets its own embedder, golden index and
 evaluator; the rounds interleave the runtimes, so machine noise hits them alike, and
-each runtime's medians are also given as a ratio to torch's in the same run. A
+each runtime's medians are also given as a ratio to torch's in the same run, with the
+median of the per-round ratios (each round's figure over torch's in that round). A
 runtime name with ``:intra-op`` (``onnx-int8:intra-op``) runs ONNX Runtime on one
 embedding thread with its own intra-op threads (one per usable core) instead of the
 embedder's data-parallel chunks. Run: ``make perf`` or ``python -m benchmarks.throughput``.
@@ -166,9 +167,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{raw_med:8.1f} {e2e_med:8.1f} {e2e_med / raw_med:7.3f} "
             f"{raw_med / ref_raw:12.2f} {e2e_med / ref_e2e:12.2f}"
         )
+        # Per-round ratios to the reference measured next to it: steadier than the
+        # ratio of medians when the machine's speed drifts within the run.
+        raw_pair = statistics.median(x / y for x, y in zip(sub.raw, ref.raw, strict=True))
+        e2e_pair = statistics.median(x / y for x, y in zip(sub.e2e, ref.e2e, strict=True))
         print(
             f"{'':20s} raw min {min(sub.raw):.1f} max {max(sub.raw):.1f}; "
-            f"e2e min {min(sub.e2e):.1f} max {max(sub.e2e):.1f}"
+            f"e2e min {min(sub.e2e):.1f} max {max(sub.e2e):.1f}; median per-round ratio "
+            f"to {ref.name}: raw {raw_pair:.2f}, e2e {e2e_pair:.2f}"
         )
     worst = min(statistics.median(s.e2e) / statistics.median(s.raw) for s in subjects)
     print(

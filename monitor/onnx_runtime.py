@@ -217,9 +217,15 @@ def run_session(
 ) -> Matrix:
     """Embeddings of ``texts``; ``one_by_one``: one session call per text (int8, see
     :func:`one_by_one`)."""
-    if one_by_one and len(texts) > 1:
-        return np.concatenate([run_session(session, tokenize, [t]) for t in texts])
     ids, mask = tokenize(texts)
+    if one_by_one and len(texts) > 1:
+        # One tokeniser call for all; each text then runs on its own unpadded tokens
+        # (the tokeniser pads on the right: the same ids as tokenising the text alone).
+        rows = []
+        for k, n in enumerate(mask.sum(axis=1).tolist()):
+            feed = {"input_ids": ids[k : k + 1, :n], "attention_mask": mask[k : k + 1, :n]}
+            rows.append(session.run(None, feed)[0])
+        return np.asarray(np.concatenate(rows), dtype=np.float32)
     out = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
     return np.asarray(out, dtype=np.float32)
 
