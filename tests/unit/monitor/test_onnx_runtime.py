@@ -281,3 +281,32 @@ def test_an_unknown_runtime_is_a_config_error() -> None:
 
     with pytest.raises(ConfigError, match="runtime"):
         SentenceTransformerEmbedder(runtime="tpu")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", [["run"], ["stream"], ["bench", "run", "--instances", "i"]])
+def test_the_flag_reaches_the_settings_of_each_command(command: list[str]) -> None:
+    from monitor.settings import CargoSettings
+    from pipelines.cli import build_parser
+    from pipelines.cli.base import settings_from_args
+
+    args = build_parser().parse_args([*command, "--embedder-runtime", "onnx-fp32"])
+    assert settings_from_args(CargoSettings, args).embedder_runtime == "onnx-fp32"
+
+
+def test_bench_gate_passes_the_runtime_to_its_embedder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from pipelines.cli import main
+    from pipelines.reports import gate_demo
+
+    seen: dict[str, Any] = {}
+
+    def stop(name: str, **kw: Any) -> Any:
+        seen.update(kw)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(gate_demo, "make_embedder", stop)
+    argv = ["bench", "gate", "--seeds", "monitor/data/bench", "--cache-dir", str(tmp_path)]
+    with pytest.raises(RuntimeError, match="stop here"):
+        main([*argv, "--embedder-runtime", "onnx-int8"])
+    assert seen == {"runtime": "onnx-int8", "cache_dir": tmp_path}
