@@ -180,14 +180,22 @@ def export(pipeline: Any, tokenize: Tokenize, out: Path, quant: str, key: str) -
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
             src = Path(tmp) / "int8.onnx"
-            quantize_dynamic(
-                fp32,
-                src,
-                weight_type=QuantType.QInt8,
-                per_channel=True,
-                reduce_range=quant != "int8-vnni",
-                extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
-            )
+            # The quantiser logs its advice (pre-processing, per-tensor notes) on the
+            # root logger; none of it is the user's business once per export.
+            root = logging.getLogger()
+            level = root.level
+            root.setLevel(logging.ERROR)
+            try:
+                quantize_dynamic(
+                    fp32,
+                    src,
+                    weight_type=QuantType.QInt8,
+                    per_channel=True,
+                    reduce_range=quant != "int8-vnni",
+                    extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+                )
+            finally:
+                root.setLevel(level)
         data = src.read_bytes()
     _atomic_write(out, lambda p: p.write_bytes(data))
     manifest = {
