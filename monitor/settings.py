@@ -88,6 +88,13 @@ class CargoSettings(BaseSettings):
         description="embedding model (minilm runs offline)",
         json_schema_extra=flag_options("gate"),
     )
+    embedder_runtime: Literal["torch", "onnx-fp32", "onnx-int8"] = Field(
+        default="torch",
+        description="engine running the minilm model: PyTorch, or ONNX Runtime on a model "
+        "exported once from the bundled weights into --cache-dir (int8: dynamic "
+        "quantisation for this CPU; falls back to PyTorch with a warning)",
+        json_schema_extra=flag_options("gate"),
+    )
     batch_size: int = Field(
         default=32,
         ge=1,
@@ -117,7 +124,7 @@ class CargoSettings(BaseSettings):
     )
     cache_dir: Path = Field(
         default_factory=default_cache_dir,
-        description="golden embedding cache directory",
+        description="cache directory (golden embeddings, ONNX exports)",
         json_schema_extra=flag_options("gate"),
     )
     gate: Literal["fixed", "margin", "calibrated"] = Field(

@@ -38,7 +38,11 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         model_path=settings.gate_model,
     )
     embedder = make_embedder(
-        settings.embedder, batch_size=settings.batch_size, threads=settings.embed_threads
+        settings.embedder,
+        batch_size=settings.batch_size,
+        threads=settings.embed_threads,
+        runtime=settings.embedder_runtime,
+        cache_dir=settings.cache_dir,
     )
     index = GoldenIndex(
         golden, embedder, cache_dir=settings.cache_dir, query_cache_size=settings.query_cache_size

@@ -21,6 +21,7 @@ _RUN_SETTINGS = [
     "judge_sample_rates",
     "judge_escalate",
     "citation_support",
+    "embedder_runtime",
 ]
 
 
@@ -68,6 +69,7 @@ def _register_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     p.add_argument("--cache-dir", default=None)
     p.add_argument("--out", default="out/gate-demo", help="report directory")
+    add_settings_flags(p, CargoSettings, ["embedder_runtime"])
 
 
 def _run_gate(args: argparse.Namespace) -> int:
@@ -82,6 +84,7 @@ def _run_gate(args: argparse.Namespace) -> int:
         p1_coverage=args.p1_coverage,
         method=args.method,  # argparse choices: isotonic | logistic
         embedder=args.embedder,
+        embedder_runtime=settings_from_args(CargoSettings, args).embedder_runtime,
         cache_dir=args.cache_dir,
         out=args.out,
     )

@@ -162,7 +162,8 @@ async def run_report(
     settings: CargoSettings,
     source: str,
 ) -> BenchReport:
-    embedder = make_embedder(opts.embedder)
+    cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
+    embedder = make_embedder(opts.embedder, runtime=settings.embedder_runtime, cache_dir=cache)
     deps = JudgeDeps(
         embedder=embedder,
         procedure=settings.procedure(),
@@ -190,7 +191,6 @@ async def run_report(
                 judges[label] = make_judge(n, dataclasses.replace(deps, llm=cfg))
                 labels[label] = LLMLabels(condition=cond, rubric=rubric)
     names = list(judges)
-    cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     index = GoldenIndex(header.golden, embedder, cache_dir=cache)
     from monitor.bench.runner import gate_report
 

@@ -31,7 +31,7 @@ from monitor.bench.generate import generate
 from monitor.bench.runner import GateItem, calibration_rows, retrieve_gate_items
 from monitor.bench.seeds import load_seeds
 from monitor.calibration import Method, calibrate, predict
-from monitor.embeddings import make_embedder
+from monitor.embeddings import Runtime, make_embedder
 from monitor.gate import save_gate_model
 from monitor.retrieval import GoldenIndex
 from monitor.selective import threshold_for_coverage
@@ -81,6 +81,7 @@ class GateDemoOptions:
     p1_coverage: float = 0.95
     method: Method | None = None
     embedder: str = "minilm"
+    embedder_runtime: Runtime = "torch"
     cache_dir: str | None = None
     out: str = "out/gate-demo"
 
@@ -89,8 +90,8 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     seeds = load_seeds(opts.seeds)
     fit = generate(seeds, draws=opts.draws, gen_seed=opts.fit_gen_seed, drop_invalid=True)
     ev = generate(seeds, draws=opts.draws, gen_seed=opts.eval_gen_seed, drop_invalid=True)
-    embedder = make_embedder(opts.embedder)
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
+    embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     fit_items = [g for g in retrieve_gate_items(index, fit.instances) if g.instance.family != "P1q"]
     ev_all = retrieve_gate_items(index, ev.instances)

