@@ -41,7 +41,11 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         settings.embedder, batch_size=settings.batch_size, threads=settings.embed_threads
     )
     index = GoldenIndex(
-        golden, embedder, cache_dir=settings.cache_dir, query_cache_size=settings.query_cache_size
+        golden,
+        embedder,
+        cache_dir=settings.cache_dir,
+        query_cache_size=settings.query_cache_size,
+        search=settings.golden_search,
     )
     judge = make_judge(
         settings.judge,
