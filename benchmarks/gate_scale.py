@@ -112,7 +112,7 @@ def gate_round(
     return t_retrieve / len(queries), t_decide / len(queries)
 
 
-def recall_at_1(exact: list[Retrieval | None], approx: list[Retrieval | None]) -> float:
+def recall_at_1(exact: Sequence[Retrieval | None], approx: Sequence[Retrieval | None]) -> float:
     """Share of queries whose approximate top-1 is the exact one (or ties with it)."""
     hits = 0
     for e, a in zip(exact, approx, strict=True):

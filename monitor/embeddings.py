@@ -141,7 +141,9 @@ class SentenceTransformerEmbedder:
                 self.threads, thread_name_prefix="cargo-embed", initializer=_one_torch_thread
             )
             if trace:
-                self._traced = self._trace()
+                # In a model thread (torch single-threaded, as the trace will run): in the
+                # calling thread torch's own threads made it 5-20x slower on a busy machine.
+                self._traced = self._pool.submit(self._trace).result()
 
     @staticmethod
     def bundled_path() -> Path:
