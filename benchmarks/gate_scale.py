@@ -33,7 +33,7 @@ import numpy as np
 from monitor.embeddings import Matrix, make_embedder
 from monitor.gate import FixedGate
 from monitor.golden import load_golden
-from monitor.retrieval import GoldenIndex, Retrieval
+from monitor.retrieval import GoldenIndex, Retrieval, single_threaded_blas
 from monitor.schemas import GoldenItem, GoldenSet
 from monitor.settings import DEFAULT_GOLDEN, DEFAULT_SAMPLES
 
@@ -137,6 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from benchmarks.throughput import _questions  # the sample questions, as `make perf` reads them
 
+    single_threaded_blas()  # as `run` and `stream` do (build_components)
     embedder = make_embedder("minilm", batch_size=bs)
     real = GoldenIndex(load_golden(args.golden), embedder)
     questions = real.prepare(_questions(Path(args.input).read_text(encoding="utf-8").splitlines()))

@@ -36,6 +36,20 @@ HNSW_EF_SEARCH = 128
 Ids = npt.NDArray[np.intp]
 
 
+def single_threaded_blas() -> None:
+    """numpy's BLAS (OpenBLAS) single-threaded for the rest of the process.
+
+    The retrieval's matrix product is small (a batch of 32 questions against the golden
+    rows); with BLAS's own threads beside the model threads on a busy machine it waited
+    for them: 489 µs per question at 100 golden items against 11 µs single-threaded,
+    848 against 343 µs at 10k (``benchmarks.gate_scale``, docs/performance.md). The
+    model's threads (torch, OpenMP) are not touched.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class ExactSearch:
     """Every golden row scored: one matrix product, then the top K of each row."""
 

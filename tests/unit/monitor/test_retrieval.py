@@ -179,3 +179,12 @@ def test_hnsw_without_faiss_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -
     rows, _ = _clustered(50)
     with pytest.raises(ConfigError, match=r"cargo-monitor\[ann\]"):
         HnswSearch(rows)
+
+
+def test_components_leave_numpy_blas_single_threaded(golden: GoldenSet, tmp_path: Path) -> None:
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        build_components(CargoSettings(embedder="hashing", cache_dir=tmp_path), golden)
+        blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+        assert blas and all(i["num_threads"] == 1 for i in blas)
