@@ -122,6 +122,9 @@ class HnswSearch:
                 tmp.replace(path)
         index.hnsw.efSearch = max(ef_search, TOP_K)
         self._index = index
+        # A batch's search in the calling thread: FAISS's OpenMP threads beside the model
+        # threads waited for each other on a busy machine, as numpy's BLAS did.
+        faiss.omp_set_num_threads(1)
 
     def top_k(self, vectors: Matrix, k: int) -> tuple[Ids, Matrix]:
         _, found = self._index.search(np.ascontiguousarray(vectors, dtype=np.float32), k)
