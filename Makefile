@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka samples clean
+.PHONY: docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka perf-gate perf-startup samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -98,6 +98,16 @@ perf: $(STAMP)
 ## Speed on the Kafka path, on a local broker it starts and stops itself.
 perf-kafka: $(STAMP) kafka-jars
 	$(BIN)/python -m benchmarks.kafka_stream
+
+## The gate's cost per question (retrieval + decision) for golden sets of 100 to 100k
+## items, against the embedding's; exact and approximate (hnsw) search.
+perf-gate: $(STAMP)
+	$(BIN)/python -m benchmarks.gate_scale --search both
+
+## Start-up time to the first judgment (`run`) and to a stream worker ready, split
+## into imports, model load, golden index and first batch (starts a local broker).
+perf-startup: $(STAMP) kafka-jars
+	$(BIN)/python -m benchmarks.startup
 
 samples: $(STAMP)
 	$(BIN)/cargo-monitor make-samples

@@ -40,7 +40,7 @@ from monitor.gate import FixedGate
 from monitor.golden import load_golden
 from monitor.judges import StructuralJudge
 from monitor.metrics import MonitorMetrics
-from monitor.retrieval import GoldenIndex
+from monitor.retrieval import GoldenIndex, single_threaded_blas
 from monitor.settings import DEFAULT_GOLDEN, DEFAULT_SAMPLES
 from monitor.traces import RawTrace, is_valid_trace
 
@@ -104,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # model, which would flatter the end-to-end figure).
     lines = [x for x in all_lines if is_valid_trace(x)]
     golden = load_golden(args.golden)
+    single_threaded_blas()  # as `run` and `stream` do (build_components)
     names = [x.strip() for x in args.runtimes.split(",") if x.strip()]
     if args.embedder != "minilm":
         names = [args.embedder]

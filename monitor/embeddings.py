@@ -166,7 +166,9 @@ class SentenceTransformerEmbedder:
                     runtime, path, Path(cache_dir) if cache_dir else None, onnx_intra_op_threads
                 )
             if trace and self._onnx is None:
-                self._traced = self._trace()
+                # In a model thread (torch single-threaded, as the trace will run): in the
+                # calling thread torch's own threads made it 5-20x slower on a busy machine.
+                self._traced = self._pool.submit(self._trace).result()
         elif runtime != "torch":
             log.warning(
                 "embedder runtime %s runs on CPU only; running PyTorch on %s", runtime, device

@@ -1,4 +1,11 @@
-"""Top-K cosine retrieval against a cached golden matrix (s*, s2 and the top-K ids)."""
+"""Top-K cosine retrieval against a cached golden matrix (s*, s2 and the top-K ids).
+
+The nearest rows are found by a *search*: :class:`ExactSearch` scores every golden
+row (one matrix product; the default), :class:`HnswSearch` asks an approximate
+HNSW graph (FAISS, the optional ``ann`` extra) for the candidates and scores those
+exactly. Either way a returned similarity is the exact cosine of that item; only
+which items are candidates may differ from the exact search.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +15,138 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from monitor.embeddings import Embedder, Matrix
+from monitor.errors import ConfigError
 from monitor.schemas import GoldenItem, GoldenSet
 from monitor.values import mask_entities
 
 TOP_K = 5
+SEARCHES = ("exact", "hnsw")
+# HNSW graph: links per node, and the candidate lists while building and searching
+# (recall@1 and the sizes from which it pays: docs/performance.md, "Gate scale curve").
+HNSW_M = 32
+HNSW_EF_CONSTRUCTION = 200
+HNSW_EF_SEARCH = 128
+
+Ids = npt.NDArray[np.intp]
+
+
+def single_threaded_blas() -> None:
+    """numpy's BLAS (OpenBLAS) single-threaded for the rest of the process.
+
+    The retrieval's matrix product is small (a batch of 32 questions against the golden
+    rows); with BLAS's own threads beside the model threads on a busy machine it waited
+    for them: 489 µs per question at 100 golden items against 11 µs single-threaded,
+    848 against 343 µs at 10k (``benchmarks.gate_scale``, docs/performance.md). The
+    model's threads (torch, OpenMP) are not touched.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
+class ExactSearch:
+    """Every golden row scored: one matrix product, then the top K of each row."""
+
+    name = "exact"
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+
+    def top_k(self, vectors: Matrix, k: int) -> tuple[Ids, Matrix]:
+        """The ``k`` best rows for each vector and their cosines, best first."""
+        sims = vectors @ self.matrix.T
+        n = sims.shape[1]
+        if k < n:
+            top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        else:
+            top = np.broadcast_to(np.arange(n), sims.shape)
+        vals = np.take_along_axis(sims, top, axis=1)
+        order = np.argsort(-vals, axis=1, kind="stable")
+        return np.take_along_axis(top, order, axis=1), np.take_along_axis(vals, order, axis=1)
+
+
+class HnswSearch:
+    """Approximate: an HNSW graph over the golden rows (FAISS, inner product) proposes
+    candidates, which are then scored exactly against the matrix.
+
+    The graph may miss the true nearest row (recall@1 below 1); a row it cannot fill
+    (fewer than ``k`` candidates) is searched exactly instead. Building the graph
+    takes long (minutes at 100k items): with ``path`` it is saved there once and read
+    back by the next start; a file that cannot be read, or that holds another number
+    of rows or another dimension, is rebuilt.
+    """
+
+    name = "hnsw"
+
+    def __init__(
+        self,
+        matrix: Matrix,
+        *,
+        m: int = HNSW_M,
+        ef_construction: int = HNSW_EF_CONSTRUCTION,
+        ef_search: int = HNSW_EF_SEARCH,
+        path: Path | None = None,
+    ) -> None:
+        try:
+            import faiss
+        except ImportError as exc:
+            raise ConfigError(
+                "the hnsw golden search needs FAISS: pip install 'cargo-monitor[ann]' "
+                "(faiss-cpu), or use --golden-search exact"
+            ) from exc
+        self.matrix = matrix
+        self._exact = ExactSearch(matrix)
+        self.cache_hit = False
+        index: Any = None
+        if path is not None and path.exists():
+            try:
+                index = faiss.read_index(str(path))
+                if index.ntotal != len(matrix) or index.d != matrix.shape[1]:
+                    index = None
+            except Exception:  # unreadable: rebuild below
+                index = None
+            self.cache_hit = index is not None
+        if index is None:
+            index = faiss.IndexHNSWFlat(matrix.shape[1], m, faiss.METRIC_INNER_PRODUCT)
+            index.hnsw.efConstruction = ef_construction
+            index.add(np.ascontiguousarray(matrix, dtype=np.float32))
+            if path is not None:
+                tmp = path.with_suffix(".tmp")
+                faiss.write_index(index, str(tmp))
+                tmp.replace(path)
+        index.hnsw.efSearch = max(ef_search, TOP_K)
+        self._index = index
+        # A batch's search in the calling thread: FAISS's OpenMP threads beside the model
+        # threads waited for each other on a busy machine, as numpy's BLAS did.
+        faiss.omp_set_num_threads(1)
+
+    def top_k(self, vectors: Matrix, k: int) -> tuple[Ids, Matrix]:
+        _, found = self._index.search(np.ascontiguousarray(vectors, dtype=np.float32), k)
+        ids: Ids = found.astype(np.intp)
+        short = (ids < 0).any(axis=1)
+        ids[short] = 0  # placeholder, replaced by the exact search below
+        sims = np.einsum("nd,nkd->nk", vectors, self.matrix[ids]).astype(np.float32)
+        order = np.argsort(-sims, axis=1, kind="stable")
+        ids = np.take_along_axis(ids, order, axis=1)
+        sims = np.take_along_axis(sims, order, axis=1)
+        if short.any():
+            ids[short], sims[short] = self._exact.top_k(vectors[short], k)
+        return ids, sims
+
+
+def make_search(name: str, matrix: Matrix, cache: Path | None = None) -> ExactSearch | HnswSearch:
+    """``cache``: where the hnsw graph is kept between starts (``None``: rebuilt)."""
+    if name == "exact":
+        return ExactSearch(matrix)
+    if name == "hnsw":
+        return HnswSearch(matrix, path=cache)
+    raise ConfigError(f"unknown golden search {name!r}; choose one of: {', '.join(SEARCHES)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +182,19 @@ class GoldenIndex:
         cache_dir: Path | None = None,
         mask: bool = True,
         query_cache_size: int = 0,
+        search: str = "exact",
     ) -> None:
         self.golden = golden
         self.embedder = embedder
         self.mask = mask
         self.cache_hit = False
         self.matrix: Matrix = self._load_or_build(cache_dir)
+        graph = None
+        if cache_dir is not None:
+            graph = self.cache_path(cache_dir).with_suffix(
+                f".hnsw-m{HNSW_M}-ef{HNSW_EF_CONSTRUCTION}.faiss"
+            )
+        self.search = make_search(search, self.matrix, graph) if golden.items else None
         # Live questions repeat once entity values are masked ("status of case <id>"):
         # an LRU of masked question -> vector saves the model call for repeats.
         self.query_cache_size = query_cache_size
@@ -138,15 +276,14 @@ class GoldenIndex:
         n = len(self.golden.items)
         if n == 0:
             return [None] * len(vectors)
+        assert self.search is not None  # built for every non-empty set
+        ids, sims = self.search.top_k(vectors, min(TOP_K, n))
         # Unit vectors in float32: clip the rounding error that can push cosine past 1.
-        sims = np.clip(vectors @ self.matrix.T, -1.0, 1.0)
+        sims = np.clip(sims, -1.0, 1.0)
         out: list[Retrieval | None] = []
-        k = min(TOP_K, n)
         items = self.golden.items
-        for row in sims:
-            top = np.argpartition(-row, k - 1)[:k] if k < n else np.arange(n)
-            top = top[np.argsort(-row[top], kind="stable")]
-            cands = tuple((items[int(i)].id, round(float(row[i]), 6)) for i in top)
-            second = float(row[top[1]]) if n > 1 else None
-            out.append(Retrieval(items[int(top[0])], float(row[top[0]]), second, cands))
+        for row_ids, row in zip(ids.tolist(), sims.tolist(), strict=True):
+            cands = tuple((items[i].id, round(s, 6)) for i, s in zip(row_ids, row, strict=True))
+            second = row[1] if n > 1 else None
+            out.append(Retrieval(items[row_ids[0]], row[0], second, cands))
         return out

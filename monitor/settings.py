@@ -122,6 +122,12 @@ class CargoSettings(BaseSettings):
         description="LRU of masked question -> embedding (0 = off)",
         json_schema_extra=flag_options("gate"),
     )
+    golden_search: Literal["exact", "hnsw"] = Field(
+        default="exact",
+        description="nearest golden items: exact (every item scored) or hnsw (approximate, "
+        "for golden sets of 100k items and more; needs the ann extra, faiss-cpu)",
+        json_schema_extra=flag_options("gate"),
+    )
     cache_dir: Path = Field(
         default_factory=default_cache_dir,
         description="cache directory (golden embeddings, ONNX exports)",

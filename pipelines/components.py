@@ -14,7 +14,7 @@ from monitor.evaluator import Evaluator
 from monitor.gate import make_gate
 from monitor.judges import Judge, JudgeDeps, make_judge
 from monitor.llm import LLMClient
-from monitor.retrieval import GoldenIndex
+from monitor.retrieval import GoldenIndex, single_threaded_blas
 from monitor.schemas import GoldenSet
 from monitor.settings import CargoSettings
 from monitor.steps import StepVerifier
@@ -30,6 +30,7 @@ class Components:
 
 def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
     """Embedder, golden index, judge and evaluator, as the settings say."""
+    single_threaded_blas()
     gate = make_gate(
         settings.gate,
         tau=settings.tau,
@@ -45,7 +46,11 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         cache_dir=settings.cache_dir,
     )
     index = GoldenIndex(
-        golden, embedder, cache_dir=settings.cache_dir, query_cache_size=settings.query_cache_size
+        golden,
+        embedder,
+        cache_dir=settings.cache_dir,
+        query_cache_size=settings.query_cache_size,
+        search=settings.golden_search,
     )
     judge = make_judge(
         settings.judge,

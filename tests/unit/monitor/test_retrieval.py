@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 from monitor.embeddings import HashingEmbedder, SentenceTransformerEmbedder
-from monitor.errors import ModelUnavailableError
-from monitor.retrieval import GoldenIndex
+from monitor.errors import ConfigError, ModelUnavailableError
+from monitor.retrieval import ExactSearch, GoldenIndex, HnswSearch
 from monitor.schemas import GoldenSet
+from monitor.settings import CargoSettings
+from pipelines.components import build_components
 
 
 class CountingEmbedder(HashingEmbedder):
@@ -93,3 +95,96 @@ def test_query_cache_returns_the_same_vectors_and_evicts_lru(golden: GoldenSet) 
     cached.embed_questions(["How do I reset my password?"])  # evicts the LRU entry
     assert len(cached._qcache) == 2
     assert "Is service tag" not in " ".join(cached._qcache)
+
+
+# ------------------------------------------------------------------ the golden search
+
+
+def _clustered(n: int, dim: int = 64, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` unit rows around 20 centres (intents x wordings) and 200 queries near them."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(20, dim))
+    rows = centres[rng.integers(0, 20, n)] + rng.normal(0, 0.3, (n, dim))
+    queries = centres[rng.integers(0, 20, 200)] + rng.normal(0, 0.3, (200, dim))
+    unit = [
+        (m / np.linalg.norm(m, axis=1, keepdims=True)).astype(np.float32) for m in (rows, queries)
+    ]
+    return unit[0], unit[1]
+
+
+def test_exact_search_returns_the_k_best_rows_in_order() -> None:
+    rows, queries = _clustered(500)
+    ids, sims = ExactSearch(rows).top_k(queries, 5)
+    full = queries @ rows.T
+    expected = np.sort(full, axis=1)[:, ::-1][:, :5]
+    np.testing.assert_allclose(sims, expected, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(np.take_along_axis(full, ids, axis=1), sims, atol=1e-6)
+    # k as large as the set: every row, sorted.
+    ids_all, sims_all = ExactSearch(rows[:4]).top_k(queries[:2], 4)
+    assert sorted(ids_all[0].tolist()) == [0, 1, 2, 3]
+    assert (np.diff(sims_all, axis=1) <= 0).all()
+
+
+def test_hnsw_recall_at_1_against_the_exact_search(tmp_path: Path) -> None:
+    pytest.importorskip("faiss")
+    rows, queries = _clustered(3000)
+    exact_ids, exact_sims = ExactSearch(rows).top_k(queries, 5)
+    ids, sims = HnswSearch(rows).top_k(queries, 5)
+    recall = float(np.mean(ids[:, 0] == exact_ids[:, 0]))
+    assert recall >= 0.95
+    # Whatever the graph proposes, a similarity is that row's exact cosine.
+    np.testing.assert_allclose(sims, np.einsum("nd,nkd->nk", queries, rows[ids]), rtol=0, atol=1e-6)
+    assert (np.diff(sims, axis=1) <= 0).all()
+    assert (sims[:, 0] <= exact_sims[:, 0] + 1e-6).all()
+
+
+def test_hnsw_graph_is_saved_and_a_bad_file_rebuilt(tmp_path: Path) -> None:
+    pytest.importorskip("faiss")
+    rows, queries = _clustered(300)
+    path = tmp_path / "g.faiss"
+    first = HnswSearch(rows, path=path)
+    assert not first.cache_hit and path.exists()
+    again = HnswSearch(rows, path=path)
+    assert again.cache_hit
+    np.testing.assert_array_equal(again.top_k(queries, 5)[0], first.top_k(queries, 5)[0])
+    # Another set of rows (a stale file) and a corrupt file are both rebuilt.
+    assert not HnswSearch(rows[:200], path=path).cache_hit
+    path.write_bytes(b"garbage")
+    assert not HnswSearch(rows, path=path).cache_hit
+
+
+def test_the_golden_search_setting_switches_the_index(golden: GoldenSet, tmp_path: Path) -> None:
+    assert CargoSettings().golden_search == "exact"
+    exact = GoldenIndex(golden, HashingEmbedder())
+    assert isinstance(exact.search, ExactSearch)
+    with pytest.raises(ConfigError, match="unknown golden search"):
+        GoldenIndex(golden, HashingEmbedder(), search="annoy")
+    pytest.importorskip("faiss")
+    hnsw = GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
+    assert isinstance(hnsw.search, HnswSearch)
+    qs = ["What is the status of case 171056262?", "How do I reset my support portal password?"]
+    a = [r.item.id for r in exact.retrieve(exact.embed_questions(qs)) if r is not None]
+    b = [r.item.id for r in hnsw.retrieve(hnsw.embed_questions(qs)) if r is not None]
+    assert a == b == ["g_case_status", "p_password_reset"]
+    # build_components passes the setting through.
+    settings = CargoSettings(embedder="hashing", golden_search="hnsw", cache_dir=tmp_path)
+    parts = build_components(settings, golden)
+    assert isinstance(parts.index.search, HnswSearch)
+
+
+def test_hnsw_without_faiss_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "faiss", None)  # import faiss -> ImportError
+    rows, _ = _clustered(50)
+    with pytest.raises(ConfigError, match=r"cargo-monitor\[ann\]"):
+        HnswSearch(rows)
+
+
+def test_components_leave_numpy_blas_single_threaded(golden: GoldenSet, tmp_path: Path) -> None:
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        build_components(CargoSettings(embedder="hashing", cache_dir=tmp_path), golden)
+        blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+        assert blas and all(i["num_threads"] == 1 for i in blas)

@@ -1,0 +1,100 @@
+"""The start-up paths that need no model stay free of it, and the benchmarks' helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.gate_scale import _Precomputed, gate_round, recall_at_1, synthetic_golden
+from benchmarks.startup import RUN_PHASES, _table
+from monitor.data import DEFAULT_SAMPLES
+from monitor.gate import FixedGate
+from monitor.retrieval import GoldenIndex, Retrieval
+
+HEAVY = ("torch", "sentence_transformers", "transformers", "sklearn", "faiss", "faust")
+
+PROBE = f"""
+import json, sys
+from pipelines.cli import main
+try:
+    rc = main(sys.argv[1:])
+except SystemExit as exc:
+    rc = exc.code
+print(json.dumps({{"rc": rc, "heavy": [m for m in {HEAVY!r} if m in sys.modules]}}))
+"""
+
+
+def _heavy_imports(args: list[str]) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, HF_HUB_OFFLINE="1"),
+    )
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["rc"] == 0, out.stderr
+    return list(result["heavy"])
+
+
+def test_help_imports_no_model_library() -> None:
+    assert _heavy_imports(["--help"]) == []
+    assert _heavy_imports(["stream", "--help"]) == []
+    assert _heavy_imports(["run", "--help"]) == []
+
+
+def test_a_hashing_run_imports_no_model_library(tmp_path: Path) -> None:
+    one = tmp_path / "one.jsonl"
+    one.write_text(DEFAULT_SAMPLES.read_text(encoding="utf-8").splitlines()[0] + "\n")
+    args = ["run", "--input", str(one), "--output", str(tmp_path / "out.jsonl")]
+    args += ["--embedder", "hashing", "--metrics-port", "0", "--no-progress"]
+    args += ["--cache-dir", str(tmp_path / "cache")]
+    assert _heavy_imports(args) == []
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 1
+
+
+def test_synthetic_golden_rows_are_unit_and_near_their_base() -> None:
+    rng = np.random.default_rng(0)
+    bases = rng.normal(size=(5, 384)).astype(np.float32)
+    bases /= np.linalg.norm(bases, axis=1, keepdims=True)
+    golden, m = synthetic_golden(200, bases, rng)
+    assert len(golden.items) == 200 and m.shape == (200, 384) and m.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(m, axis=1), 1.0, atol=1e-5)
+    assert len({i.id for i in golden.items}) == 200
+    best = (m @ bases.T).max(axis=1)
+    assert 0.85 < float(np.median(best)) < 0.95
+    index = GoldenIndex(golden, _Precomputed(m), mask=False)
+    assert index.matrix is m
+    retrieve_s, decide_s = gate_round(index, bases, 2, FixedGate())
+    assert retrieve_s > 0 and decide_s > 0
+
+
+def test_recall_at_1_counts_ties_as_hits() -> None:
+    rng = np.random.default_rng(1)
+    bases = rng.normal(size=(3, 16)).astype(np.float32)
+    golden, _ = synthetic_golden(3, bases / np.linalg.norm(bases, axis=1, keepdims=True), rng)
+    a, b, c = golden.items
+    exact = [Retrieval(a, 0.9, 0.8), Retrieval(b, 0.7, 0.6)]
+    assert recall_at_1(exact, exact) == 1.0
+    # Another item: a miss, unless its similarity ties the exact top-1's.
+    assert recall_at_1(exact, [Retrieval(c, 0.85, 0.8), Retrieval(b, 0.7, 0.6)]) == 0.5
+    assert recall_at_1(exact, [Retrieval(c, 0.9, 0.8), Retrieval(a, 0.6, 0.5)]) == 0.5
+
+
+def test_startup_table_prints_medians(capsys: pytest.CaptureFixture[str]) -> None:
+    keys = ["spawn", "main", *(b for _, _, b in RUN_PHASES[1:])]
+    rows = [{k: float(n) * scale for n, k in enumerate(keys)} for scale in (1, 2, 3)]
+    for r in rows:
+        r["exit"] = r["first_judgment"] + 1
+    _table("run", rows, RUN_PHASES)
+    out = capsys.readouterr().out
+    assert "median of 3 starts" in out
+    # Every phase is one step of the scale: the median of 1, 2 and 3 seconds.
+    assert "model load                                     2.00" in out
+    assert "process start to first judgment               16.00" in out
