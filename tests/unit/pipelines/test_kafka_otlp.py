@@ -269,3 +269,58 @@ def test_a_record_without_spans_is_its_own_outcome(evaluator: Any, fmt: str, val
     [(_, dead)] = rig.sent("cargo-traces-dlq")
     assert dead["reason"] == "no_spans"
     assert rig.acked == [(0, 0)]
+
+
+REDACT_SALT = "s3cret-salt-for-tests-0123"
+
+
+def _explanations(rig: Rig) -> list[str]:
+    return [
+        a["value"]["stringValue"]
+        for _, e in rig.sent(EVENTS)
+        for r in e["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
+        for a in r["attributes"]
+        if a["key"] == "gen_ai.evaluation.explanation"
+    ]
+
+
+def test_events_carry_the_redacted_judgment(evaluator: Any) -> None:
+    """--redact: the events topic gets what the judgments topic gets (the rationale
+    quotes the live context: 'owner='Ann'')."""
+    from monitor.redact import PREFIX, Redactor
+
+    rig = Rig(evaluator)
+    rig.h.delivery.redactor = Redactor(REDACT_SALT)
+    rig.take(rig.rec(record(*genai_spans()), key=GT))
+    rig.tick(3.5)
+    [(_, judgment)] = rig.sent("cargo-judgments")
+    assert judgment["rationale"].startswith(PREFIX)
+    [explanation] = _explanations(rig)
+    assert explanation == f"{judgment['reason']}: {judgment['rationale']}"
+    assert "Ann" not in json.dumps([v for _, v in rig.sent(EVENTS)])
+
+
+def test_a_trace_dead_letter_and_its_event_are_redacted(
+    evaluator: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An assembly that raises quotes the input in its detail: hashed in the trace's
+    dead-letter record and in its error event under --redact."""
+    import pipelines.otel.ingest as ingest_mod
+    from monitor.redact import PREFIX, Redactor
+
+    def boom(*_: Any) -> Any:
+        raise ValueError("customer Jane Doe, card 4111")
+
+    monkeypatch.setattr(ingest_mod, "assemble", boom)
+    rig = Rig(evaluator)
+    rig.h.delivery.redactor = Redactor(REDACT_SALT)
+    rig.take(rig.rec(record(*genai_spans()), key=GT))
+    rig.tick(3.5)
+    [(_, dead)] = rig.sent("cargo-traces-dlq")
+    assert dead["reason"] == "assembly_error" and dead["kind"] == "otlp_trace"
+    assert dead["detail"].startswith(PREFIX) and dead["redacted"] is True
+    assert "original_text" not in dead and "original_base64" not in dead
+    [explanation] = _explanations(rig)
+    assert explanation.startswith("assembly_error: " + PREFIX)
+    blob = json.dumps([v for _, v in rig.sent("cargo-traces-dlq") + rig.sent(EVENTS)])
+    assert "Jane Doe" not in blob and "4111" not in blob

@@ -25,11 +25,15 @@ from pipelines.otel.settings import OtelSettings, logs_url
 from tests.unit.pipelines.otel.otlp import G_ROOT, GT, OT, genai_spans, openinference_spans, record
 
 
-def _run(tmp: Path, lines: list[str], **otel: Any) -> tuple[Any, list[dict[str, Any]], Path]:
+def _run(
+    tmp: Path, lines: list[str], cargo: dict[str, Any] | None = None, **otel: Any
+) -> tuple[Any, list[dict[str, Any]], Path]:
     src = tmp / "in.jsonl"
     src.write_text("\n".join(lines) + "\n")
     out, events = tmp / "judgments.jsonl", tmp / "events.jsonl"
-    settings = CargoSettings(embedder="hashing", cache_dir=tmp / "cache", metrics_port=0)
+    settings = CargoSettings(
+        embedder="hashing", cache_dir=tmp / "cache", metrics_port=0, **(cargo or {})
+    )
     summary = asyncio.run(
         run_monitor(
             settings,
@@ -70,6 +74,22 @@ def test_run_on_otlp_json_lines(tmp_path: Path) -> None:
     verdicts = [r for r in logs if r["attributes"][0]["value"]["stringValue"] == "cargo.verdict"]
     assert {r["traceId"] for r in verdicts} == {GT, OT}
     assert {r["spanId"] for r in verdicts if r["traceId"] == GT} == {G_ROOT}
+
+
+def test_run_writes_events_of_the_redacted_judgments(tmp_path: Path) -> None:
+    """--redact: the events file carries the judgments file's (redacted) rationale, not
+    the live context it quotes ('owner='Ann'')."""
+    from monitor.redact import PREFIX
+
+    redact = {"redact": True, "redact_salt": "s3cret-salt-for-tests-0123"}
+    _, judgments, events = _run(
+        tmp_path, [record(*genai_spans())], cargo=redact, input_format="otlp-json"
+    )
+    [judgment] = judgments
+    assert judgment["rationale"].startswith(PREFIX)
+    text = events.read_text()
+    assert "Ann" not in text
+    assert f"{judgment['reason']}: {judgment['rationale']}" in text
 
 
 def test_auto_tells_native_and_otlp_lines_apart(tmp_path: Path) -> None:
