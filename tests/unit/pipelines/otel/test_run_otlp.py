@@ -228,3 +228,79 @@ def test_a_followed_input_judges_a_trace_while_native_lines_keep_coming() -> Non
     seen = asyncio.run(go())
     assert isinstance(seen[-1].payload, dict) and seen[-1].payload["trace_id"] == OT
     assert len(seen) < 150  # judged on time, not at the end of the input
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    ["http://:4318", "http://h:99999", "http://h:abc", "http://h:0", "http://a b:4318",
+     "https://[zz]:4318", "http://"],
+)  # fmt: skip
+def test_a_malformed_otlp_endpoint_is_a_settings_error(endpoint: str) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="OTLP/HTTP endpoint"):
+        OtelSettings(otlp_endpoint=endpoint)
+    with pytest.raises(ValueError, match="OTLP/HTTP endpoint"):
+        OtlpHttpLogs(endpoint)
+
+
+def test_good_otlp_endpoints_pass() -> None:
+    for endpoint in ("http://otel_collector:4318", "https://[::1]:4318/v1/logs", "http://h."):
+        assert OtelSettings(otlp_endpoint=endpoint).otlp_endpoint == endpoint
+
+
+class _Client:
+    """An HTTP client whose post raises ``exc``, or hangs (``exc`` None)."""
+
+    def __init__(self, exc: BaseException | None) -> None:
+        self.exc = exc
+        self.posts = 0
+
+    async def post(self, *_: Any, **__: Any) -> Any:
+        self.posts += 1
+        if self.exc is None:
+            await asyncio.Event().wait()
+        raise self.exc  # type: ignore[misc]
+
+
+def test_otlp_http_counts_any_exception_as_failed_and_never_raises() -> None:
+    async def go() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Client(RuntimeError("boom")))
+        http.submit(_records())
+        http.submit(_records())
+        await http.aclose()
+        return http
+
+    http = asyncio.run(go())
+    n = len(_records())
+    assert http.outcomes == {"failed": 2} and http.records == {"failed": 2 * n}
+
+
+def test_otlp_http_requests_in_flight_when_stopped_are_counted() -> None:
+    n = len(_records())
+
+    async def closed() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Client(None))
+        for _ in range(3):
+            http.submit(_records())
+        await asyncio.sleep(0.01)  # the first request is being posted (it hangs)
+        await http.aclose(drain_s=0.05)
+        http.submit(_records())  # after close: dropped, counted
+        return http
+
+    http = asyncio.run(closed())
+    assert http.outcomes == {"failed": 1, "dropped": 3}
+    assert http.records == {"failed": n, "dropped": 3 * n}
+
+    async def cancelled() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Client(None))
+        for _ in range(2):
+            http.submit(_records())
+        await asyncio.sleep(0.01)
+        assert http._task is not None
+        http._task.cancel()  # e.g. the loop shutting down
+        await asyncio.sleep(0.01)
+        return http
+
+    http = asyncio.run(cancelled())
+    assert http.outcomes == {"failed": 1, "dropped": 1}
