@@ -181,6 +181,8 @@ class OtlpDelivery:
                     progress.done[rec.partition] = rec.offset
                     progress.moved[rec.partition] = now
         self.metrics.sync(self.ingest)
+        if self.events.http is not None:  # its sends settle in the background
+            self.metrics.sync_http(self.events.http.records)
 
     async def _emit(self, outcomes: list[Outcome]) -> list[Awaitable[Any]]:
         """Judge emitted traces; returns their outputs' delivery futures."""

@@ -126,14 +126,14 @@ class OtlpRun:
             self.metrics.event("file", "sent", len(records))
         if self.http is not None:
             self.http.submit(records)
+            self.metrics.sync_http(self.http.records)
 
     async def aclose(self) -> None:
         if self._file is not None:
             self._file.close()
         if self.http is not None:
             await self.http.aclose()
-            for outcome, n in self.http.records.items():
-                self.metrics.event("otlp_http", outcome, n)
+            self.metrics.sync_http(self.http.records)
         self.metrics.sync(self.ingest)
 
     def table(self) -> Table:

@@ -324,3 +324,39 @@ def test_a_trace_dead_letter_and_its_event_are_redacted(
     assert explanation.startswith("assembly_error: " + PREFIX)
     blob = json.dumps([v for _, v in rig.sent("cargo-traces-dlq") + rig.sent(EVENTS)])
     assert "Jane Doe" not in blob and "4111" not in blob
+
+
+def test_otlp_http_outcomes_reach_the_stream_metrics(evaluator: Any) -> None:
+    """The worker's OTLP/HTTP sends settle in the background; their outcomes reach
+    cargo_otel_events_total{sink="otlp_http"} as the worker settles its deliveries."""
+    from types import SimpleNamespace
+
+    from pipelines.otel.export import OtlpHttpLogs
+
+    class Client:
+        def __init__(self) -> None:
+            self.statuses = [200, 400]
+
+        async def post(self, *_: Any, **__: Any) -> Any:
+            return SimpleNamespace(status_code=self.statuses.pop(0), headers={})
+
+    rig = Rig(evaluator)
+    http = OtlpHttpLogs("http://collector:4318", client=Client())
+    rig.otlp.events = EventsOut(None, "otlp_json", http)
+
+    async def go() -> None:
+        for rec, trace in ((rig.rec(record(*genai_spans()), key=GT), GT),
+                           (rig.rec(record(*openinference_spans()), key=OT), OT)):  # fmt: skip
+            await rig.otlp.take([rec], [rig.ack_of(rec)])
+            rig.clock.now += 3.5
+            await rig.otlp.tick()  # judged: its events are queued for the sender
+            assert trace.encode() in [k for k, _ in rig.sent("cargo-judgments")]
+            await asyncio.sleep(0.01)  # the sender posts them
+        await rig.otlp.tick()  # the worker settles: the sender's counts reach the metrics
+
+    asyncio.run(go())
+    sent, failed = http.records["sent"], http.records["failed"]
+    assert sent > 0 and failed > 0
+    value = rig.h.value
+    assert value("cargo_otel_events_total", sink="otlp_http", outcome="sent") == sent
+    assert value("cargo_otel_events_total", sink="otlp_http", outcome="failed") == failed
