@@ -60,6 +60,7 @@ class OtlpRun:
             quiet_period_s=otel.otel_quiet_period_s,
             max_wait_s=otel.otel_max_wait_s,
             max_open_traces=otel.otel_max_open_traces,
+            max_closed_traces=otel.otel_max_closed_traces,
             max_record_bytes=max_record_bytes,
         )
         self.metrics = OtelMetrics(registry)

@@ -115,6 +115,15 @@ class OtelSettings(BaseSettings):
         description="traces buffered at once; over it the oldest is judged as incomplete (evicted)",
         json_schema_extra=flag_options("otel"),
     )
+    otel_max_closed_traces: int = Field(
+        default=5_000,
+        ge=0,
+        le=10_000_000,
+        description="judged traces remembered with their spans, so that a late span "
+        "re-judges the whole trace (about 16 kB each); a late span of a forgotten trace "
+        "starts a new one",
+        json_schema_extra=flag_options("otel"),
+    )
     otlp_endpoint: str | None = Field(
         default=None,
         description="OTLP/HTTP endpoint for the gen_ai.evaluation.result events, e.g. "

@@ -304,3 +304,24 @@ def test_otlp_http_requests_in_flight_when_stopped_are_counted() -> None:
 
     http = asyncio.run(cancelled())
     assert http.outcomes == {"failed": 1, "dropped": 1}
+
+
+def test_otel_max_closed_traces_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prometheus_client import CollectorRegistry
+
+    from pipelines.otel.run import OtlpRun
+
+    assert OtelSettings().otel_max_closed_traces == 5_000
+    monkeypatch.setenv("CARGO_OTEL_MAX_CLOSED_TRACES", "7")
+    otel = OtelSettings(input_format="otlp-json")
+    assert otel.otel_max_closed_traces == 7
+    for follow in (False, True):
+        run = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=follow)
+        assert run is not None and run.ingest.buffer.max_closed_traces == 7
+
+
+class _NoLines:
+    async def __aiter__(self) -> Any:
+        return
+        yield
+
