@@ -325,3 +325,21 @@ class _NoLines:
         return
         yield
 
+
+def test_a_finite_run_never_evicts(tmp_path: Path) -> None:
+    """Over --otel-max-open-traces open traces: a finite input is flushed whole at its
+    end, so no trace is judged early as incomplete (evicted); a followed one stays
+    bounded."""
+    from prometheus_client import CollectorRegistry
+
+    from pipelines.otel.run import OtlpRun
+
+    spans = genai_spans()
+    lines = [record(*spans[4:]), record(*openinference_spans()), record(*spans[:4])]
+    _, judgments, _ = _run(tmp_path, lines, input_format="otlp-json", otel_max_open_traces=1)
+    # Evicted, GT would be judged twice (its first lines, then all of it) and OT early.
+    assert sorted(j["trace_id"] for j in judgments) == sorted([GT, OT])
+    assert "evicted" not in (tmp_path / "console.txt").read_text()
+    otel = OtelSettings(input_format="otlp-json", otel_max_open_traces=1)
+    followed = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=True)
+    assert followed is not None and followed.ingest.buffer.max_open_traces == 1
