@@ -162,6 +162,10 @@ class OtlpHttpLogs:
         task = self._task
         if task is None:
             return
+        if task.done():  # cancelled already (the loop's shutdown): nothing will send
+            self._drop_queued()
+            await self._close_client()
+            return
 
         async def drain() -> None:
             await self.queue.put(None)  # waits for room: within drain_s too
@@ -175,8 +179,12 @@ class OtlpHttpLogs:
                 await task
             log.warning("OTLP/HTTP: stopped with requests unsent (dropped)")
         finally:
-            if self._client is not None and self._own_client:
-                await self._client.aclose()
+            await self._close_client()
+
+    async def _close_client(self) -> None:
+        if self._client is not None and self._own_client:
+            self._own_client = False
+            await self._client.aclose()
 
     def _drop_queued(self) -> None:
         while not self.queue.empty():

@@ -300,6 +300,7 @@ def test_otlp_http_requests_in_flight_when_stopped_are_counted() -> None:
         assert http._task is not None
         http._task.cancel()  # e.g. the loop shutting down
         await asyncio.sleep(0.01)
+        await http.aclose(drain_s=0.05)  # closing a cancelled sender does not raise
         return http
 
     http = asyncio.run(cancelled())
