@@ -120,9 +120,10 @@ class Redactor:
         """The judgment with its interaction content hashed; the structure unchanged.
 
         An ``invalid`` judgment's rationale is the decoder's own message (reason, field,
-        sizes) and stays, except for ``decode_error`` whose message may quote input.
+        sizes) and stays, except for the reasons whose message may quote input
+        (:data:`_QUOTING_REASONS`: an exception's text, an OTLP parser's message).
         """
-        keep_rationale = j.status == "invalid" and j.reason != "decode_error"
+        keep_rationale = j.status == "invalid" and j.reason not in _QUOTING_REASONS
         return j.model_copy(
             update={
                 "rationale": j.rationale
@@ -144,26 +145,36 @@ class Redactor:
     def dead_letter(self, record: dict[str, Any]) -> dict[str, Any]:
         """A dead-letter record without the original message: its text is hashed (salted),
         its bytes and unsalted digest dropped (``original_base64`` and
-        ``original_sha256`` null; ``original_bytes`` kept); the ``detail`` of a
-        ``decode_error`` or ``evaluator_error`` (an exception's message) hashed too."""
+        ``original_sha256`` null; ``original_bytes`` kept); the ``detail`` of a reason
+        in :data:`_QUOTING_REASONS` (an exception's or a parser's message) hashed too.
+        A record without an original (an OpenTelemetry trace's, which names its input
+        records instead) gets no ``original_*`` fields."""
         out = dict(record)
         # An exception's message may quote the input; the decoder's own reasons do not.
         detail = record.get("detail")
         if record.get("reason") in _QUOTING_REASONS and isinstance(detail, str):
             out["detail"] = self.text(detail)
-        text = record.get("original_text")
-        out["original_text"] = self.text(text) if isinstance(text, str) else None
-        b64 = record.get("original_base64")
-        if isinstance(b64, str) and "original_bytes" not in record:
-            out["original_bytes"] = len(b64) * 3 // 4 - b64[-2:].count("=")
-        out["original_base64"] = None
+        has_original = "original_text" in record or "original_base64" in record
+        if has_original:
+            text = record.get("original_text")
+            out["original_text"] = self.text(text) if isinstance(text, str) else None
+            b64 = record.get("original_base64")
+            if isinstance(b64, str) and "original_bytes" not in record:
+                out["original_bytes"] = len(b64) * 3 // 4 - b64[-2:].count("=")
+            out["original_base64"] = None
         if "original_sha256" in record:  # unsalted: a short message could be guessed
             out["original_sha256"] = None
         out["redacted"] = True
         return out
 
 
-_QUOTING_REASONS = frozenset({"decode_error", "evaluator_error"})
+#: Reasons whose detail (and an ``invalid`` judgment's rationale) may quote the input:
+#: an exception's message (``decode_error``, ``evaluator_error``, ``assembly_error``),
+#: the protobuf JSON parser's message (``otlp_undecodable``: 'Couldn't parse integer:
+#: "<value>"'), a bad OTLP id or the span name it was on (``otlp_bad_id``).
+_QUOTING_REASONS = frozenset(
+    {"decode_error", "evaluator_error", "assembly_error", "otlp_undecodable", "otlp_bad_id"}
+)
 
 
 def make_redactor(redact: bool, salt: SecretStr | str | None) -> Redactor | None:

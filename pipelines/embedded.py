@@ -232,9 +232,10 @@ async def run_monitor(
             task = bar.add_task("run", total=total, status="")
             batches = batched(source, settings.batch_size, settings.batch_window_s)
             async for judgments in evaluator.evaluate_stream(batches):
-                sink.write(judgments if redactor is None else [redactor(j) for j in judgments])
+                written = judgments if redactor is None else [redactor(j) for j in judgments]
+                sink.write(written)
                 if otlp is not None:
-                    otlp.judged(judgments)
+                    otlp.judged(written)  # events carry what the judgments file holds
                 for j in judgments:
                     metrics.observe(j)
                     summary.add(j)

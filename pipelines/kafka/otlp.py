@@ -181,6 +181,8 @@ class OtlpDelivery:
                     progress.done[rec.partition] = rec.offset
                     progress.moved[rec.partition] = now
         self.metrics.sync(self.ingest)
+        if self.events.http is not None:  # its sends settle in the background
+            self.metrics.sync_http(self.events.http.records)
 
     async def _emit(self, outcomes: list[Outcome]) -> list[Awaitable[Any]]:
         """Judge emitted traces; returns their outputs' delivery futures."""
@@ -212,14 +214,15 @@ class OtlpDelivery:
                 except Exception as exc:  # a judgment that cannot be written: its outcome
                     result = Failure.crashed("evaluator_error", exc)
             if isinstance(result, Judgment):
-                recs = judgment_records([(result, span_ref(raw))])
+                recs = judgment_records([(self._written(result), span_ref(raw))])
             else:
                 sends.append(await self._dead_letter_trace(tid, result, carriers))
                 recs = []
                 if result.reason != "evaluator_error":
                     ref = span_ref(raw)
                     if ref is not None:
-                        recs = judgment_records([(self._invalid_judgment(tid, result), ref)])
+                        invalid = self._written(self._invalid_judgment(tid, result))
+                        recs = judgment_records([(invalid, ref)])
             if recs:
                 events.append((tid, recs))
             if not reopened:
@@ -227,6 +230,12 @@ class OtlpDelivery:
                     p.waiting.discard(tid)
         sends.extend(await self._send_events(events))
         return sends
+
+    def _written(self, judgment: Judgment) -> Judgment:
+        """The judgment as its events carry it: redacted (``--redact``) like the one on
+        the judgments topic."""
+        redactor = self.delivery.redactor
+        return judgment if redactor is None else redactor(judgment)
 
     def _invalid_judgment(self, tid: str, failure: Failure) -> Judgment:
         return Judgment(
@@ -272,6 +281,8 @@ class OtlpDelivery:
             "worker": d.worker,
             "dead_lettered_at": datetime.now(UTC).isoformat(),
         }
+        if d.redactor is not None:  # an exception's detail may quote the input
+            record = d.redactor.dead_letter(record)
         text = json.dumps(record)
         if d.mask is not None:
             text = d.mask(text)

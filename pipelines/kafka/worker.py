@@ -243,7 +243,8 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
         or None,
     )
     app.cargo_registry = registry  # for tests: the worker's metrics
-    otlp = _otlp_delivery(cfg, delivery, registry)
+    otlp = _otlp_delivery(cfg, delivery, registry, max_record_bytes=settings.max_payload_bytes)
+    app.cargo_otlp = otlp  # for tests: the OpenTelemetry side (None for native input)
 
     @app.task  # type: ignore[untyped-decorator]
     async def declare_outputs() -> None:
@@ -359,8 +360,12 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
     return app
 
 
-def _otlp_delivery(cfg: StreamConfig, delivery: Delivery, registry: Any) -> OtlpDelivery | None:
-    """The OpenTelemetry side of the worker, or ``None`` for native trace input."""
+def _otlp_delivery(
+    cfg: StreamConfig, delivery: Delivery, registry: Any, *, max_record_bytes: int
+) -> OtlpDelivery | None:
+    """The OpenTelemetry side of the worker, or ``None`` for native trace input. A record
+    over ``max_record_bytes`` (``--max-payload-bytes``) is ``too_large``, as a native
+    message is."""
     otel = cfg.otel
     if otel.input_format == "cargo":
         return None
@@ -375,6 +380,8 @@ def _otlp_delivery(cfg: StreamConfig, delivery: Delivery, registry: Any) -> Otlp
         quiet_period_s=otel.otel_quiet_period_s,
         max_wait_s=otel.otel_max_wait_s,
         max_open_traces=otel.otel_max_open_traces,
+        max_closed_traces=otel.otel_max_closed_traces,
+        max_record_bytes=max_record_bytes,
     )
     http = (
         OtlpHttpLogs(otel.otlp_endpoint, timeout_s=otel.otlp_timeout_s)

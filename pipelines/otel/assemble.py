@@ -602,7 +602,9 @@ def _int(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.isdigit():
+    # ASCII digits only ('²'.isdigit() is true, int('²') raises), and no more than an
+    # int64 has (int() refuses over 4,300 digits).
+    if isinstance(value, str) and value.isdecimal() and value.isascii() and len(value) <= 19:
         return int(value)
     return None
 

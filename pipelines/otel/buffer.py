@@ -110,7 +110,7 @@ class TraceBuffer:
         candidate_wait_s: float = 10.0,
         max_wait_s: float = 60.0,
         max_open_traces: int = 10_000,
-        max_closed_traces: int = 50_000,
+        max_closed_traces: int = 5_000,
         max_spans_per_trace: int = 5_000,
         clock: Clock = time.monotonic,
     ) -> None:

@@ -224,6 +224,14 @@ def any_value(value: AnyValue) -> Any:
 # --------------------------------------------------------------------------- flattened keys
 
 _ELEMENT = "\x00"  # marks a list element that is a scalar (``tag.tags.0``)
+_MAX_INDEX_DIGITS = 9
+
+
+def _is_index(part: str) -> bool:
+    """A key segment that is a list index: ASCII digits only (``str.isdigit`` also takes
+    '²' or '٣', which ``int`` rejects or reads), and short (``int`` refuses more than
+    4,300 digits; no list has a billion elements)."""
+    return part.isdecimal() and part.isascii() and len(part) <= _MAX_INDEX_DIGITS
 
 
 def rebuild_indexed(attributes: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,14 +240,15 @@ def rebuild_indexed(attributes: Mapping[str, Any]) -> dict[str, Any]:
     ``{"llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content":
     "hi"}`` becomes ``{"llm.input_messages": [{"message.role": "user", "message.content":
     "hi"}]}``, recursively (``message.tool_calls.0.tool_call.function.name``). The first
-    all-digit segment after the first one splits a key; indices are sorted, gaps closed.
-    A key that also exists unflattened keeps its own value.
+    all-digit segment (ASCII digits, at most 9) after the first one splits a key;
+    indices are sorted, gaps closed. A key that also exists unflattened keeps its own
+    value.
     """
     out: dict[str, Any] = {}
     groups: dict[str, dict[int, dict[str, Any]]] = {}
     for key, value in attributes.items():
         parts = key.split(".")
-        at = next((i for i in range(1, len(parts)) if parts[i].isdigit()), None)
+        at = next((i for i in range(1, len(parts)) if _is_index(parts[i])), None)
         if at is None:
             out[key] = value
             continue

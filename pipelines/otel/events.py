@@ -143,7 +143,8 @@ def encode_logs(request: ExportLogsServiceRequest, encoding: str) -> bytes:
         return request.SerializeToString()
     if encoding != "otlp_json":
         raise ValueError(f"encoding must be otlp_proto or otlp_json, not {encoding!r}")
-    doc: dict[str, Any] = json_format.MessageToDict(request)
+    # OTLP/JSON writes enums as integers (severityNumber 9, not "SEVERITY_NUMBER_INFO").
+    doc: dict[str, Any] = json_format.MessageToDict(request, use_integers_for_enums=True)
     for rl in doc.get("resourceLogs", []):
         for sl in rl.get("scopeLogs", []):
             for rec in sl.get("logRecords", []):

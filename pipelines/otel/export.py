@@ -13,14 +13,18 @@ endpoint (``<endpoint>/v1/logs``) from a background task with a bounded queue, s
 slow or dead endpoint never holds the stream up: requests that do not fit in the queue
 are dropped and counted; 429, 502, 503, 504 and connection errors are retried with
 exponential backoff (``Retry-After`` honoured, capped), any other status fails at once.
-Every request ends in ``sent``, ``failed`` or ``dropped`` (counted by
-:attr:`OtlpHttpLogs.outcomes`). The Kafka events topic of ``stream`` is the delivery
-that is at-least-once; this one is best effort, as OTLP exporters are.
+Every request ends in ``sent``, ``failed`` (whatever the client raised) or
+``dropped`` (counted by :attr:`OtlpHttpLogs.outcomes`, in log records by
+:attr:`OtlpHttpLogs.records`), also when the sender is closed or cancelled with
+requests queued (``dropped``) or one being posted (``failed``). The Kafka events topic
+of ``stream`` is the delivery that is at-least-once; this one is best effort, as OTLP
+exporters are.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from collections import Counter
@@ -33,7 +37,7 @@ from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord
 from monitor.schemas import Judgment
 from monitor.traces import RawTrace
 from pipelines.otel.events import evaluation_records, logs_request
-from pipelines.otel.settings import logs_url
+from pipelines.otel.settings import check_endpoint, logs_url
 
 log = logging.getLogger("cargo.otel")
 
@@ -117,17 +121,24 @@ class OtlpHttpLogs:
         backoff_max_s: float = 30.0,
         client: Any = None,
     ) -> None:
+        check_endpoint(endpoint)  # a malformed endpoint: a settings error now, not later
         self.url = logs_url(endpoint)
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.backoff_max_s = backoff_max_s
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=max_queue)
+        # One request each: its body and how many log records it holds.
+        self.queue: asyncio.Queue[tuple[bytes, int] | None] = asyncio.Queue(maxsize=max_queue)
         self.outcomes: Counter[str] = Counter()  # sent | failed | dropped (requests)
         self.records: Counter[str] = Counter()  # the same, in log records
         self._client = client
+        self._own_client = False
         self._task: asyncio.Task[None] | None = None
-        self._sizes: dict[int, int] = {}
+        self._inflight = 0  # log records of the request being posted (0: none)
+
+    def _count(self, outcome: str, records: int, requests: int = 1) -> None:
+        self.outcomes[outcome] += requests
+        self.records[outcome] += records
 
     def submit(self, records: Sequence[LogRecord]) -> None:
         """Queue one request with these records; never blocks."""
@@ -135,57 +146,93 @@ class OtlpHttpLogs:
             return
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
+        elif self._task.done():  # closed (or cancelled): nothing will send it
+            self._count("dropped", len(records))
+            return
         body = logs_request(records).SerializeToString()
         try:
-            self.queue.put_nowait(body)
+            self.queue.put_nowait((body, len(records)))
         except asyncio.QueueFull:
-            self.outcomes["dropped"] += 1
-            self.records["dropped"] += len(records)
+            self._count("dropped", len(records))
             log.warning("OTLP/HTTP queue full: dropped %d evaluation events", len(records))
-            return
-        self._sizes[id(body)] = len(records)
 
     async def aclose(self, drain_s: float = 10.0) -> None:
-        """Send what is queued (at most ``drain_s``), then stop."""
-        if self._task is None:
+        """Send what is queued (at most ``drain_s``), then stop. What is still queued
+        then is counted ``dropped``, the request being posted ``failed``."""
+        task = self._task
+        if task is None:
             return
-        await self.queue.put(None)
+        if task.done():  # cancelled already (the loop's shutdown): nothing will send
+            self._drop_queued()
+            await self._close_client()
+            return
+
+        async def drain() -> None:
+            await self.queue.put(None)  # waits for room: within drain_s too
+            await asyncio.shield(task)
+
         try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout=drain_s)
+            await asyncio.wait_for(drain(), timeout=drain_s)
         except TimeoutError:
-            self._task.cancel()
-            left = 0
-            while not self.queue.empty():
-                body = self.queue.get_nowait()
-                if body is not None:
-                    left += self._sizes.pop(id(body), 0)
-                    self.outcomes["dropped"] += 1
-            self.records["dropped"] += left
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
             log.warning("OTLP/HTTP: stopped with requests unsent (dropped)")
         finally:
-            if self._client is not None and getattr(self, "_own_client", False):
-                await self._client.aclose()
+            await self._close_client()
+
+    async def _close_client(self) -> None:
+        if self._client is not None and self._own_client:
+            self._own_client = False
+            await self._client.aclose()
+
+    def _drop_queued(self) -> None:
+        while not self.queue.empty():
+            item = self.queue.get_nowait()
+            if item is not None:
+                self._count("dropped", item[1])
 
     async def _run(self) -> None:
-        import httpx
+        try:
+            if self._client is None:
+                try:
+                    import httpx
 
-        if self._client is None:
-            self._client = httpx.AsyncClient(timeout=self.timeout_s)
-            self._own_client = True
-        while True:
-            body = await self.queue.get()
-            if body is None:
-                return
-            n = self._sizes.pop(id(body), 0)
-            ok = await self._post(body)
-            key = "sent" if ok else "failed"
-            self.outcomes[key] += 1
-            self.records[key] += n
+                    self._client = httpx.AsyncClient(timeout=self.timeout_s)
+                    self._own_client = True
+                except Exception as exc:  # then each request fails (and is counted)
+                    log.error("OTLP/HTTP: no client (%s: %s)", type(exc).__name__, exc)
+            while True:
+                item = await self.queue.get()
+                if item is None:
+                    return
+                body, n = item
+                self._inflight = n
+                ok = await self._post(body)
+                self._inflight = 0
+                self._count("sent" if ok else "failed", n)
+        except asyncio.CancelledError:
+            # Stopped (aclose past its drain time, or the loop's shutdown): nothing is
+            # lost from the counters.
+            if self._inflight:
+                self._count("failed", self._inflight)
+                self._inflight = 0
+            self._drop_queued()
+            raise
 
     async def _post(self, body: bytes) -> bool:
+        """POST one request with retries; ``False`` when it failed, whatever raised."""
+        try:
+            return await self._post_with_retries(body)
+        except Exception as exc:  # never into the worker: this request failed
+            log.warning("OTLP/HTTP export to %s failed: %s: %s", self.url, type(exc).__name__, exc)
+            return False
+
+    async def _post_with_retries(self, body: bytes) -> bool:
         import httpx
 
         delay = self.backoff_s
+        why = ""
         for attempt in range(self.max_retries + 1):
             wait = delay
             try:
@@ -204,7 +251,7 @@ class OtlpHttpLogs:
                     log.warning("OTLP/HTTP export to %s failed: %s (not retried)", self.url, why)
                     return False
                 after = resp.headers.get("Retry-After", "")
-                if after.isdigit():
+                if after.isdecimal() and after.isascii():
                     wait = min(float(after), self.backoff_max_s)
             if attempt == self.max_retries:
                 break

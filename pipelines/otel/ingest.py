@@ -53,7 +53,7 @@ class OtlpIngest:
         candidate_wait_s: float = 10.0,
         max_wait_s: float = 60.0,
         max_open_traces: int = 10_000,
-        max_closed_traces: int = 50_000,
+        max_closed_traces: int = 5_000,
         max_spans_per_trace: int = 5_000,
         max_record_bytes: int = 8_000_000,
         clock: Callable[[], float] = time.monotonic,

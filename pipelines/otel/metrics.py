@@ -9,6 +9,8 @@ the last call, so the ingest stays free of Prometheus.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from pipelines.otel.ingest import OtlpIngest
@@ -126,6 +128,16 @@ class OtelMetrics:
             label = reason if reason in INGEST_REASONS else "assembly_error"
             self._inc(f"failure:{reason}", self.failures.labels(reason=label), n)
         self.open_traces.set(ingest.buffer.open_traces)
+
+    def sync_http(self, records: Mapping[str, int]) -> None:
+        """Bring the ``otlp_http`` event counters up to an OTLP/HTTP sender's own
+        (:attr:`~pipelines.otel.export.OtlpHttpLogs.records`: sent, failed, dropped)."""
+        for outcome in EVENT_OUTCOMES:
+            self._inc(
+                f"http:{outcome}",
+                self.events.labels(sink="otlp_http", outcome=outcome),
+                records.get(outcome, 0),
+            )
 
     def event(self, sink: str, outcome: str, n: int = 1) -> None:
         if n:

@@ -30,6 +30,7 @@ from pipelines.otel.settings import OtelSettings
 from pipelines.otel.source import LineFormat, otlp_traces
 
 FOLLOW_POLL_S = 0.5
+UNBOUNDED_OPEN_TRACES = 10**9  # a finite input: every trace stays open until the end
 
 
 class _Source:
@@ -59,7 +60,10 @@ class OtlpRun:
             mapping=load_mapping(otel.otel_mapping),
             quiet_period_s=otel.otel_quiet_period_s,
             max_wait_s=otel.otel_max_wait_s,
-            max_open_traces=otel.otel_max_open_traces,
+            # A finite input is flushed whole at its end: nothing to evict for. A
+            # followed one is bounded.
+            max_open_traces=otel.otel_max_open_traces if follow else UNBOUNDED_OPEN_TRACES,
+            max_closed_traces=otel.otel_max_closed_traces,
             max_record_bytes=max_record_bytes,
         )
         self.metrics = OtelMetrics(registry)
@@ -126,14 +130,14 @@ class OtlpRun:
             self.metrics.event("file", "sent", len(records))
         if self.http is not None:
             self.http.submit(records)
+            self.metrics.sync_http(self.http.records)
 
     async def aclose(self) -> None:
         if self._file is not None:
             self._file.close()
         if self.http is not None:
             await self.http.aclose()
-            for outcome, n in self.http.records.items():
-                self.metrics.event("otlp_http", outcome, n)
+            self.metrics.sync_http(self.http.records)
         self.metrics.sync(self.ingest)
 
     def table(self) -> Table:

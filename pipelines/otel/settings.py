@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -18,7 +20,14 @@ from monitor.settings import flag_options
 InputFormat = Literal["auto", "cargo", "otlp-json", "otlp-proto"]
 EventsEncoding = Literal["otlp_proto", "otlp_json"]
 
-__all__ = ["EventsEncoding", "InputFormat", "OtelKafkaSettings", "OtelSettings", "logs_url"]
+__all__ = [
+    "EventsEncoding",
+    "InputFormat",
+    "OtelKafkaSettings",
+    "OtelSettings",
+    "check_endpoint",
+    "logs_url",
+]
 
 
 def logs_url(endpoint: str) -> str:
@@ -30,6 +39,39 @@ def logs_url(endpoint: str) -> str:
     if parts.path not in ("", "/"):
         return endpoint
     return endpoint.rstrip("/") + "/v1/logs"
+
+
+_HOST = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?\.?")
+
+
+def check_endpoint(value: str) -> None:
+    """Raise ``ValueError`` (a settings error at start-up) for an OTLP/HTTP endpoint that
+    is not ``http(s)://host[:port][/path]`` with a valid host name or IP address and a
+    port in 1-65535."""
+    from urllib.parse import urlsplit
+
+    if not value.startswith(("http://", "https://")):
+        raise ValueError(f"an OTLP/HTTP endpoint starts with http:// or https://: {value!r}")
+    try:
+        parts = urlsplit(value)
+    except ValueError as exc:  # e.g. a bracketed host that is no IPv6 address
+        raise ValueError(f"OTLP/HTTP endpoint {value!r}: {exc}") from None
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError as exc:  # not a number, or out of 0-65535
+        raise ValueError(f"OTLP/HTTP endpoint {value!r}: bad port ({exc})") from None
+    if port == 0:
+        raise ValueError(f"OTLP/HTTP endpoint {value!r}: bad port (0)")
+    if parts.netloc.rpartition("@")[2].startswith("["):
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"OTLP/HTTP endpoint {value!r}: bad IPv6 address") from None
+    elif not _HOST.fullmatch(host):
+        raise ValueError(f"OTLP/HTTP endpoint {value!r}: no valid host name")
+    if any(c.isspace() or not c.isprintable() for c in value):
+        raise ValueError(f"OTLP/HTTP endpoint {value!r}: spaces or control characters")
 
 
 class OtelSettings(BaseSettings):
@@ -73,6 +115,15 @@ class OtelSettings(BaseSettings):
         description="traces buffered at once; over it the oldest is judged as incomplete (evicted)",
         json_schema_extra=flag_options("otel"),
     )
+    otel_max_closed_traces: int = Field(
+        default=5_000,
+        ge=0,
+        le=10_000_000,
+        description="judged traces remembered with their spans, so that a late span "
+        "re-judges the whole trace (about 16 kB each); a late span of a forgotten trace "
+        "starts a new one",
+        json_schema_extra=flag_options("otel"),
+    )
     otlp_endpoint: str | None = Field(
         default=None,
         description="OTLP/HTTP endpoint for the gen_ai.evaluation.result events, e.g. "
@@ -92,8 +143,7 @@ class OtelSettings(BaseSettings):
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        if not value.startswith(("http://", "https://")):
-            raise ValueError(f"an OTLP/HTTP endpoint starts with http:// or https://: {value!r}")
+        check_endpoint(value)
         return value
 
 

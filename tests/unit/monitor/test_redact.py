@@ -259,3 +259,30 @@ def test_a_secret_with_a_quote_and_a_non_ascii_letter_is_masked_in_json_lines() 
     assert "ss-key-0042" not in masked and "[secret]" in masked
     escaped = json.dumps({"reason": f"echoed {key}"})
     assert "ss-key-0042" not in SecretMask([key])(escaped)
+
+
+@pytest.mark.parametrize(
+    ("reason", "detail"),
+    [
+        ("assembly_error", "ValueError: customer Jane Doe"),
+        ("otlp_undecodable", 'not OTLP/JSON: Couldn\'t parse integer: "Jane Doe"'),
+        ("otlp_bad_id", "not hex: 'Jane Doe'"),
+    ],
+)
+def test_otel_reasons_that_quote_the_input_are_hashed(reason: str, detail: str) -> None:
+    """An OpenTelemetry failure's detail may quote the input (an exception's text, the
+    protobuf parser's message): hashed in the dead-letter record and in the invalid
+    judgment's rationale; a trace's dead-letter record (no original) gets no original
+    fields."""
+    red = Redactor(SALT)
+    record = {"reason": reason, "detail": detail, "kind": "otlp_trace", "records": []}
+    out = red.dead_letter(record)
+    assert out["detail"].startswith(PREFIX) and out["redacted"] is True
+    assert "original_text" not in out and "original_base64" not in out
+    j = Judgment(
+        trace_id="t", status="invalid", reason=reason, rationale=detail,
+        evaluated_at=datetime.now(UTC),
+    )  # fmt: skip
+    assert red(j).rationale == red.text(detail)
+    kept = j.model_copy(update={"reason": "no_question", "rationale": "no user message"})
+    assert red(kept).rationale == "no user message"  # the decoder's own words stay

@@ -269,3 +269,94 @@ def test_a_record_without_spans_is_its_own_outcome(evaluator: Any, fmt: str, val
     [(_, dead)] = rig.sent("cargo-traces-dlq")
     assert dead["reason"] == "no_spans"
     assert rig.acked == [(0, 0)]
+
+
+REDACT_SALT = "s3cret-salt-for-tests-0123"
+
+
+def _explanations(rig: Rig) -> list[str]:
+    return [
+        a["value"]["stringValue"]
+        for _, e in rig.sent(EVENTS)
+        for r in e["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
+        for a in r["attributes"]
+        if a["key"] == "gen_ai.evaluation.explanation"
+    ]
+
+
+def test_events_carry_the_redacted_judgment(evaluator: Any) -> None:
+    """--redact: the events topic gets what the judgments topic gets (the rationale
+    quotes the live context: 'owner='Ann'')."""
+    from monitor.redact import PREFIX, Redactor
+
+    rig = Rig(evaluator)
+    rig.h.delivery.redactor = Redactor(REDACT_SALT)
+    rig.take(rig.rec(record(*genai_spans()), key=GT))
+    rig.tick(3.5)
+    [(_, judgment)] = rig.sent("cargo-judgments")
+    assert judgment["rationale"].startswith(PREFIX)
+    [explanation] = _explanations(rig)
+    assert explanation == f"{judgment['reason']}: {judgment['rationale']}"
+    assert "Ann" not in json.dumps([v for _, v in rig.sent(EVENTS)])
+
+
+def test_a_trace_dead_letter_and_its_event_are_redacted(
+    evaluator: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An assembly that raises quotes the input in its detail: hashed in the trace's
+    dead-letter record and in its error event under --redact."""
+    import pipelines.otel.ingest as ingest_mod
+    from monitor.redact import PREFIX, Redactor
+
+    def boom(*_: Any) -> Any:
+        raise ValueError("customer Jane Doe, card 4111")
+
+    monkeypatch.setattr(ingest_mod, "assemble", boom)
+    rig = Rig(evaluator)
+    rig.h.delivery.redactor = Redactor(REDACT_SALT)
+    rig.take(rig.rec(record(*genai_spans()), key=GT))
+    rig.tick(3.5)
+    [(_, dead)] = rig.sent("cargo-traces-dlq")
+    assert dead["reason"] == "assembly_error" and dead["kind"] == "otlp_trace"
+    assert dead["detail"].startswith(PREFIX) and dead["redacted"] is True
+    assert "original_text" not in dead and "original_base64" not in dead
+    [explanation] = _explanations(rig)
+    assert explanation.startswith("assembly_error: " + PREFIX)
+    blob = json.dumps([v for _, v in rig.sent("cargo-traces-dlq") + rig.sent(EVENTS)])
+    assert "Jane Doe" not in blob and "4111" not in blob
+
+
+def test_otlp_http_outcomes_reach_the_stream_metrics(evaluator: Any) -> None:
+    """The worker's OTLP/HTTP sends settle in the background; their outcomes reach
+    cargo_otel_events_total{sink="otlp_http"} as the worker settles its deliveries."""
+    from types import SimpleNamespace
+
+    from pipelines.otel.export import OtlpHttpLogs
+
+    class Client:
+        def __init__(self) -> None:
+            self.statuses = [200, 400]
+
+        async def post(self, *_: Any, **__: Any) -> Any:
+            return SimpleNamespace(status_code=self.statuses.pop(0), headers={})
+
+    rig = Rig(evaluator)
+    http = OtlpHttpLogs("http://collector:4318", client=Client())
+    rig.otlp.events = EventsOut(None, "otlp_json", http)
+
+    async def go() -> None:
+        for rec, trace in ((rig.rec(record(*genai_spans()), key=GT), GT),
+                           (rig.rec(record(*openinference_spans()), key=OT), OT)):  # fmt: skip
+            await rig.otlp.take([rec], [rig.ack_of(rec)])
+            rig.clock.now += 3.5
+            await rig.otlp.tick()  # judged: its events are queued for the sender
+            assert trace.encode() in [k for k, _ in rig.sent("cargo-judgments")]
+            await asyncio.sleep(0.01)  # the sender posts them
+        await rig.otlp.tick()  # the worker settles: the sender's counts reach the metrics
+
+    asyncio.run(go())
+    sent, failed = http.records["sent"], http.records["failed"]
+    assert sent > 0 and failed > 0
+    value = rig.h.value
+    assert value("cargo_otel_events_total", sink="otlp_http", outcome="sent") == sent
+    assert value("cargo_otel_events_total", sink="otlp_http", outcome="failed") == failed

@@ -440,3 +440,22 @@ async def test_a_failed_batch_stops_the_worker_even_with_no_more_input(
         await task
     assert stopped == [True] and state.crashed is not None
     assert "the stream agent crashed" in caplog.text
+
+
+def test_the_otlp_worker_takes_the_payload_cap_and_the_closed_traces_bound(
+    tmp_path: Path,
+) -> None:
+    """The OpenTelemetry side of the worker: a record over --max-payload-bytes is
+    too_large (as a native message is), and --otel-max-closed-traces bounds the memory of
+    judged traces."""
+    from monitor.settings import CargoSettings
+    from pipelines.otel.settings import OtelSettings
+
+    otel = OtelSettings(input_format="otlp-json", otel_max_closed_traces=7)
+    cfg = StreamConfig(kafka=LOCAL, metrics_port=0, data_dir=str(tmp_path), otel=otel)
+    app = build_app(cfg, CargoSettings(embedder="hashing", max_payload_bytes=4096))
+    ingest = app.cargo_otlp.ingest
+    assert ingest.max_record_bytes == 4096
+    assert ingest.buffer.max_closed_traces == 7
+    [outcome] = ingest.feed(b"{" + b" " * 5000 + b"}", "otlp-json")
+    assert outcome.error is not None and outcome.error.reason == "too_large"

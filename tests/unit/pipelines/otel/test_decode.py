@@ -180,6 +180,24 @@ def test_rebuild_indexed_nested_lists() -> None:
     }
 
 
+def test_keys_with_non_ascii_or_endless_digits_are_not_list_indices() -> None:
+    """'²'.isdigit() is true and int('²') raises; int() refuses over 4,300 digits; '٣'
+    is a digit int() reads. None of them is a list index: the key stays as it is."""
+    long = "9" * 5000
+    flat = {"a.².b": 1, "x.٣": 2, f"y.{long}": 3, "z.0": 4}
+    assert rebuild_indexed(flat) == {"a.².b": 1, "x.٣": 2, f"y.{long}": 3, "z": [4]}
+    rec = otlp.record(otlp.span(TID, SID, "s", attrs={"llm.input_messages.².message": "x"}))
+    [span] = decode_otlp_json(rec)
+    assert span.attributes == {"llm.input_messages.².message": "x"}
+
+
+def test_token_counts_that_are_not_ascii_digits_are_ignored() -> None:
+    from pipelines.otel.assemble import _int
+
+    assert _int("12") == 12
+    assert _int("²") is None and _int("٣") is None and _int("9" * 5000) is None
+
+
 def test_sniff_format() -> None:
     assert sniff_format(otlp.record(otlp.span(TID, SID, "s"))) == "otlp-json"
     assert sniff_format(otlp.record(otlp.span(TID, SID, "s")).encode()) == "otlp-json"

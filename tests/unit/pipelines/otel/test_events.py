@@ -104,6 +104,8 @@ def test_encodings() -> None:
     rec = doc["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0]
     assert (rec["traceId"], rec["spanId"]) == (otlp.GT, otlp.G_ROOT)  # hex, as OTLP/JSON says
     assert rec["eventName"] == "gen_ai.evaluation.result"
+    # OTLP/JSON: enums as integers (proto3 JSON's default would write the enum's name).
+    assert rec["severityNumber"] == 9 and rec["severityText"] == "INFO"
     assert doc["resourceLogs"][0]["resource"]["attributes"][0]["value"] == {
         "stringValue": "cargo-monitor"
     }

@@ -25,11 +25,15 @@ from pipelines.otel.settings import OtelSettings, logs_url
 from tests.unit.pipelines.otel.otlp import G_ROOT, GT, OT, genai_spans, openinference_spans, record
 
 
-def _run(tmp: Path, lines: list[str], **otel: Any) -> tuple[Any, list[dict[str, Any]], Path]:
+def _run(
+    tmp: Path, lines: list[str], cargo: dict[str, Any] | None = None, **otel: Any
+) -> tuple[Any, list[dict[str, Any]], Path]:
     src = tmp / "in.jsonl"
     src.write_text("\n".join(lines) + "\n")
     out, events = tmp / "judgments.jsonl", tmp / "events.jsonl"
-    settings = CargoSettings(embedder="hashing", cache_dir=tmp / "cache", metrics_port=0)
+    settings = CargoSettings(
+        embedder="hashing", cache_dir=tmp / "cache", metrics_port=0, **(cargo or {})
+    )
     summary = asyncio.run(
         run_monitor(
             settings,
@@ -70,6 +74,22 @@ def test_run_on_otlp_json_lines(tmp_path: Path) -> None:
     verdicts = [r for r in logs if r["attributes"][0]["value"]["stringValue"] == "cargo.verdict"]
     assert {r["traceId"] for r in verdicts} == {GT, OT}
     assert {r["spanId"] for r in verdicts if r["traceId"] == GT} == {G_ROOT}
+
+
+def test_run_writes_events_of_the_redacted_judgments(tmp_path: Path) -> None:
+    """--redact: the events file carries the judgments file's (redacted) rationale, not
+    the live context it quotes ('owner='Ann'')."""
+    from monitor.redact import PREFIX
+
+    redact = {"redact": True, "redact_salt": "s3cret-salt-for-tests-0123"}
+    _, judgments, events = _run(
+        tmp_path, [record(*genai_spans())], cargo=redact, input_format="otlp-json"
+    )
+    [judgment] = judgments
+    assert judgment["rationale"].startswith(PREFIX)
+    text = events.read_text()
+    assert "Ann" not in text
+    assert f"{judgment['reason']}: {judgment['rationale']}" in text
 
 
 def test_auto_tells_native_and_otlp_lines_apart(tmp_path: Path) -> None:
@@ -208,3 +228,119 @@ def test_a_followed_input_judges_a_trace_while_native_lines_keep_coming() -> Non
     seen = asyncio.run(go())
     assert isinstance(seen[-1].payload, dict) and seen[-1].payload["trace_id"] == OT
     assert len(seen) < 150  # judged on time, not at the end of the input
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    ["http://:4318", "http://h:99999", "http://h:abc", "http://h:0", "http://a b:4318",
+     "https://[zz]:4318", "http://"],
+)  # fmt: skip
+def test_a_malformed_otlp_endpoint_is_a_settings_error(endpoint: str) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="OTLP/HTTP endpoint"):
+        OtelSettings(otlp_endpoint=endpoint)
+    with pytest.raises(ValueError, match="OTLP/HTTP endpoint"):
+        OtlpHttpLogs(endpoint)
+
+
+def test_good_otlp_endpoints_pass() -> None:
+    for endpoint in ("http://otel_collector:4318", "https://[::1]:4318/v1/logs", "http://h."):
+        assert OtelSettings(otlp_endpoint=endpoint).otlp_endpoint == endpoint
+
+
+class _Client:
+    """An HTTP client whose post raises ``exc``, or hangs (``exc`` None)."""
+
+    def __init__(self, exc: BaseException | None) -> None:
+        self.exc = exc
+        self.posts = 0
+
+    async def post(self, *_: Any, **__: Any) -> Any:
+        self.posts += 1
+        if self.exc is None:
+            await asyncio.Event().wait()
+        raise self.exc  # type: ignore[misc]
+
+
+def test_otlp_http_counts_any_exception_as_failed_and_never_raises() -> None:
+    async def go() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Client(RuntimeError("boom")))
+        http.submit(_records())
+        http.submit(_records())
+        await http.aclose()
+        return http
+
+    http = asyncio.run(go())
+    n = len(_records())
+    assert http.outcomes == {"failed": 2} and http.records == {"failed": 2 * n}
+
+
+def test_otlp_http_requests_in_flight_when_stopped_are_counted() -> None:
+    n = len(_records())
+
+    async def closed() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Client(None))
+        for _ in range(3):
+            http.submit(_records())
+        await asyncio.sleep(0.01)  # the first request is being posted (it hangs)
+        await http.aclose(drain_s=0.05)
+        http.submit(_records())  # after close: dropped, counted
+        return http
+
+    http = asyncio.run(closed())
+    assert http.outcomes == {"failed": 1, "dropped": 3}
+    assert http.records == {"failed": n, "dropped": 3 * n}
+
+    async def cancelled() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Client(None))
+        for _ in range(2):
+            http.submit(_records())
+        await asyncio.sleep(0.01)
+        assert http._task is not None
+        http._task.cancel()  # e.g. the loop shutting down
+        await asyncio.sleep(0.01)
+        await http.aclose(drain_s=0.05)  # closing a cancelled sender does not raise
+        return http
+
+    http = asyncio.run(cancelled())
+    assert http.outcomes == {"failed": 1, "dropped": 1}
+
+
+def test_otel_max_closed_traces_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prometheus_client import CollectorRegistry
+
+    from pipelines.otel.run import OtlpRun
+
+    assert OtelSettings().otel_max_closed_traces == 5_000
+    monkeypatch.setenv("CARGO_OTEL_MAX_CLOSED_TRACES", "7")
+    otel = OtelSettings(input_format="otlp-json")
+    assert otel.otel_max_closed_traces == 7
+    for follow in (False, True):
+        run = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=follow)
+        assert run is not None and run.ingest.buffer.max_closed_traces == 7
+
+
+class _NoLines:
+    async def __aiter__(self) -> Any:
+        return
+        yield
+
+
+def test_a_finite_run_never_evicts(tmp_path: Path) -> None:
+    """Over --otel-max-open-traces open traces: a finite input is flushed whole at its
+    end, so no trace is judged early as incomplete (evicted); a followed one stays
+    bounded."""
+    from prometheus_client import CollectorRegistry
+
+    from pipelines.otel.run import OtlpRun
+
+    spans = genai_spans()
+    lines = [record(*spans[4:]), record(*openinference_spans()), record(*spans[:4])]
+    _, judgments, _ = _run(tmp_path, lines, input_format="otlp-json", otel_max_open_traces=1)
+    # Evicted, GT would be judged twice (its first lines, then all of it) and OT early.
+    assert sorted(j["trace_id"] for j in judgments) == sorted([GT, OT])
+    assert "evicted" not in (tmp_path / "console.txt").read_text()
+    otel = OtelSettings(input_format="otlp-json", otel_max_open_traces=1)
+    followed = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=True)
+    assert followed is not None and followed.ingest.buffer.max_open_traces == 1
