@@ -568,7 +568,15 @@ class StepVerifier:
             keys = [w for w in content(tokens(term)) if not w[:1].isdigit()]
             if not keys:
                 continue
-            kept = sum(any(same_word(w, a, p) for a in answer_words) for w in keys)
+            term_q = quantities(term)
+            # The term's quantity stated in canonical form ("within 14 days" = "in the
+            # next two weeks"): its unit, number and bound words are kept, however
+            # written (the quantity rule compares them).
+            stated_q = bool(term_q) and term_q <= quantities(al.answer_known)
+            kept = sum(
+                (stated_q and _quantity_word(w)) or any(same_word(w, a, p) for a in answer_words)
+                for w in keys
+            )
             if kept * 2 >= len(keys):
                 continue
             new = [
@@ -580,14 +588,28 @@ class StepVerifier:
                     f"declared policy term replaced: {term} -> {' '.join(new)}",
                     False,
                 )
-        sub = _substitution(sw, gw, answer_words, ref_words, p)
+        same_q = bool(step_q) and step_q <= quantities(mask_known(seg.text, al.values))
+        sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
         return "covered", "", False
 
 
+def _quantity_word(w: str) -> bool:
+    """A number word, a bound word or a unit ("days", "hour"): part of how a quantity
+    is written, which the quantity rule compares in canonical form."""
+    if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in ("single", "quarter"):
+        return True
+    return any(not q.startswith("n:") for q in quantities(f"2 {w}"))
+
+
 def _substitution(
-    sw: list[str], gw: list[str], answer_words: list[str], ref_words: list[str], p: int
+    sw: list[str],
+    gw: list[str],
+    answer_words: list[str],
+    ref_words: list[str],
+    p: int,
+    same_quantities: bool = False,
 ) -> str | None:
     """A policy noun of the step swapped for another inside an otherwise unchanged
     statement, or None.
@@ -612,6 +634,11 @@ def _substitution(
         return None
     _, i1, i2, j1, j2 = ops[0]
     if i2 - i1 > 3 or j2 - j1 > 3:
+        return None
+    if same_quantities and any(_quantity_word(w) for w in a[i1:i2] + b[j1:j2]):
+        # A quantity reworded ("arrive 15 minutes" -> "get there a quarter of an
+        # hour"): the segment states the step's quantities in canonical form, and the
+        # swap is how it writes them, which is the quantity rule's to judge.
         return None
     if _count_value(a[i1:i2]) is not None and _count_value(a[i1:i2]) == _count_value(b[j1:j2]):
         return None  # the same count in other words ("a single" -> "one"): the count rule's

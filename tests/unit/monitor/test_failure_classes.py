@@ -570,3 +570,49 @@ def test_a_fact_step_is_not_covered_without_every_supported_fact(
     ref: GoldenItem, answer: str, context: dict[str, str]
 ) -> None:
     assert judged(ref, answer, context)[0]
+
+
+# (1)/(5) a quantity written another way inside a declared term or beside a reworded verb
+# is the quantity rule's to judge: equal in canonical form, it is no policy swap.
+UPLOAD = item(
+    "visa_upload",
+    "Upload the scan as a PDF in the applicant portal within 14 days.",
+    ["Upload the scan as a PDF in the applicant portal within 14 days."],
+    ("within 14 days",),
+)
+CHECKIN = item(
+    "vet_checkin",
+    "Please arrive 15 minutes early to check in at reception.",
+    ["Please arrive 15 minutes early to check in at reception."],
+)
+HOLD = item(
+    "locker_hold",
+    "Items left in the locker are held for 48 hours at the service desk.",
+    ["Items left in the locker are held for 48 hours at the service desk."],
+    ("for 48 hours",),
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (UPLOAD, "Please upload the scan to the applicant portal as a PDF in the next two weeks."),
+        (CHECKIN, "Get there a quarter of an hour early so you can check in at reception."),
+        (HOLD, "The service desk keeps anything left in the locker for two days."),
+    ],
+)
+def test_a_quantity_written_another_way_is_not_a_policy_swap(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (UPLOAD, "Please upload the scan to the applicant portal as a PDF in the next two months."),
+        (CHECKIN, "Get there half an hour early so you can check in at reception."),
+        (HOLD, "The service desk keeps anything left in the locker for two weeks."),
+        (CHECKIN, "Please arrive 15 minutes early to check in at the pharmacy."),
+    ],
+)
+def test_a_changed_quantity_or_term_beside_it_is_still_caught(ref: GoldenItem, answer: str) -> None:
+    assert wrong(ref, answer), statuses(ref, answer)
