@@ -82,6 +82,12 @@ class ProcedureConfig:
       ownership) lies within this distance of ``cover_threshold`` is marked
       ``uncertain`` whatever its verdict: the alignment did not settle whether the
       answer states it (see :func:`StepVerifier._verdicts`).
+    * ``share_penalty`` 0.25: in the one-to-one assignment of steps to answer
+      sentences (:func:`_anchors`), a second (third, ...) step placed in a sentence
+      that another step already holds pays this much of its score, so that a
+      sentence of its own wins over a clause of a neighbour's sentence unless the
+      clause fits clearly better. The ownership margin's value: a segment within it
+      of another step's score is one that step could claim.
     """
 
     cover_threshold: float = 0.35
@@ -91,6 +97,7 @@ class ProcedureConfig:
     ownership_margin: float = 0.25
     tie_margin: float = 0.2
     uncertain_band: float = 0.1
+    share_penalty: float = 0.25
 
 
 def mask_known(text: str, values: Sequence[str]) -> str:
@@ -122,6 +129,7 @@ class Segment:
     masked: str
     kind: Literal["clause", "sentence", "window"]
     sentence: str = ""  # the enclosing sentence (masked), for term comparison
+    at: tuple[int, ...] = ()  # the answer sentences it spans (by index)
 
 
 def answer_segments(answer: str, values: Sequence[str]) -> list[Segment]:
@@ -129,16 +137,49 @@ def answer_segments(answer: str, values: Sequence[str]) -> list[Segment]:
     over two sentences or fold two steps into one."""
     sents = [s.text for s in split_sentences(answer)] or [answer]
     segs: list[Segment] = []
-    for s in sents:
+    for i, s in enumerate(sents):
         ms = mask(s, values)
-        segs.append(Segment(s, ms, "sentence", ms))
+        segs.append(Segment(s, ms, "sentence", ms, (i,)))
         parts = [p for p in split_clauses(s) if len(content(tokens(p))) >= 1]
         if len(parts) > 1:
-            segs += [Segment(p, mask(p, values), "clause", ms) for p in parts]
-    for a, b in itertools.pairwise(sents):
+            segs += [Segment(p, mask(p, values), "clause", ms, (i,)) for p in parts]
+    for i, (a, b) in enumerate(itertools.pairwise(sents)):
         mw = mask(f"{a} {b}", values)
-        segs.append(Segment(f"{a} {b}", mw, "window", mw))
+        segs.append(Segment(f"{a} {b}", mw, "window", mw, (i, i + 1)))
     return segs
+
+
+def _anchors(score: np.ndarray, segs: list[Segment], share_penalty: float) -> list[int | None]:
+    """One answer sentence per step, by a global assignment (Hungarian, maximum total
+    score) instead of each step's own best match: a step is not read from a sentence
+    that merely shares a word with it when another step states that sentence and a
+    sentence of its own is left over ("Follow the parcel in the app, which also shows
+    the delivery day. Have someone there to sign for it.").
+
+    A sentence offers one place per clause (steps folded into one sentence, "...; it
+    lasts at most 3 months, and the fee is paused"); every place after its first costs
+    ``share_penalty``. A step's score for a sentence is its best over the sentence and
+    its clauses (windows belong to two sentences). ``None``: more steps than places."""
+    # Imported here: scipy.optimize costs 0.3 s at start-up, and most answers never
+    # get this far (verbatim answers, empty answers).
+    from scipy.optimize import linear_sum_assignment
+
+    n_sent = 1 + max((i for g in segs for i in g.at), default=-1)
+    per_sent = np.zeros((score.shape[0], n_sent))
+    clauses = [0] * n_sent
+    for j, g in enumerate(segs):
+        if g.kind == "window":
+            continue
+        i = g.at[0]
+        per_sent[:, i] = np.maximum(per_sent[:, i], score[:, j])
+        clauses[i] += g.kind == "clause"
+    cols = [(i, extra) for i in range(n_sent) for extra in range(max(1, clauses[i]))]
+    gain = np.stack([per_sent[:, i] - (share_penalty if extra else 0.0) for i, extra in cols], 1)
+    rows, picked = linear_sum_assignment(gain, maximize=True)
+    out: list[int | None] = [None] * score.shape[0]
+    for k, c in zip(rows, picked, strict=True):
+        out[int(k)] = cols[int(c)][0]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,11 +437,11 @@ class StepVerifier:
         owner_score = score.max(axis=0)
         eligible = score >= owner_score[None, :] - cfg.ownership_margin
         score_for_step = np.where(eligible, score, 0.0)
+        anchors = _anchors(score_for_step, segs, cfg.share_penalty)
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
         for k, step in enumerate(steps):
-            j = self._best(score_for_step[k], segs, cfg.cover_threshold)
-            best = float(score_for_step[k, j])
+            j, best = self._anchored(k, score_for_step[k], segs, anchors)
             # The best score any segment has for this step, before ownership took
             # segments away: how close the answer came to stating it.
             raw = float(score[k].max())
@@ -456,6 +497,35 @@ class StepVerifier:
                 )
             )
         return out
+
+    def _anchored(
+        self, k: int, row: np.ndarray, segs: list[Segment], anchors: list[int | None]
+    ) -> tuple[int, float]:
+        """The segment step ``k`` is read from, and its score.
+
+        Within the step's assigned sentence (:func:`_anchors`) when that reaches the
+        cover threshold: the sentence and its clauses, and the windows it forms with a
+        sentence no other step holds; the score may also come from a window shared with
+        another step's sentence (a step spread over both), but the step is then read
+        from its own sentence. Otherwise the step's best segment anywhere, as before
+        the assignment: whether a step is covered is never decided by it, only which
+        words it is compared with."""
+        threshold = self.config.cover_threshold
+        a = anchors[k]
+        if a is not None:
+            held = {x for i, x in enumerate(anchors) if i != k and x is not None and x != a}
+            near = [j for j, g in enumerate(segs) if a in g.at]
+            own = [j for j in near if not held.intersection(segs[j].at)]
+            top = max(float(row[j]) for j in near)
+            if own and top >= threshold:
+                mine = np.full(len(segs), -1.0)
+                mine[own] = row[own]
+                j = self._best(mine, segs, min(threshold, float(mine.max())))
+                # The chosen segment's score, as without the assignment; the shared
+                # window's where the step's own sentence alone falls short.
+                return j, float(row[j]) if row[j] >= threshold else top
+        j = self._best(row, segs, threshold)
+        return j, float(row[j])
 
     def _best(self, row: np.ndarray, segs: list[Segment], threshold: float) -> int:
         # Prefer the tightest segment (clause < sentence < window) that still covers
@@ -568,7 +638,15 @@ class StepVerifier:
             keys = [w for w in content(tokens(term)) if not w[:1].isdigit()]
             if not keys:
                 continue
-            kept = sum(any(same_word(w, a, p) for a in answer_words) for w in keys)
+            term_q = quantities(term)
+            # The term's quantity stated in canonical form ("within 14 days" = "in the
+            # next two weeks"): its unit, number and bound words are kept, however
+            # written (the quantity rule compares them).
+            stated_q = bool(term_q) and term_q <= quantities(al.answer_known)
+            kept = sum(
+                (stated_q and _quantity_word(w)) or any(same_word(w, a, p) for a in answer_words)
+                for w in keys
+            )
             if kept * 2 >= len(keys):
                 continue
             new = [
@@ -580,14 +658,28 @@ class StepVerifier:
                     f"declared policy term replaced: {term} -> {' '.join(new)}",
                     False,
                 )
-        sub = _substitution(sw, gw, answer_words, ref_words, p)
+        same_q = bool(step_q) and step_q <= quantities(mask_known(seg.text, al.values))
+        sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
         return "covered", "", False
 
 
+def _quantity_word(w: str) -> bool:
+    """A number word, a bound word or a unit ("days", "hour"): part of how a quantity
+    is written, which the quantity rule compares in canonical form."""
+    if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in ("single", "quarter"):
+        return True
+    return any(not q.startswith("n:") for q in quantities(f"2 {w}"))
+
+
 def _substitution(
-    sw: list[str], gw: list[str], answer_words: list[str], ref_words: list[str], p: int
+    sw: list[str],
+    gw: list[str],
+    answer_words: list[str],
+    ref_words: list[str],
+    p: int,
+    same_quantities: bool = False,
 ) -> str | None:
     """A policy noun of the step swapped for another inside an otherwise unchanged
     statement, or None.
@@ -612,6 +704,11 @@ def _substitution(
         return None
     _, i1, i2, j1, j2 = ops[0]
     if i2 - i1 > 3 or j2 - j1 > 3:
+        return None
+    if same_quantities and any(_quantity_word(w) for w in a[i1:i2] + b[j1:j2]):
+        # A quantity reworded ("arrive 15 minutes" -> "get there a quarter of an
+        # hour"): the segment states the step's quantities in canonical form, and the
+        # swap is how it writes them, which is the quantity rule's to judge.
         return None
     if _count_value(a[i1:i2]) is not None and _count_value(a[i1:i2]) == _count_value(b[j1:j2]):
         return None  # the same count in other words ("a single" -> "one"): the count rule's

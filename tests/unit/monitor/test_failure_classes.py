@@ -364,12 +364,6 @@ def test_clauses_joined_by_semicolon_or_and_are_separate_candidates(
             "again the next working day.",
             1,
             "Have someone there to sign for it.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap (class 3): alignment is per step, not a global "
-                "assignment; two clauses tie on term recall (2 of 5 words each) and the "
-                "one sharing 'delivery day' wins over the one stating 'sign for it'",
-            ),
         ),
         (
             LIBRARY,
@@ -393,6 +387,141 @@ def test_a_step_is_matched_to_its_clause_not_to_a_sentence_sharing_a_word(
 ) -> None:
     got = matched(ref, answer)
     assert got[k] == ("covered", clause), got
+
+
+# One-to-one alignment (a global assignment of steps to answer sentences): a step is read
+# from a sentence of its own, not from a clause or a window of a sentence that states
+# another step. Greedy per-step matching read each of these from the neighbour's sentence.
+MUSEUM = item(
+    "museum_visit",
+    "Buy the ticket in the museum app. Show the QR code at the entrance gate. Large bags go "
+    "in the cloakroom by the shop.",
+    [
+        "Buy the ticket in the museum app.",
+        "Show the QR code at the entrance gate.",
+        "Large bags go in the cloakroom by the shop.",
+    ],
+)
+KENNEL = item(
+    "kennel_stay",
+    "Book the kennel stay online. Bring the vaccination record at drop-off. Collect your dog "
+    "before 6 pm on the last day.",
+    [
+        "Book the kennel stay online.",
+        "Bring the vaccination record at drop-off.",
+        "Collect your dog before 6 pm on the last day.",
+    ],
+)
+WORKSHOP = item(
+    "bike_repair",
+    "Leave the bike at the workshop counter. The mechanic must call you before any extra "
+    "repair. Pay when you collect the bike.",
+    [
+        "Leave the bike at the workshop counter.",
+        "The mechanic must call you before any extra repair.",
+        "Pay when you collect the bike.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "k", "segment"),
+    [
+        (
+            MUSEUM,
+            "Buy the ticket in the museum app, which also holds the QR code. Scan it at the "
+            "entrance gate. Large bags go in the cloakroom by the shop.",
+            1,
+            "Scan it at the entrance gate.",
+        ),
+        (
+            KENNEL,
+            "Book the kennel stay online, where the vaccination rules are listed. Have the "
+            "record with you when you drop your dog off. Collect your dog before 6 pm on the "
+            "last day.",
+            1,
+            "Have the record with you when you drop your dog off.",
+        ),
+        (
+            KENNEL,
+            "Book the kennel stay online, and no record is checked at booking. At drop-off, "
+            "bring the vaccination papers. Collect your dog before 6 pm on the last day.",
+            1,
+            "At drop-off, bring the vaccination papers.",
+        ),
+        (
+            WORKSHOP,
+            "Leave the bike at the workshop counter; no repair is started without a quote. "
+            "Before doing any extra work, the mechanic phones you. Pay when you collect the "
+            "bike.",
+            1,
+            "Before doing any extra work",
+        ),
+    ],
+)
+def test_a_step_is_read_from_its_own_sentence_not_a_neighbours(
+    ref: GoldenItem, answer: str, k: int, segment: str
+) -> None:
+    got = matched(ref, answer)
+    assert got[k] == ("covered", segment), got
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (
+            MUSEUM,
+            "Buy the ticket in the museum app; no QR code is printed. Scan it on your phone at "
+            "the entrance gate. Large bags go in the cloakroom by the shop.",
+        ),
+        (
+            WORKSHOP,
+            "Leave the bike at the workshop counter; no extra repair is done there. The "
+            "mechanic phones you before anything else is fixed. Pay when you collect the bike.",
+        ),
+        (
+            KENNEL,
+            "Book the kennel stay online; no vaccination record is needed to book. Have the "
+            "record with you when you drop your dog off. Collect your dog before 6 pm on the "
+            "last day.",
+        ),
+    ],
+)
+def test_a_negation_in_a_neighbours_sentence_is_not_this_steps(
+    ref: GoldenItem, answer: str
+) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "k"),
+    [
+        (
+            MUSEUM,
+            "Buy the ticket in the museum app, which also holds the QR code. Do not show it at "
+            "the entrance gate. Large bags go in the cloakroom by the shop.",
+            1,
+        ),
+        (
+            KENNEL,
+            "Book the kennel stay online, where the vaccination rules are listed. Do not bring "
+            "the record when you drop your dog off. Collect your dog before 6 pm on the last "
+            "day.",
+            1,
+        ),
+        (
+            WORKSHOP,
+            "Leave the bike at the workshop counter; the mechanic calls you about the quote. "
+            "The mechanic does not call you before any extra repair. Pay when you collect the "
+            "bike.",
+            1,
+        ),
+    ],
+)
+def test_a_negation_in_the_steps_own_sentence_is_still_caught(
+    ref: GoldenItem, answer: str, k: int
+) -> None:
+    assert statuses(ref, answer)[k] == "negated", matched(ref, answer)
 
 
 @pytest.mark.parametrize(
@@ -570,3 +699,49 @@ def test_a_fact_step_is_not_covered_without_every_supported_fact(
     ref: GoldenItem, answer: str, context: dict[str, str]
 ) -> None:
     assert judged(ref, answer, context)[0]
+
+
+# (1)/(5) a quantity written another way inside a declared term or beside a reworded verb
+# is the quantity rule's to judge: equal in canonical form, it is no policy swap.
+UPLOAD = item(
+    "visa_upload",
+    "Upload the scan as a PDF in the applicant portal within 14 days.",
+    ["Upload the scan as a PDF in the applicant portal within 14 days."],
+    ("within 14 days",),
+)
+CHECKIN = item(
+    "vet_checkin",
+    "Please arrive 15 minutes early to check in at reception.",
+    ["Please arrive 15 minutes early to check in at reception."],
+)
+HOLD = item(
+    "locker_hold",
+    "Items left in the locker are held for 48 hours at the service desk.",
+    ["Items left in the locker are held for 48 hours at the service desk."],
+    ("for 48 hours",),
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (UPLOAD, "Please upload the scan to the applicant portal as a PDF in the next two weeks."),
+        (CHECKIN, "Get there a quarter of an hour early so you can check in at reception."),
+        (HOLD, "The service desk keeps anything left in the locker for two days."),
+    ],
+)
+def test_a_quantity_written_another_way_is_not_a_policy_swap(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (UPLOAD, "Please upload the scan to the applicant portal as a PDF in the next two months."),
+        (CHECKIN, "Get there half an hour early so you can check in at reception."),
+        (HOLD, "The service desk keeps anything left in the locker for two weeks."),
+        (CHECKIN, "Please arrive 15 minutes early to check in at the pharmacy."),
+    ],
+)
+def test_a_changed_quantity_or_term_beside_it_is_still_caught(ref: GoldenItem, answer: str) -> None:
+    assert wrong(ref, answer), statuses(ref, answer)
