@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from benchmarks.gate_scale import _Precomputed, gate_round, recall_at_1, synthetic_golden
+from benchmarks.onnx_equivalence import Pairs, _sweep
 from benchmarks.startup import RUN_PHASES, _table
 from monitor.data import DEFAULT_SAMPLES
 from monitor.gate import FixedGate
@@ -147,3 +148,15 @@ def test_an_onnx_run_on_a_warm_export_imports_no_pytorch(tmp_path: Path) -> None
     assert json.loads(line)["trace_id"]
     # The export was used as it was, not exported again.
     assert sorted(p.name for p in (cache / "onnx").iterdir()) == exports
+
+
+def test_the_tau_sweep_counts_flips_near_tau() -> None:
+    # Pair 0 moves from .50 to .52: it flips at τ .51 and .52 (within .02 of its s*);
+    # pair 1 does not move; pair 2 has no retrieval (ignored).
+    st = np.array([0.50, 0.90, np.nan])
+    so = np.array([0.52, 0.90, np.nan])
+    p = Pairs("t", ["a", "b", "c"], st, so, np.full(3, np.inf), np.full(3, np.inf))
+    worst, tau, n_near, n_flip = _sweep(p)
+    assert worst == 0.5 and tau == 0.51
+    assert n_flip == 2
+    assert n_near == 10  # five τ within .02 of each of the two s*
