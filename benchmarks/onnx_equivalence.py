@@ -108,32 +108,43 @@ def _report(p: Pairs, tau_t: float, tau_o: float, delta: float | None, label: st
 TAU_GRID = np.round(np.arange(0.05, 1.0, 0.01), 2)
 
 
-def _sweep(p: Pairs, near: float = 0.02) -> tuple[float, float, int, int]:
+RULE = 0.995  # issue 21: gate agreement of at least 99.5% before int8 may be the default
+SHOWN_TAUS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+
+
+def _sweep(p: Pairs, near: float = 0.02) -> tuple[float, float, int, int, int, dict[float, float]]:
     """The fixed gate at every τ of :data:`TAU_GRID` (the same τ for both runtimes):
     (lowest agreement share, its τ, decisions whose torch s* lies within ``near`` of their
-    τ, how many of those flip). At τ .80 alone most sets have no pair near τ, so their
+    τ, how many of those flip, how many τ of the grid reach :data:`RULE`, the agreement
+    at each of :data:`SHOWN_TAUS`). At τ .80 alone most sets have no pair near τ, so their
     100% says nothing about the pairs int8 can move across it; over the grid, every pair
     is near some τ."""
     ok = np.isfinite(p.s_torch) & np.isfinite(p.s_other)
     st, so = p.s_torch[ok], p.s_other[ok]
-    worst, worst_tau, n_near, n_flip = 1.0, float(TAU_GRID[0]), 0, 0
+    worst, worst_tau, n_near, n_flip, n_rule = 1.0, float(TAU_GRID[0]), 0, 0, 0
+    shown: dict[float, float] = {}
     for tau in TAU_GRID:
         flip = (st >= tau) != (so >= tau)
         share = 1.0 - float(flip.mean()) if len(st) else 1.0
+        n_rule += share >= RULE
+        if float(tau) in SHOWN_TAUS:
+            shown[float(tau)] = share
         if share < worst:
             worst, worst_tau = share, float(tau)
         close = np.abs(st - tau) <= near + 1e-9  # .52 - .50 is not <= .02 in floats
         n_near += int(close.sum())
         n_flip += int((flip & close).sum())
-    return worst, worst_tau, n_near, n_flip
+    return worst, worst_tau, n_near, n_flip, n_rule, shown
 
 
 def _report_sweep(p: Pairs) -> None:
-    worst, tau, n_near, n_flip = _sweep(p)
+    worst, tau, n_near, n_flip, n_rule, shown = _sweep(p)
     print(
         f"  τ sweep {TAU_GRID[0]:.2f}-{TAU_GRID[-1]:.2f} step .01 (fixed gate, same τ): lowest "
-        f"agreement {worst:.2%} at τ {tau:.2f}; decisions with torch s* within .02 of τ "
-        f"{n_near}, of which {n_flip} flip ({n_flip / max(n_near, 1):.2%})"
+        f"agreement {worst:.2%} at τ {tau:.2f}; {n_rule} of {len(TAU_GRID)} τ at "
+        f">= {RULE:.1%}; decisions with torch s* within .02 of τ {n_near}, of which "
+        f"{n_flip} flip ({n_flip / max(n_near, 1):.2%}); agreement at τ "
+        + ", ".join(f"{t:.2f} {v:.2%}" for t, v in shown.items())
     )
 
 

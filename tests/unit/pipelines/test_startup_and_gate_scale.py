@@ -156,7 +156,9 @@ def test_the_tau_sweep_counts_flips_near_tau() -> None:
     st = np.array([0.50, 0.90, np.nan])
     so = np.array([0.52, 0.90, np.nan])
     p = Pairs("t", ["a", "b", "c"], st, so, np.full(3, np.inf), np.full(3, np.inf))
-    worst, tau, n_near, n_flip = _sweep(p)
+    worst, tau, n_near, n_flip, n_rule, shown = _sweep(p)
     assert worst == 0.5 and tau == 0.51
     assert n_flip == 2
     assert n_near == 10  # five τ within .02 of each of the two s*
+    assert n_rule == 95 - 2  # every τ of the grid but .51 and .52
+    assert shown == {0.5: 1.0, 0.6: 1.0, 0.7: 1.0, 0.8: 1.0, 0.9: 1.0, 0.95: 1.0}
