@@ -4,13 +4,16 @@ Both embedders run in this process on the same texts; nothing is cached between 
 (the golden indexes are built without a cache directory). Per set of (question, golden
 reference) pairs it prints how many gate decisions agree and every pair that flips with
 its s* under each runtime and τ; then the cosine between the two runtimes' vectors of
-every text embedded (mean, min, 1st percentile). Sets: the bundled sample traffic (the
-question's nearest golden item, fixed gate τ and margin gate δ as ``run`` uses them), the
-P1/P5 pairs of the bundled Cargo-Bench instances and of the foreign seeds (as ``bench
-run`` scores them), and the gate demo's evaluation pairs (P1, P5, P1q; generation seed
-3141) at the fixed τ each runtime fits on generation seed 2027 for P1 coverage .95 (as
-``bench gate`` does). Cargo-Bench DI and family rates come from ``bench run`` with each
-runtime (``--embedder-runtime``); ``--cli-out`` compares those outputs item by item.
+every text embedded (mean, min, 1st percentile), and per set a sweep of the fixed gate's τ
+over .05-.99 (the lowest agreement, and how many decisions near their τ flip: at τ .80
+alone few pairs are near τ, so agreement there barely tests int8). Sets: the bundled
+sample traffic (the question's nearest golden item, fixed gate τ and margin gate δ as
+``run`` uses them), the P1/P5 pairs of the bundled Cargo-Bench instances and of the
+foreign seeds (as ``bench run`` scores them), and the gate demo's evaluation pairs (P1,
+P5, P1q; generation seed 3141) at the fixed τ each runtime fits on generation seed 2027
+for P1 coverage .95 (as ``bench gate`` does). Cargo-Bench DI and family rates come from
+``bench run`` with each runtime (``--embedder-runtime``); ``--cli-out`` compares those
+outputs item by item.
 
 Run: ``python -m benchmarks.onnx_equivalence --runtime onnx-int8 [--cli-out DIR]``.
 """
@@ -102,6 +105,49 @@ def _report(p: Pairs, tau_t: float, tau_o: float, delta: float | None, label: st
         print(line)
 
 
+TAU_GRID = np.round(np.arange(0.05, 1.0, 0.01), 2)
+
+
+RULE = 0.995  # issue 21: gate agreement of at least 99.5% before int8 may be the default
+SHOWN_TAUS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+
+
+def _sweep(p: Pairs, near: float = 0.02) -> tuple[float, float, int, int, int, dict[float, float]]:
+    """The fixed gate at every τ of :data:`TAU_GRID` (the same τ for both runtimes):
+    (lowest agreement share, its τ, decisions whose torch s* lies within ``near`` of their
+    τ, how many of those flip, how many τ of the grid reach :data:`RULE`, the agreement
+    at each of :data:`SHOWN_TAUS`). At τ .80 alone most sets have no pair near τ, so their
+    100% says nothing about the pairs int8 can move across it; over the grid, every pair
+    is near some τ."""
+    ok = np.isfinite(p.s_torch) & np.isfinite(p.s_other)
+    st, so = p.s_torch[ok], p.s_other[ok]
+    worst, worst_tau, n_near, n_flip, n_rule = 1.0, float(TAU_GRID[0]), 0, 0, 0
+    shown: dict[float, float] = {}
+    for tau in TAU_GRID:
+        flip = (st >= tau) != (so >= tau)
+        share = 1.0 - float(flip.mean()) if len(st) else 1.0
+        n_rule += share >= RULE
+        if float(tau) in SHOWN_TAUS:
+            shown[float(tau)] = share
+        if share < worst:
+            worst, worst_tau = share, float(tau)
+        close = np.abs(st - tau) <= near + 1e-9  # .52 - .50 is not <= .02 in floats
+        n_near += int(close.sum())
+        n_flip += int((flip & close).sum())
+    return worst, worst_tau, n_near, n_flip, n_rule, shown
+
+
+def _report_sweep(p: Pairs) -> None:
+    worst, tau, n_near, n_flip, n_rule, shown = _sweep(p)
+    print(
+        f"  τ sweep {TAU_GRID[0]:.2f}-{TAU_GRID[-1]:.2f} step .01 (fixed gate, same τ): lowest "
+        f"agreement {worst:.2%} at τ {tau:.2f}; {n_rule} of {len(TAU_GRID)} τ at "
+        f">= {RULE:.1%}; decisions with torch s* within .02 of τ {n_near}, of which "
+        f"{n_flip} flip ({n_flip / max(n_near, 1):.2%}); agreement at τ "
+        + ", ".join(f"{t:.2f} {v:.2%}" for t, v in shown.items())
+    )
+
+
 class Cosines:
     def __init__(self) -> None:
         self.values: dict[str, float] = {}
@@ -149,6 +195,7 @@ def _gate_demo(
     print(f"{p.name}: fixed gate at each runtime's fitted τ")
     _report(p, taus[0], taus[1], None, "fixed, own τ")
     _report(p, taus[0], taus[0], None, "fixed, torch's τ for both")
+    _report_sweep(p)
 
 
 def _questions(path: Path) -> list[str]:
@@ -246,17 +293,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
     _report(p, args.tau, args.tau, None, f"fixed τ {args.tau}")
     _report(p, args.tau, args.tau, args.delta, f"margin τ {args.tau} δ {args.delta}")
+    _report_sweep(p)
+    pooled = [p]
 
     header, instances = read_instances(BUNDLED_INSTANCES.read_text(encoding="utf-8"))
     p = _bench_set("bundled instances", header.golden, instances, t, o, cos)
     print(f"{p.name} (P1/P5 pairs):")
     _report(p, args.tau, args.tau, None, f"fixed τ {args.tau}")
     _report(p, args.tau, args.tau, args.delta, f"margin τ {args.tau} δ {args.delta}")
+    _report_sweep(p)
+    pooled.append(p)
     foreign = generate(load_seeds(FOREIGN_SEEDS), draws=5, gen_seed=2027, drop_invalid=True)
     p = _bench_set("foreign seeds", foreign.header.golden, foreign.instances, t, o, cos)
     print(f"{p.name} (P1/P5 pairs, draws 5, gen seed 2027):")
     _report(p, args.tau, args.tau, None, f"fixed τ {args.tau}")
     _report(p, args.tau, args.tau, args.delta, f"margin τ {args.tau} δ {args.delta}")
+    _report_sweep(p)
+    pooled.append(p)
+    print(f"the three sets pooled ({sum(len(q.ids) for q in pooled)} pairs):")
+    _report_sweep(
+        Pairs(
+            "pooled",
+            [i for q in pooled for i in q.ids],
+            *(np.concatenate([getattr(q, f) for q in pooled]) for f in ("s_torch", "s_other")),
+            *(np.concatenate([getattr(q, f) for q in pooled]) for f in ("m_torch", "m_other")),
+        )
+    )
 
     _gate_demo("gate demo, public seeds", PUBLIC_SEEDS, t, o, cos, args.coverage)
     _gate_demo("gate demo, foreign seeds", FOREIGN_SEEDS, t, o, cos, args.coverage)

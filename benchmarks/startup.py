@@ -8,8 +8,10 @@ index is built once before the first timed start, and the OS page cache is warm)
   plain command, timed from spawn to exit by this process. The split comes from the
   same command run through an instrumented child (``_child``) that timestamps the
   phases: *interpreter* (spawn to the child's first line), *imports* (the command
-  line's modules, then the model's libraries, torch and sentence-transformers, which
-  the command imports when it loads the model; here just before it), *model load*
+  line's modules, then the model's libraries, which the command imports when it loads
+  the model; here just before it: torch and sentence-transformers for ``--runtime
+  torch``, onnxruntime and tokenizers for an ONNX runtime with its export in the cache,
+  which loads no PyTorch), *model load*
   (``make_embedder``), *golden index* (``GoldenIndex``), *first batch* (components
   built to the first judgment written) and *exit* (to the end of the process).
 * ``stream``: the Faust worker (``pipelines.kafka.worker``) on a real local broker
@@ -19,7 +21,11 @@ index is built once before the first timed start, and the OS page cache is warm)
   Without a broker (``--no-broker``) the stream worker is measured up to the point
   before it connects (the app built, with its model and golden index).
 
-Run: ``make perf-startup`` or ``python -m benchmarks.startup``.
+``--runtime`` (``torch``, ``onnx-fp32``, ``onnx-int8``) is the commands'
+``--embedder-runtime``; the untimed warm-up start also exports an ONNX runtime's model
+into the (temporary) cache directory, so the timed starts find it there.
+
+Run: ``make perf-startup`` or ``python -m benchmarks.startup [--runtime onnx-int8]``.
 """
 
 from __future__ import annotations
@@ -90,8 +96,14 @@ def _child(argv: list[str]) -> int:
     from pipelines import components
 
     marks.mark("cli_imported")
+    runtime = argv[argv.index("--embedder-runtime") + 1] if "--embedder-runtime" in argv else ""
     if "--embedder" not in argv or argv[argv.index("--embedder") + 1] == "minilm":
-        import sentence_transformers  # noqa: F401 - what loading the model imports
+        # What loading the model imports.
+        if runtime.startswith("onnx"):
+            import onnxruntime  # noqa: F401
+            import tokenizers  # noqa: F401
+        else:
+            import sentence_transformers  # noqa: F401
 
     marks.mark("libraries_imported")
     _wrap(components, "make_embedder", lambda: marks.mark("model_start"), lambda: None)
@@ -140,7 +152,7 @@ def _child(argv: list[str]) -> int:
 RUN_PHASES = (
     ("interpreter", "spawn", "main"),
     ("imports: command line", "main", "cli_imported"),
-    ("imports: torch + sentence-transformers", "cli_imported", "libraries_imported"),
+    ("imports: model libraries", "cli_imported", "libraries_imported"),
     ("settings, golden set, metrics", "libraries_imported", "model_start"),
     ("model load", "model_start", "model_loaded"),
     ("golden index", "model_loaded", "index_loaded"),
@@ -194,7 +206,7 @@ def measure_run(args: argparse.Namespace, work: Path) -> None:
     cmd = [
         *("run", "--input", str(one), "--output", str(work / "out.jsonl")),
         *("--no-progress", "--metrics-port", "0", "--cache-dir", str(work / "cache")),
-        *("--embedder", args.embedder),
+        *("--embedder", args.embedder, "--embedder-runtime", args.runtime),
     ]
     py = sys.executable
     _timed([py, "-m", "pipelines.cli", *cmd])  # warm: builds the golden cache
@@ -205,7 +217,8 @@ def measure_run(args: argparse.Namespace, work: Path) -> None:
         _timed([py, "-m", "benchmarks.startup", "_child", *cmd], _env(marks))
         rows.append(json.loads(marks.read_text()))
     help_s = [_timed([py, "-m", "pipelines.cli", "--help"]) for _ in range(args.starts)]
-    _table(f"run, one trace, --embedder {args.embedder}", rows, RUN_PHASES)
+    title = f"run, one trace, --embedder {args.embedder} --embedder-runtime {args.runtime}"
+    _table(title, rows, RUN_PHASES)
     print(
         f"  {'plain command, spawn to exit':<44} {statistics.median(plain):6.2f}"
         f"  (min {min(plain):.2f}, max {max(plain):.2f}; goal < {GOAL_S:.0f} s: "
@@ -247,6 +260,7 @@ def measure_stream(args: argparse.Namespace, work: Path) -> None:
                 *("--traces-topic", topic, "--judgments-topic", f"{topic}-judgments"),
                 *("--dlq-topic", f"{topic}-dlq", "--metrics-port", "0", "--partitions", "1"),
                 *("--cache-dir", str(work / "cache"), "--embedder", args.embedder),
+                *("--embedder-runtime", args.runtime),
                 *("--data-dir", str(work / f"faust-{k}")),
             ]
             env = _env(marks, {ENV_NO_BROKER: "1"} if args.no_broker else None)
@@ -281,9 +295,10 @@ def measure_stream(args: argparse.Namespace, work: Path) -> None:
                 check=False,
             )
     if args.no_broker:
-        _table("stream worker, up to the point before connecting", rows, STREAM_PHASES[:8])
+        title = f"stream worker, up to the point before connecting, {args.runtime}"
+        _table(title, rows, STREAM_PHASES[:8])
     else:
-        _table("stream worker, local broker", rows, STREAM_PHASES)
+        _table(f"stream worker, local broker, {args.runtime}", rows, STREAM_PHASES)
 
 
 def _produce_one(port: int, topic: str, input_path: str) -> float:
@@ -308,6 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--input", default=str(DEFAULT_SAMPLES), help="its first line is the trace")
     ap.add_argument("--embedder", default="minilm", choices=["minilm", "hashing"])
+    ap.add_argument("--runtime", default="torch", choices=["torch", "onnx-fp32", "onnx-int8"])
     ap.add_argument("--starts", type=int, default=3)
     ap.add_argument("--only", choices=["run", "stream"], default=None)
     ap.add_argument("--broker-port", type=int, default=19392, help="a spare port (and the next)")

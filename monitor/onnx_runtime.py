@@ -6,9 +6,11 @@ is the same encoder, mean pooling and L2 normalisation modules the TorchScript t
 (:func:`monitor.embeddings._pipeline_module`), so the two take token ids and an attention
 mask and return normalised sentence embeddings. ``int8`` is ONNX Runtime's dynamic
 quantisation (int8 weights per channel, uint8 activations quantised at run time) for the
-CPU's instruction set: ``vnni`` when ``/proc/cpuinfo`` lists ``avx512_vnni``, otherwise
-``avx2`` with 7-bit weights (``reduce_range``), the setting ONNX Runtime documents against
-the AVX2 int8 instruction's saturation.
+CPU's instruction set: ``vnni`` when ``/proc/cpuinfo`` lists ``avx512_vnni`` or ``avx_vnni``
+(ONNX Runtime's int8 matrix kernels then use ``vpdpbusd``, which sums u8 x s8 products into
+32 bits without saturating: full 8-bit weights), otherwise ``avx2`` with 7-bit weights
+(``reduce_range``), the setting ONNX Runtime documents against the saturation of the AVX2
+int8 instruction (``vpmaddubsw`` adds two u8 x s8 products into a saturating 16 bits).
 
 The file name carries the cache key, the first 20 hex digits of the SHA-256 of
 
@@ -26,6 +28,12 @@ of these (garbage, a partial write, a missing half) is logged as a warning and e
 again; when that fails too, :func:`load_or_export` returns None and the embedder runs
 PyTorch (another warning). Files are written to a temporary name and renamed, so a reader
 sees a whole file or none.
+
+The PyTorch vectors of the probes are computed at export and kept in the manifest, so a
+start that finds a usable export checks it against them without importing torch (or
+transformers, or sentence-transformers): with :func:`bert_tokenizer` (the model's own
+``tokenizer.json`` in the ``tokenizers`` library, the tokenisation sentence-transformers
+runs) and ONNX Runtime, such a start needs neither. Only an export loads PyTorch.
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ import numpy.typing as npt
 
 # Bump when the exported graph or the quantisation call changes: old exports are then
 # ignored (their key differs) instead of being reused.
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: the manifest keeps PyTorch's probe vectors
 OPSET = 17
 FP32_TOLERANCE = 1e-4
 # A sanity check against a broken or foreign file, not an accuracy promise: int8 vectors
@@ -67,15 +75,20 @@ Matrix = npt.NDArray[np.float32]
 Tokenize = Callable[[Sequence[str]], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 
 
+# CPU flags (as /proc/cpuinfo spells them) under which ONNX Runtime's int8 GEMM runs a VNNI
+# kernel (MLAS: MlasGemmU8S8KernelAvx512Vnni, MlasGemmU8S8KernelAvxVnni): no saturation.
+VNNI_FLAGS = frozenset({"avx512_vnni", "avx_vnni"})
+
+
 def cpu_isa(cpuinfo: str | None = None) -> Literal["vnni", "avx2"]:
-    """``vnni`` when the CPU flags list ``avx512_vnni``, else ``avx2``."""
+    """``vnni`` when the CPU flags list ``avx512_vnni`` or ``avx_vnni``, else ``avx2``."""
     if cpuinfo is None:
         try:
             cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
         except OSError:
             cpuinfo = ""
     for line in cpuinfo.splitlines():
-        if line.startswith("flags") and "avx512_vnni" in line.split():
+        if line.startswith("flags") and VNNI_FLAGS.intersection(line.split(":", 1)[-1].split()):
             return "vnni"
     return "avx2"
 
@@ -83,6 +96,53 @@ def cpu_isa(cpuinfo: str | None = None) -> Literal["vnni", "avx2"]:
 def quantisation(precision: Precision, isa: str | None = None) -> str:
     """The quantisation mode of the cache key: ``fp32``, ``int8-vnni`` or ``int8-avx2``."""
     return "fp32" if precision == "fp32" else f"int8-{isa or cpu_isa()}"
+
+
+# The sentence-transformers pipeline this module exports and :func:`bert_tokenizer` can
+# tokenise for: a transformer, mean pooling, L2 normalisation (all-MiniLM-L6-v2's modules).
+_PIPELINE_MODULES = ["Transformer", "Pooling", "Normalize"]
+
+
+def bert_tokenizer(model_dir: Path) -> Tokenize | None:
+    """The model's tokenisation with the ``tokenizers`` library alone (no torch, no
+    transformers): its ``tokenizer.json``, truncated at ``max_seq_length`` of
+    ``sentence_bert_config.json`` (longest first), padded to the longest text of the call,
+    as sentence-transformers tokenises for this model (the same ids and mask: a test
+    compares them). None when the model directory is not the plain pipeline of
+    :data:`_PIPELINE_MODULES` with mean pooling and a ``tokenizer.json``, or ``tokenizers``
+    is missing; the caller then tokenises with sentence-transformers."""
+    try:
+        from tokenizers import Tokenizer
+
+        modules = json.loads((model_dir / "modules.json").read_text(encoding="utf-8"))
+        kinds = [str(m["type"]).rsplit(".", 1)[-1] for m in modules]
+        config = json.loads((model_dir / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        pooling_dir = next(m["path"] for m in modules if str(m["type"]).endswith("Pooling"))
+        pooling = json.loads((model_dir / pooling_dir / "config.json").read_text(encoding="utf-8"))
+        tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+    except Exception:  # not installed, not this pipeline, unreadable: sentence-transformers
+        return None
+    modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v is True}
+    max_length = config.get("max_seq_length")
+    if (
+        kinds != _PIPELINE_MODULES
+        or modes != {"pooling_mode_mean_tokens"}
+        or not isinstance(max_length, int)
+        or max_length < 2
+    ):
+        return None
+    lower = bool(config.get("do_lower_case"))
+    pad = tok.padding or {}  # tokenizer.json pads to a fixed 128: to the longest instead
+    tok.enable_truncation(max_length=max_length, strategy="longest_first")
+    tok.enable_padding(pad_id=pad.get("pad_id", 0), pad_token=pad.get("pad_token", "[PAD]"))
+
+    def tokenize(texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        enc = tok.encode_batch([t.lower() if lower else t for t in texts])
+        ids = np.array([e.ids for e in enc], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+        return ids, mask
+
+    return tokenize
 
 
 @functools.lru_cache(maxsize=8)
@@ -149,9 +209,11 @@ def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
             os.unlink(tmp)
 
 
-def export(pipeline: Any, tokenize: Tokenize, out: Path, quant: str, key: str) -> None:
+def export(
+    pipeline: Any, tokenize: Tokenize, out: Path, quant: str, key: str, probes: Matrix
+) -> None:
     """Export ``pipeline`` (token ids, mask -> embeddings) to ``out`` (quantised as ``quant``
-    says) and write its manifest."""
+    says) and write its manifest, with ``probes``: PyTorch's vectors of :data:`PROBES`."""
     import torch
 
     ids, mask = tokenize(list(PROBES))  # padded: the mask path is in the graph
@@ -204,6 +266,7 @@ def export(pipeline: Any, tokenize: Tokenize, out: Path, quant: str, key: str) -
         "export_version": EXPORT_VERSION,
         "opset": OPSET,
         "sha256": hashlib.sha256(data).hexdigest(),
+        "probes": np.asarray(probes, dtype=np.float32).tolist(),
     }
     _atomic_write(
         out.with_suffix(".json"), lambda p: p.write_text(json.dumps(manifest), encoding="utf-8")
@@ -249,14 +312,10 @@ def one_by_one(quant: str) -> bool:
 
 
 def _problem(
-    path: Path,
-    key: str,
-    precision: Precision,
-    tokenize: Tokenize,
-    reference: Callable[[list[str]], Matrix],
-    intra_op_threads: int,
+    path: Path, key: str, precision: Precision, tokenize: Tokenize, intra_op_threads: int
 ) -> tuple[str | None, Any]:
-    """(None, session) when the export at ``path`` is usable, else (why not, None)."""
+    """(None, session) when the export at ``path`` is usable, else (why not, None). The
+    probe vectors are checked against PyTorch's, kept in the manifest at export."""
     manifest = path.with_suffix(".json")
     if not path.exists():
         return "model file missing", None
@@ -271,11 +330,14 @@ def _problem(
     if _file_sha256(path) != info.get("sha256"):
         return "model file does not match its manifest's SHA-256", None
     try:
+        want = np.asarray(info["probes"], dtype=np.float32)
+    except (KeyError, TypeError, ValueError) as exc:
+        return f"manifest without PyTorch's probe vectors ({type(exc).__name__})", None
+    try:
         session = open_session(path, intra_op_threads)
         got = run_session(session, tokenize, list(PROBES), one_by_one=precision == "int8")
     except Exception as exc:
         return f"ONNX Runtime cannot run it ({type(exc).__name__}: {exc})", None
-    want = reference(list(PROBES))
     if got.shape != want.shape or not np.isfinite(got).all():
         return f"probe vectors of shape {got.shape}, expected {want.shape}", None
     if precision == "fp32":
@@ -302,7 +364,9 @@ def load_or_export(
     """(ONNX Runtime session, quantisation mode) for the bundled model, exported into
     ``cache_dir`` when no usable export is there; None (with a warning) when ONNX Runtime
     cannot give one, the caller then runs PyTorch. ``pipeline`` builds the module to
-    export; ``reference`` embeds texts with PyTorch for the probe check."""
+    export and ``reference`` embeds texts with PyTorch (the probe vectors kept in the
+    manifest): both are called only when exporting, so a usable export in the cache costs
+    no PyTorch at all. ``tokenize`` tokenises for the session (and the export's example)."""
     try:
         import onnxruntime  # noqa: F401
     except ImportError:
@@ -312,14 +376,14 @@ def load_or_export(
     key = cache_key(weights_digest(model_dir), quant)
     path = export_path(cache_dir, quant, key)
     if path.exists() or path.with_suffix(".json").exists():
-        problem, session = _problem(path, key, precision, tokenize, reference, intra_op_threads)
+        problem, session = _problem(path, key, precision, tokenize, intra_op_threads)
         if problem is None:
             return session, quant
         log.warning("ONNX export %s is not usable (%s); exporting it again", path, problem)
     else:
         log.info("exporting the embedding model to ONNX (%s) at %s", quant, path)
     try:
-        export(pipeline(), tokenize, path, quant, key)
+        export(pipeline(), tokenize, path, quant, key, reference(list(PROBES)))
     except Exception as exc:
         log.warning(
             "cannot export the embedding model to ONNX (%s: %s); running it on PyTorch",
@@ -327,7 +391,7 @@ def load_or_export(
             exc,
         )
         return None
-    problem, session = _problem(path, key, precision, tokenize, reference, intra_op_threads)
+    problem, session = _problem(path, key, precision, tokenize, intra_op_threads)
     if problem is None:
         return session, quant
     log.warning("fresh ONNX export %s is not usable (%s); running on PyTorch", path, problem)

@@ -98,3 +98,33 @@ def test_minilm_without_a_usable_export_runs_torch(
     assert any("PyTorch" in r.getMessage() for r in caplog.records)
     assert e.runtime == "torchscript" and e.model_id == minilm.model_id
     assert np.abs(e.embed(SENTENCES) - minilm.embed(SENTENCES)).max() < 1e-5
+
+
+@pytest.mark.integration
+def test_minilm_onnx_without_pytorch_matches_the_sentence_transformers_path(
+    minilm: Any, minilm_onnx: dict[str, Any]
+) -> None:
+    # The tokenizers-only tokenisation a warm start uses gives sentence-transformers' ids
+    # and mask, so the session's vectors are those of the path through
+    # sentence-transformers' tokeniser (to 1e-5), for fp32 and int8 alike.
+    from monitor.onnx_runtime import PROBES, bert_tokenizer, one_by_one, run_session
+
+    tokenize = bert_tokenizer(minilm.bundled_path())
+    assert tokenize is not None
+    odd = [
+        "",
+        "   ",
+        "\u00a0x\u3000",
+        "Ünïcödé straße 東京 😀 tab\there",
+        "a " * 600,
+        "Hi, WORLD!!",
+    ]
+    texts = [*SENTENCES, *PROBES, *odd]
+    ids, mask = tokenize(texts)
+    want_ids, want_mask = minilm._tokenize_st(texts)
+    assert np.array_equal(ids, want_ids) and np.array_equal(mask, want_mask)
+    for e in minilm_onnx.values():
+        assert e._model is None  # the PyTorch model is not kept once ONNX Runtime runs
+        by_one = one_by_one(e._onnx_quant)
+        old = run_session(e._onnx, minilm._tokenize_st, texts, one_by_one=by_one)
+        assert np.abs(e.embed(texts) - old).max() < 1e-5

@@ -26,6 +26,8 @@ from monitor import onnx_runtime  # noqa: E402
 from monitor.onnx_runtime import (  # noqa: E402
     EXPORT_VERSION,
     OPSET,
+    PROBES,
+    bert_tokenizer,
     cache_key,
     cpu_isa,
     export_path,
@@ -139,12 +141,86 @@ def test_weights_digest_follows_the_bytes_and_names_of_the_model_files(weights: 
     assert weights_digest(weights) not in {before, changed}
 
 
-def test_the_instruction_set_comes_from_the_cpu_flags() -> None:
-    assert cpu_isa("flags\t\t: fpu avx2 avx512f avx512_vnni\n") == "vnni"
-    assert cpu_isa("flags\t\t: fpu avx2 avx_vnni\n") == "avx2"
+# /proc/cpuinfo of a 2-core machine without VNNI, and the same with each VNNI flag added.
+CPUINFO = """processor\t: {n}
+model name\t: Some CPU
+flags\t\t: fpu sse2 ssse3 sse4_1 sse4_2 avx avx2 fma bmi2 avx512f avx512bw avx512vl{extra}
+bugs\t\t: spectre_v1 spectre_v2
+"""
+
+
+def cpuinfo(extra: str = "") -> str:
+    return "\n".join(CPUINFO.format(n=n, extra=extra) for n in range(2))
+
+
+@pytest.mark.parametrize(
+    ("extra", "isa"),
+    [
+        ("", "avx2"),
+        (" avx512_vnni", "vnni"),  # Cascade Lake and later servers, Zen 4
+        (" avx_vnni", "vnni"),  # Alder Lake and later clients: the 256-bit VEX form
+        (" avx512_vnni avx_vnni", "vnni"),  # Sapphire Rapids: both (this machine's flags)
+        (" avx512_vnnix", "avx2"),  # a whole flag, not a prefix
+    ],
+)
+def test_the_instruction_set_comes_from_the_cpu_flags(extra: str, isa: str) -> None:
+    assert cpu_isa(cpuinfo(extra)) == isa
+    # int8 quantises with 7-bit weights (reduce_range) exactly when there is no VNNI.
+    assert quantisation("int8", cpu_isa(cpuinfo(extra))) == f"int8-{isa}"
+
+
+def test_flags_elsewhere_than_the_flags_line_do_not_count() -> None:
+    assert cpu_isa("model name\t: avx512_vnni avx_vnni\nflags\t\t: avx2\n") == "avx2"
+    assert cpu_isa("flags\t\t: avx2\nbugs\t\t: avx_vnni\n") == "avx2"
     assert cpu_isa("") == "avx2"
     assert quantisation("fp32") == "fp32"
-    assert quantisation("int8", "vnni") == "int8-vnni"
+    assert quantisation("fp32", "vnni") == "fp32"
+
+
+def test_the_instruction_set_is_part_of_the_cache_key(weights: Path, tmp_path: Path) -> None:
+    w = weights_digest(weights)
+    vnni = quantisation("int8", cpu_isa(cpuinfo(" avx512_vnni")))
+    avx2 = quantisation("int8", cpu_isa(cpuinfo()))
+    assert cache_key(w, vnni) != cache_key(w, avx2)
+    # Two machines sharing a cache directory keep their exports apart.
+    assert export_path(tmp_path, vnni, cache_key(w, vnni)) != export_path(
+        tmp_path, avx2, cache_key(w, avx2)
+    )
+
+
+@pytest.mark.parametrize(("extra", "reduce_range"), [("", True), (" avx_vnni", False)])
+def test_the_quantiser_is_told_the_instruction_set(
+    weights: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    extra: str,
+    reduce_range: bool,
+) -> None:
+    import onnxruntime.quantization as q
+
+    seen: dict[str, Any] = {}
+    real = q.quantize_dynamic
+
+    def spy(*a: Any, **kw: Any) -> None:
+        seen.update(kw)
+        real(*a, **kw)
+
+    monkeypatch.setattr(q, "quantize_dynamic", spy)
+    monkeypatch.setattr(onnx_runtime, "cpu_isa", lambda: cpu_isa(cpuinfo(extra)))
+    model = Tiny(1).eval()
+    got = load_or_export(
+        pipeline=lambda: model,
+        tokenize=tiny_tokenize,
+        reference=tiny_reference(model),
+        model_dir=weights,
+        cache_dir=tmp_path / "cache",
+        precision="int8",
+    )
+    assert got is not None
+    isa = "avx2" if reduce_range else "vnni"
+    assert got[1] == f"int8-{isa}"
+    assert seen["reduce_range"] is reduce_range
+    assert the_export(tmp_path / "cache").name.startswith(f"all-MiniLM-L6-v2-int8-{isa}-")
 
 
 # --- export, reuse, bad files ----------------------------------------------------------
@@ -213,16 +289,93 @@ def test_a_damaged_export_is_exported_again_with_a_warning(
 def test_another_models_export_is_never_used(
     weights: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    # A well-formed export with a matching manifest, but of other weights (as if the
-    # files were swapped): the probe vectors disagree with PyTorch, it is exported again.
+    # Another model's file under this export's name, its manifest's SHA-256 made to match
+    # (as if the files were swapped and the manifest edited): the probe vectors disagree
+    # with PyTorch's kept in the manifest at export, so it is exported again.
     cache = tmp_path / "cache"
-    assert load(weights, cache, seed=2) is not None  # the file now holds model 2
+    assert load(weights, cache, seed=1) is not None
+    path = the_export(cache)
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    other = tmp_path / "other"
+    assert load(weights, other, seed=2) is not None
+    path.write_bytes(the_export(other).read_bytes())
+    manifest["sha256"] = onnx_runtime._file_sha256(path)
+    path.with_suffix(".json").write_text(json.dumps(manifest))
     with caplog.at_level(logging.WARNING, logger="cargo.embeddings"):
         got = load(weights, cache, seed=1)
     assert got is not None
     assert any("differ from PyTorch" in r.getMessage() for r in caplog.records)
     want = tiny_reference(Tiny(1).eval())(SENTENCES)
     assert np.abs(run_session(got[0], tiny_tokenize, SENTENCES) - want).max() < 1e-5
+
+
+def test_a_usable_export_needs_no_pytorch(weights: Path, tmp_path: Path) -> None:
+    # The probe check compares with PyTorch's vectors kept in the manifest: a start that
+    # finds a usable export never builds the PyTorch model nor runs it.
+    cache = tmp_path / "cache"
+    assert load(weights, cache) is not None
+    kept = json.loads(the_export(cache).with_suffix(".json").read_text())["probes"]
+    want = tiny_reference(Tiny(1).eval())(list(PROBES))
+    assert np.array_equal(np.asarray(kept, dtype=np.float32), want)
+
+    def no_torch(*a: Any) -> Any:
+        raise AssertionError("PyTorch used on a warm start")
+
+    got = load_or_export(
+        pipeline=no_torch,
+        tokenize=tiny_tokenize,
+        reference=no_torch,
+        model_dir=weights,
+        cache_dir=cache,
+        precision="fp32",
+    )
+    assert got is not None
+    assert (
+        np.abs(
+            run_session(got[0], tiny_tokenize, SENTENCES)
+            - tiny_reference(Tiny(1).eval())(SENTENCES)
+        ).max()
+        < 1e-5
+    )
+
+
+def test_a_manifest_without_probe_vectors_is_exported_again(
+    weights: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = tmp_path / "cache"
+    assert load(weights, cache) is not None
+    manifest = the_export(cache).with_suffix(".json")
+    info = json.loads(manifest.read_text())
+    del info["probes"]
+    manifest.write_text(json.dumps(info))
+    with caplog.at_level(logging.WARNING, logger="cargo.embeddings"):
+        assert load(weights, cache) is not None
+    assert any("probe vectors" in r.getMessage() for r in caplog.records)
+    assert "probes" in json.loads(manifest.read_text())
+
+
+def test_the_bundled_models_tokeniser_needs_no_torch(tmp_path: Path) -> None:
+    from monitor.embeddings import SentenceTransformerEmbedder
+
+    model_dir = SentenceTransformerEmbedder.bundled_path()
+    tokenize = bert_tokenizer(model_dir)
+    assert tokenize is not None
+    ids, mask = tokenize(["Reset it.", "  reset   IT.  ", "x " * 400])
+    # [CLS] reset it . [SEP], lower-cased, whitespace ignored, padded to the longest row,
+    # which is cut at the model's 256 tokens (sentence_bert_config.json), [SEP] kept.
+    assert ids.dtype == np.int64 and mask.dtype == np.int64 and ids.shape == (3, 256)
+    assert ids[0, :5].tolist() == [101, 25141, 2009, 1012, 102] and ids[0, 5:].sum() == 0
+    assert ids[1, :5].tolist() == ids[0, :5].tolist()
+    assert mask.sum(axis=1).tolist() == [5, 5, 256] and ids[2, 255] == 102
+    # Not the exported pipeline (no mean pooling): no tokeniser, sentence-transformers'.
+    other = tmp_path / "model"
+    other.mkdir()
+    for f in ("modules.json", "sentence_bert_config.json", "tokenizer.json"):
+        (other / f).write_bytes((model_dir / f).read_bytes())
+    (other / "1_Pooling").mkdir()
+    (other / "1_Pooling" / "config.json").write_text('{"pooling_mode_cls_token": true}')
+    assert bert_tokenizer(other) is None
+    assert bert_tokenizer(tmp_path / "nothing") is None
 
 
 def test_no_usable_export_means_pytorch_with_a_warning(

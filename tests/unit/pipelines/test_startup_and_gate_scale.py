@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from benchmarks.gate_scale import _Precomputed, gate_round, recall_at_1, synthetic_golden
+from benchmarks.onnx_equivalence import Pairs, _sweep
 from benchmarks.startup import RUN_PHASES, _table
 from monitor.data import DEFAULT_SAMPLES
 from monitor.gate import FixedGate
@@ -98,3 +99,66 @@ def test_startup_table_prints_medians(capsys: pytest.CaptureFixture[str]) -> Non
     # Every phase is one step of the scale: the median of 1, 2 and 3 seconds.
     assert "model load                                     2.00" in out
     assert "process start to first judgment               16.00" in out
+
+
+def _stand_in_export(cache: Path) -> None:
+    """An export of a small stand-in model under the bundled MiniLM's own cache key
+    (this CPU's int8 quantisation), with PyTorch's probe vectors in its manifest: to a
+    start it is a warm, valid cache (exporting MiniLM itself takes half a minute)."""
+    torch = pytest.importorskip("torch")
+    from monitor import onnx_runtime as ort_export
+    from monitor.embeddings import SentenceTransformerEmbedder
+
+    class StandIn(torch.nn.Module):  # type: ignore[misc,name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            gen = torch.Generator().manual_seed(0)
+            self.emb = torch.nn.Parameter(torch.randn(30522, 16, generator=gen))
+
+        def forward(self, input_ids: object, attention_mask: object) -> object:
+            mask = attention_mask.unsqueeze(-1).float()  # type: ignore[attr-defined]
+            mean = (self.emb[input_ids] * mask).sum(1) / mask.sum(1).clamp(min=1.0)
+            return torch.nn.functional.normalize(mean, p=2.0, dim=1)
+
+    model_dir = SentenceTransformerEmbedder.bundled_path()
+    tokenize = ort_export.bert_tokenizer(model_dir)
+    assert tokenize is not None
+    model = StandIn().eval()
+    with torch.inference_mode():
+        probes = model(*map(torch.from_numpy, tokenize(list(ort_export.PROBES)))).numpy()
+    quant = ort_export.quantisation("int8")
+    key = ort_export.cache_key(ort_export.weights_digest(model_dir), quant)
+    path = ort_export.export_path(cache, quant, key)
+    ort_export.export(model, tokenize, path, quant, key, probes)
+
+
+def test_an_onnx_run_on_a_warm_export_imports_no_pytorch(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("tokenizers")
+    cache = tmp_path / "cache"
+    _stand_in_export(cache)
+    exports = sorted(p.name for p in (cache / "onnx").iterdir())
+    one = tmp_path / "one.jsonl"
+    one.write_text(DEFAULT_SAMPLES.read_text(encoding="utf-8").splitlines()[0] + "\n")
+    args = ["run", "--input", str(one), "--output", str(tmp_path / "out.jsonl")]
+    args += ["--embedder", "minilm", "--embedder-runtime", "onnx-int8"]
+    args += ["--metrics-port", "0", "--no-progress", "--cache-dir", str(cache)]
+    assert _heavy_imports(args) == []
+    (line,) = (tmp_path / "out.jsonl").read_text().splitlines()
+    assert json.loads(line)["trace_id"]
+    # The export was used as it was, not exported again.
+    assert sorted(p.name for p in (cache / "onnx").iterdir()) == exports
+
+
+def test_the_tau_sweep_counts_flips_near_tau() -> None:
+    # Pair 0 moves from .50 to .52: it flips at τ .51 and .52 (within .02 of its s*);
+    # pair 1 does not move; pair 2 has no retrieval (ignored).
+    st = np.array([0.50, 0.90, np.nan])
+    so = np.array([0.52, 0.90, np.nan])
+    p = Pairs("t", ["a", "b", "c"], st, so, np.full(3, np.inf), np.full(3, np.inf))
+    worst, tau, n_near, n_flip, n_rule, shown = _sweep(p)
+    assert worst == 0.5 and tau == 0.51
+    assert n_flip == 2
+    assert n_near == 10  # five τ within .02 of each of the two s*
+    assert n_rule == 95 - 2  # every τ of the grid but .51 and .52
+    assert shown == {0.5: 1.0, 0.6: 1.0, 0.7: 1.0, 0.8: 1.0, 0.9: 1.0, 0.95: 1.0}
