@@ -190,6 +190,7 @@ async def run_monitor(
         follow=follow,
         events_out=events_out,
         max_record_bytes=settings.max_payload_bytes,
+        mask=SecretMask([settings.judge_api_key, settings.redact_salt]),
     )
     if otlp is not None:
         source = otlp.source

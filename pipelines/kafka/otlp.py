@@ -47,7 +47,7 @@ from monitor.schemas import Judgment
 from pipelines.kafka.delivery import Delivery, Failure, InputRecord
 from pipelines.otel.decode import sniff_format
 from pipelines.otel.events import encode_logs, logs_request
-from pipelines.otel.export import OtlpHttpLogs, judgment_records, span_ref
+from pipelines.otel.export import OtlpHttpLogs, judgment_records, masked, span_ref
 from pipelines.otel.ingest import OtlpIngest, Outcome
 from pipelines.otel.metrics import OtelMetrics
 from pipelines.otel.settings import EventsEncoding, InputFormat
@@ -233,9 +233,9 @@ class OtlpDelivery:
 
     def _written(self, judgment: Judgment) -> Judgment:
         """The judgment as its events carry it: redacted (``--redact``) like the one on
-        the judgments topic."""
+        the judgments topic, with the secret mask applied."""
         redactor = self.delivery.redactor
-        return judgment if redactor is None else redactor(judgment)
+        return masked(judgment if redactor is None else redactor(judgment), self.delivery.mask)
 
     def _invalid_judgment(self, tid: str, failure: Failure) -> Judgment:
         return Judgment(

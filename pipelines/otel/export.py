@@ -28,7 +28,7 @@ import contextlib
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +87,16 @@ def span_ref(raw: RawTrace) -> SpanRef | None:
         response_id if isinstance(response_id, str) else None,
         revision if isinstance(revision, int) else 0,
     )
+
+
+def masked(judgment: Judgment, mask: Callable[[str], str] | None) -> Judgment:
+    """The judgment with the secret mask applied to its text, as the judgments file and
+    topic write it (a secret in a rationale must not leave as an event either)."""
+    if not mask:
+        return judgment
+    text = judgment.model_dump_json()
+    out = mask(text)
+    return judgment if out == text else Judgment.model_validate_json(out)
 
 
 def judgment_records(pairs: Iterable[tuple[Judgment, SpanRef | None]]) -> list[LogRecord]:

@@ -11,7 +11,7 @@ an OTLP/JSON lines file (``--otel-events-out``) and/or an OTLP/HTTP endpoint
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -22,7 +22,7 @@ from monitor.io import TraceSource
 from monitor.schemas import Judgment
 from monitor.traces import RawTrace
 from pipelines.otel.events import encode_logs, logs_request
-from pipelines.otel.export import OtlpHttpLogs, SpanRef, judgment_records, span_ref
+from pipelines.otel.export import OtlpHttpLogs, SpanRef, judgment_records, masked, span_ref
 from pipelines.otel.ingest import OtlpIngest
 from pipelines.otel.mapping import load_mapping
 from pipelines.otel.metrics import OtelMetrics
@@ -55,7 +55,9 @@ class OtlpRun:
         follow: bool,
         events_out: str | None,
         max_record_bytes: int,
+        mask: Callable[[str], str] | None = None,
     ) -> None:
+        self.mask = mask
         self.ingest = OtlpIngest(
             mapping=load_mapping(otel.otel_mapping),
             quiet_period_s=otel.otel_quiet_period_s,
@@ -97,6 +99,7 @@ class OtlpRun:
         follow: bool,
         events_out: str | None = None,
         max_record_bytes: int = 1_048_576,
+        mask: Callable[[str], str] | None = None,
     ) -> OtlpRun | None:
         """``None`` for ``--input-format cargo`` without event outputs (nothing to do)."""
         if otel.input_format == "cargo" and not (events_out or otel.otlp_endpoint):
@@ -108,6 +111,7 @@ class OtlpRun:
             follow=follow,
             events_out=events_out,
             max_record_bytes=max_record_bytes,
+            mask=mask,
         )
 
     async def _remember(self, traces: AsyncIterator[RawTrace]) -> AsyncIterator[RawTrace]:
@@ -119,7 +123,9 @@ class OtlpRun:
 
     def judged(self, judgments: Sequence[Judgment]) -> None:
         """A batch of judgments, in input order: their events out."""
-        pairs = [(j, self.refs.popleft() if self.refs else None) for j in judgments]
+        pairs = [
+            (masked(j, self.mask), self.refs.popleft() if self.refs else None) for j in judgments
+        ]
         records = judgment_records(pairs)
         if not records:
             return

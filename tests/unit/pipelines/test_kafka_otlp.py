@@ -326,6 +326,22 @@ def test_a_trace_dead_letter_and_its_event_are_redacted(
     assert "Jane Doe" not in blob and "4111" not in blob
 
 
+def test_events_carry_the_secret_mask(evaluator: Any) -> None:
+    """A secret that reached a judgment's text (here: the live context holds the
+    judge's key) is masked in its events as in the judgments topic."""
+    from monitor.redact import SecretMask
+
+    rig = Rig(evaluator)
+    rig.h.delivery.mask = SecretMask(["Closed"])  # "status='Closed'" is in the rationale
+    rig.take(rig.rec(record(*genai_spans()), key=GT))
+    rig.tick(3.5)
+    [(_, judgment)] = rig.sent("cargo-judgments")
+    assert "[secret]" in judgment["rationale"]
+    [explanation] = _explanations(rig)
+    assert "[secret]" in explanation
+    assert "Closed" not in json.dumps([v for _, v in rig.sent(EVENTS)])
+
+
 def test_otlp_http_outcomes_reach_the_stream_metrics(evaluator: Any) -> None:
     """The worker's OTLP/HTTP sends settle in the background; their outcomes reach
     cargo_otel_events_total{sink="otlp_http"} as the worker settles its deliveries."""

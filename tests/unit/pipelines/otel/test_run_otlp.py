@@ -92,6 +92,21 @@ def test_run_writes_events_of_the_redacted_judgments(tmp_path: Path) -> None:
     assert f"{judgment['reason']}: {judgment['rationale']}" in text
 
 
+def test_run_masks_secrets_in_events(tmp_path: Path) -> None:
+    """A secret that reached a judgment's text (the live context holds a value equal to
+    the judge's key) is masked in the events file as in the judgments file."""
+    _, judgments, events = _run(
+        tmp_path,
+        [record(*genai_spans())],
+        cargo={"judge_api_key": "Closed"},  # "status='Closed'" is in the rationale
+        input_format="otlp-json",
+    )
+    [judgment] = judgments
+    assert "[secret]" in judgment["rationale"]
+    text = events.read_text()
+    assert "Closed" not in text and "[secret]" in text
+
+
 def test_auto_tells_native_and_otlp_lines_apart(tmp_path: Path) -> None:
     native = DEFAULT_SAMPLES.read_text().splitlines()[0]
     _, judgments, _ = _run(tmp_path, [native, record(*openinference_spans())], input_format="auto")
