@@ -47,7 +47,7 @@ from monitor.schemas import Judgment
 from pipelines.kafka.delivery import Delivery, Failure, InputRecord
 from pipelines.otel.decode import sniff_format
 from pipelines.otel.events import encode_logs, logs_request
-from pipelines.otel.export import OtlpHttpLogs, judgment_records, masked, span_ref
+from pipelines.otel.export import OtlpHttpLogs, judgment_records, span_ref
 from pipelines.otel.ingest import OtlpIngest, Outcome
 from pipelines.otel.metrics import OtelMetrics
 from pipelines.otel.settings import EventsEncoding, InputFormat
@@ -214,7 +214,9 @@ class OtlpDelivery:
                 except Exception as exc:  # a judgment that cannot be written: its outcome
                     result = Failure.crashed("evaluator_error", exc)
             if isinstance(result, Judgment):
-                recs = judgment_records([(self._written(result), span_ref(raw))])
+                recs = judgment_records(
+                    [(self._written(result), span_ref(raw))], self.delivery.mask
+                )
             else:
                 sends.append(await self._dead_letter_trace(tid, result, carriers))
                 recs = []
@@ -222,7 +224,7 @@ class OtlpDelivery:
                     ref = span_ref(raw)
                     if ref is not None:
                         invalid = self._written(self._invalid_judgment(tid, result))
-                        recs = judgment_records([(invalid, ref)])
+                        recs = judgment_records([(invalid, ref)], self.delivery.mask)
             if recs:
                 events.append((tid, recs))
             if not reopened:
@@ -233,9 +235,9 @@ class OtlpDelivery:
 
     def _written(self, judgment: Judgment) -> Judgment:
         """The judgment as its events carry it: redacted (``--redact``) like the one on
-        the judgments topic, with the secret mask applied."""
+        the judgments topic (the secret mask is applied to the records built from it)."""
         redactor = self.delivery.redactor
-        return masked(judgment if redactor is None else redactor(judgment), self.delivery.mask)
+        return judgment if redactor is None else redactor(judgment)
 
     def _invalid_judgment(self, tid: str, failure: Failure) -> Judgment:
         return Judgment(

@@ -89,18 +89,14 @@ def span_ref(raw: RawTrace) -> SpanRef | None:
     )
 
 
-def masked(judgment: Judgment, mask: Callable[[str], str] | None) -> Judgment:
-    """The judgment with the secret mask applied to its text, as the judgments file and
-    topic write it (a secret in a rationale must not leave as an event either)."""
-    if not mask:
-        return judgment
-    text = judgment.model_dump_json()
-    out = mask(text)
-    return judgment if out == text else Judgment.model_validate_json(out)
-
-
-def judgment_records(pairs: Iterable[tuple[Judgment, SpanRef | None]]) -> list[LogRecord]:
-    """The evaluation events of the judgments that have a span to be parented to."""
+def judgment_records(
+    pairs: Iterable[tuple[Judgment, SpanRef | None]],
+    mask: Callable[[str], str] | None = None,
+) -> list[LogRecord]:
+    """The evaluation events of the judgments that have a span to be parented to. With
+    ``mask`` (a :class:`monitor.redact.SecretMask`), every string attribute value is
+    masked, as the judgments output is (a secret in a rationale must not leave as an
+    event either); only strings, so no timestamp or number can be broken by it."""
     out: list[LogRecord] = []
     for judgment, ref in pairs:
         if ref is None:
@@ -114,6 +110,11 @@ def judgment_records(pairs: Iterable[tuple[Judgment, SpanRef | None]]) -> list[L
                 revision=ref.revision,
             )
         )
+    if mask:
+        for rec in out:
+            for kv in rec.attributes:
+                if kv.value.HasField("string_value"):
+                    kv.value.string_value = mask(kv.value.string_value)
     return out
 
 

@@ -22,7 +22,7 @@ from monitor.io import TraceSource
 from monitor.schemas import Judgment
 from monitor.traces import RawTrace
 from pipelines.otel.events import encode_logs, logs_request
-from pipelines.otel.export import OtlpHttpLogs, SpanRef, judgment_records, masked, span_ref
+from pipelines.otel.export import OtlpHttpLogs, SpanRef, judgment_records, span_ref
 from pipelines.otel.ingest import OtlpIngest
 from pipelines.otel.mapping import load_mapping
 from pipelines.otel.metrics import OtelMetrics
@@ -123,10 +123,8 @@ class OtlpRun:
 
     def judged(self, judgments: Sequence[Judgment]) -> None:
         """A batch of judgments, in input order: their events out."""
-        pairs = [
-            (masked(j, self.mask), self.refs.popleft() if self.refs else None) for j in judgments
-        ]
-        records = judgment_records(pairs)
+        pairs = [(j, self.refs.popleft() if self.refs else None) for j in judgments]
+        records = judgment_records(pairs, self.mask)
         if not records:
             return
         if self._file is not None:

@@ -107,6 +107,19 @@ def test_run_masks_secrets_in_events(tmp_path: Path) -> None:
     assert "Closed" not in text and "[secret]" in text
 
 
+def test_a_secret_inside_a_timestamp_breaks_no_event(tmp_path: Path) -> None:
+    """The mask touches string values only: a key that also occurs in the judgment's
+    timestamp (this year) neither stops the run nor breaks an event's time."""
+    year = str(__import__("datetime").date.today().year)
+    summary, judgments, events = _run(
+        tmp_path, [record(*genai_spans())], cargo={"judge_api_key": year}, input_format="otlp-json"
+    )
+    assert summary.traces == 1 and len(judgments) == 1
+    docs = [json.loads(x) for x in events.read_text().splitlines()]
+    logs = [r for d in docs for r in d["resourceLogs"][0]["scopeLogs"][0]["logRecords"]]
+    assert logs and all(int(r["timeUnixNano"]) > 0 for r in logs)
+
+
 def test_auto_tells_native_and_otlp_lines_apart(tmp_path: Path) -> None:
     native = DEFAULT_SAMPLES.read_text().splitlines()[0]
     _, judgments, _ = _run(tmp_path, [native, record(*openinference_spans())], input_format="auto")
