@@ -171,9 +171,19 @@ class Redactor:
 #: Reasons whose detail (and an ``invalid`` judgment's rationale) may quote the input:
 #: an exception's message (``decode_error``, ``evaluator_error``, ``assembly_error``),
 #: the protobuf JSON parser's message (``otlp_undecodable``: 'Couldn't parse integer:
-#: "<value>"'), a bad OTLP id or the span name it was on (``otlp_bad_id``).
+#: "<value>"'), a bad OTLP id or the span name it was on (``otlp_bad_id``), a mapped
+#: value the trace model refused (``mapping_invalid``, ``citations_invalid``; their
+#: details leave the input out, hashed all the same).
 _QUOTING_REASONS = frozenset(
-    {"decode_error", "evaluator_error", "assembly_error", "otlp_undecodable", "otlp_bad_id"}
+    {
+        "decode_error",
+        "evaluator_error",
+        "assembly_error",
+        "otlp_undecodable",
+        "otlp_bad_id",
+        "mapping_invalid",
+        "citations_invalid",
+    }
 )
 
 

@@ -377,7 +377,7 @@ def assemble(spans: Iterable[Span], mapping: OtelMapping = DEFAULT_MAPPING) -> A
             metadata=metadata,
         )
     except ValidationError as exc:  # a value our rules produced that the model rejects
-        raise InvalidTraceError("mapping_invalid", detail=str(exc)) from exc
+        raise InvalidTraceError("mapping_invalid", detail=_errors(exc)) from exc
     return Assembled(
         trace=trace, root_span_id=root.span_id, tool_results=tuple(tools), provenance=provenance
     )
@@ -707,8 +707,18 @@ def _citations(root: Span, subtree: Sequence[Span], mapping: OtelMapping) -> Cit
         return CitationBundle.model_validate(json_value(raw))
     except ValidationError as exc:
         raise InvalidTraceError(
-            "citations_invalid", field=mapping.citations_attribute, detail=str(exc)
+            "citations_invalid", field=mapping.citations_attribute, detail=_errors(exc)
         ) from exc
+
+
+def _errors(exc: ValidationError) -> str:
+    """A validation error's locations and messages, without the input values that
+    ``str(exc)`` quotes (the trace's own text: a dead letter must not carry it)."""
+    parts = [
+        f"{'.'.join(str(x) for x in e['loc']) or '(root)'}: {e['msg']}"
+        for e in exc.errors(include_input=False, include_url=False)
+    ]
+    return "; ".join(parts)[:500]
 
 
 def _documents(s: Span) -> list[dict[str, Any]]:

@@ -267,6 +267,8 @@ def test_a_secret_with_a_quote_and_a_non_ascii_letter_is_masked_in_json_lines() 
         ("assembly_error", "ValueError: customer Jane Doe"),
         ("otlp_undecodable", 'not OTLP/JSON: Couldn\'t parse integer: "Jane Doe"'),
         ("otlp_bad_id", "not hex: 'Jane Doe'"),
+        ("mapping_invalid", "context.name: Input should be a valid string 'Jane Doe'"),
+        ("citations_invalid", "sources.0.text: 'Jane Doe' is too long"),
     ],
 )
 def test_otel_reasons_that_quote_the_input_are_hashed(reason: str, detail: str) -> None:

@@ -300,10 +300,14 @@ def test_mapping_intent_citations_context_attributes_and_ignored_spans() -> None
 def test_bad_citations_attribute_is_a_bounded_failure() -> None:
     raw = otlp.genai_spans()
     root = next(s for s in raw if s["spanId"] == otlp.G_ROOT)
-    root["attributes"].append({"key": "app.citations", "value": otlp.av('{"nope": 1}')})
+    bad = '{"nope": 1, "sources": [{"source_id": 7, "text": "card 4111 1111"}]}'
+    root["attributes"].append({"key": "app.citations", "value": otlp.av(bad)})
     with pytest.raises(InvalidTraceError) as exc:
         assemble(spans_of(raw), parse_mapping({"citations_attribute": "app.citations"}))
     assert exc.value.reason == "citations_invalid"
+    # Where and what, never the input it quotes (a dead letter must not carry it).
+    assert exc.value.detail and "4111" not in exc.value.detail
+    assert "input_value" not in exc.value.detail
 
 
 def test_structured_message_attributes_are_read_like_json_strings() -> None:
