@@ -184,6 +184,17 @@ class OtlpDelivery:
         if self.events.http is not None:  # its sends settle in the background
             self.metrics.sync_http(self.events.http.records)
 
+    async def aclose(self, drain_s: float = 5.0) -> None:
+        """On stop: the OTLP/HTTP events still queued get ``drain_s`` to be sent (the
+        rest counted dropped), and the final counts reach the metrics."""
+        http = self.events.http
+        if http is None:
+            return
+        try:
+            await http.aclose(drain_s=drain_s)
+        finally:
+            self.metrics.sync_http(http.records)
+
     async def _emit(self, outcomes: list[Outcome]) -> list[Awaitable[Any]]:
         """Judge emitted traces; returns their outputs' delivery futures."""
         if not outcomes:

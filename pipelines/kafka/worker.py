@@ -95,6 +95,7 @@ class StreamConfig:
     otel: OtelSettings = field(default_factory=OtelSettings)
     otel_kafka: OtelKafkaSettings = field(default_factory=OtelKafkaSettings)
     otel_tick_s: float = 0.25  # how often buffered traces are checked for readiness
+    otel_http_drain_s: float = 5.0  # on stop, for the OTLP/HTTP events still queued
 
     def retry(self) -> RetryPolicy:
         return RetryPolicy(
@@ -356,6 +357,8 @@ def build_app(cfg: StreamConfig, settings: CargoSettings, state: WorkerState | N
             for task in pending:
                 task.cancel()
             await reader.close()
+            if otlp is not None:  # its queued OTLP/HTTP events: a bounded drain
+                await otlp.aclose(drain_s=cfg.otel_http_drain_s)
 
     return app
 

@@ -146,6 +146,7 @@ class OtlpHttpLogs:
         self._own_client = False
         self._task: asyncio.Task[None] | None = None
         self._inflight = 0  # log records of the request being posted (0: none)
+        self._closing = False  # aclose called: later submits are dropped (and counted)
 
     def _count(self, outcome: str, records: int, requests: int = 1) -> None:
         self.outcomes[outcome] += requests
@@ -154,6 +155,9 @@ class OtlpHttpLogs:
     def submit(self, records: Sequence[LogRecord]) -> None:
         """Queue one request with these records; never blocks."""
         if not records:
+            return
+        if self._closing:  # behind the stop marker nothing would send it
+            self._count("dropped", len(records))
             return
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
@@ -170,6 +174,7 @@ class OtlpHttpLogs:
     async def aclose(self, drain_s: float = 10.0) -> None:
         """Send what is queued (at most ``drain_s``), then stop. What is still queued
         then is counted ``dropped``, the request being posted ``failed``."""
+        self._closing = True
         task = self._task
         if task is None:
             return
@@ -190,6 +195,7 @@ class OtlpHttpLogs:
                 await task
             log.warning("OTLP/HTTP: stopped with requests unsent (dropped)")
         finally:
+            self._drop_queued()
             await self._close_client()
 
     async def _close_client(self) -> None:

@@ -30,7 +30,10 @@ from pipelines.otel.settings import OtelSettings
 from pipelines.otel.source import LineFormat, otlp_traces
 
 FOLLOW_POLL_S = 0.5
-UNBOUNDED_OPEN_TRACES = 10**9  # a finite input: every trace stays open until the end
+#: A finite input is flushed whole at its end, so it need not judge traces early, but
+#: its memory stays bounded (a producer that never closes stdin without --follow): ten
+#: times --otel-max-open-traces (100,000 by default, about 1.6 GB of spans at most).
+FINITE_OPEN_FACTOR = 10
 
 
 class _Source:
@@ -62,9 +65,7 @@ class OtlpRun:
             mapping=load_mapping(otel.otel_mapping),
             quiet_period_s=otel.otel_quiet_period_s,
             max_wait_s=otel.otel_max_wait_s,
-            # A finite input is flushed whole at its end: nothing to evict for. A
-            # followed one is bounded.
-            max_open_traces=otel.otel_max_open_traces if follow else UNBOUNDED_OPEN_TRACES,
+            max_open_traces=otel.otel_max_open_traces * (1 if follow else FINITE_OPEN_FACTOR),
             max_closed_traces=otel.otel_max_closed_traces,
             max_record_bytes=max_record_bytes,
         )

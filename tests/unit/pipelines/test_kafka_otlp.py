@@ -376,3 +376,33 @@ def test_otlp_http_outcomes_reach_the_stream_metrics(evaluator: Any) -> None:
     value = rig.h.value
     assert value("cargo_otel_events_total", sink="otlp_http", outcome="sent") == sent
     assert value("cargo_otel_events_total", sink="otlp_http", outcome="failed") == failed
+
+
+def test_stream_stop_drains_the_otlp_http_events_within_its_bound(evaluator: Any) -> None:
+    """On stop the events still queued get a bounded drain: what is sent then, and what
+    is left (dropped), reach the metrics; nothing stays uncounted."""
+    from pipelines.otel.export import OtlpHttpLogs
+
+    class Hanging:
+        async def post(self, *_: Any, **__: Any) -> Any:
+            await asyncio.Event().wait()
+
+    rig = Rig(evaluator)
+    http = OtlpHttpLogs("http://collector:4318", client=Hanging())
+    rig.otlp.events = EventsOut(None, "otlp_json", http)
+
+    async def go() -> None:
+        for rec in (rig.rec(record(*genai_spans()), key=GT),
+                    rig.rec(record(*openinference_spans()), key=OT)):  # fmt: skip
+            await rig.otlp.take([rec], [rig.ack_of(rec)])
+        rig.clock.now += 3.5
+        await rig.otlp.tick()
+        await asyncio.sleep(0.01)  # the first request is being posted (it hangs)
+        await rig.otlp.aclose(drain_s=0.05)
+
+    asyncio.run(go())
+    value = rig.h.value
+    failed = value("cargo_otel_events_total", sink="otlp_http", outcome="failed")
+    dropped = value("cargo_otel_events_total", sink="otlp_http", outcome="dropped")
+    assert failed > 0 and dropped > 0
+    assert failed + dropped == sum(http.records.values()) and http.queue.empty()

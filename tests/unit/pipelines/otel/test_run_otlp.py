@@ -335,6 +335,34 @@ def test_otlp_http_requests_in_flight_when_stopped_are_counted() -> None:
     assert http.outcomes == {"failed": 1, "dropped": 1}
 
 
+def test_otlp_http_a_submit_during_close_is_counted() -> None:
+    """A judgment finishing while the sender drains (its stop marker queued) is counted
+    dropped, not left unsent and uncounted behind the marker."""
+
+    class _Resp:
+        status_code = 200
+        headers: ClassVar[dict[str, str]] = {}
+
+    class _Slow:
+        async def post(self, *_: Any, **__: Any) -> Any:
+            await asyncio.sleep(0.05)
+            return _Resp()
+
+    n = len(_records())
+
+    async def go() -> OtlpHttpLogs:
+        http = OtlpHttpLogs("http://h:4318", client=_Slow())
+        http.submit(_records())
+        closing = asyncio.create_task(http.aclose())
+        await asyncio.sleep(0.01)  # aclose has queued its stop marker
+        http.submit(_records())
+        await closing
+        return http
+
+    http = asyncio.run(go())
+    assert http.records == {"sent": n, "dropped": n} and http.queue.empty()
+
+
 def test_otel_max_closed_traces_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     from prometheus_client import CollectorRegistry
 
@@ -355,10 +383,10 @@ class _NoLines:
         yield
 
 
-def test_a_finite_run_never_evicts(tmp_path: Path) -> None:
+def test_a_finite_run_evicts_only_at_ten_times_the_bound(tmp_path: Path) -> None:
     """Over --otel-max-open-traces open traces: a finite input is flushed whole at its
-    end, so no trace is judged early as incomplete (evicted); a followed one stays
-    bounded."""
+    end, so its traces are not judged early as incomplete (evicted) below ten times the
+    setting, which still bounds its memory; a followed one keeps the setting."""
     from prometheus_client import CollectorRegistry
 
     from pipelines.otel.run import OtlpRun
@@ -372,3 +400,5 @@ def test_a_finite_run_never_evicts(tmp_path: Path) -> None:
     otel = OtelSettings(input_format="otlp-json", otel_max_open_traces=1)
     followed = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=True)
     assert followed is not None and followed.ingest.buffer.max_open_traces == 1
+    finite = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=False)
+    assert finite is not None and finite.ingest.buffer.max_open_traces == 10
