@@ -212,6 +212,16 @@ class StdinSource:
             yield line.raw_trace("<stdin>")
 
 
+def open_for_writing(path: Path, what: str, mode: str = "w") -> IO[str] | IO[bytes]:
+    """Open an output file, creating its folder; a path that cannot be written (a
+    folder, a parent that is a file, no permission) is a :class:`ConfigError` naming it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path.open(mode, encoding=None if "b" in mode else "utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write the {what} file {path}: {exc.strerror or exc}") from exc
+
+
 class JsonlSink:
     """One judgment per line; flushed after every batch so that tails see progress.
 
@@ -224,8 +234,7 @@ class JsonlSink:
         self.mask = mask
         self.path = Path(path) if path not in (None, "-") else None
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh: IO[str] = self.path.open("w", encoding="utf-8")
+            self._fh: IO[str] = open_for_writing(self.path, "output", "w")  # type: ignore[assignment]
         else:
             self._fh = sys.stdout
 

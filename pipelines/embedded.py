@@ -154,6 +154,8 @@ def _source(settings_input: str, follow: bool, max_line_bytes: int) -> TraceSour
     path = Path(settings_input)
     if not path.exists():
         raise ConfigError(f"input file not found: {path}")
+    if not path.is_file():
+        raise ConfigError(f"input is not a file: {path}")
     return FileSource(path, follow=follow, max_line_bytes=max_line_bytes)
 
 

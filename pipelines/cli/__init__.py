@@ -70,9 +70,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         return COMMANDS[args.command].run(args)
-    except (CargoError, ValidationError) as exc:
+    except CargoError as exc:
         print(f"cargo-monitor: error: {exc}", file=sys.stderr)
         return 2
+    except ValidationError as exc:  # a settings model's own check (env or combined flags)
+        print(f"cargo-monitor: error: {validation_text(exc)}", file=sys.stderr)
+        return 2
+
+
+def validation_text(exc: ValidationError) -> str:
+    """One line per pydantic error: the setting and the message, without the input
+    (which may be a secret) or pydantic's documentation link."""
+    return "; ".join(
+        f"{'.'.join(str(x) for x in e['loc']) or exc.title}: {e['msg']}"
+        for e in exc.errors(include_input=False, include_url=False)
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -193,7 +193,11 @@ class OtlpHttpLogs:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            log.warning("OTLP/HTTP: stopped with requests unsent (dropped)")
+            log.warning(
+                "OTLP/HTTP: stopped after %.0f s with requests unsent (the one being "
+                "posted counted failed, the queued ones dropped)",
+                drain_s,
+            )
         finally:
             self._drop_queued()
             await self._close_client()
@@ -259,7 +263,9 @@ class OtlpHttpLogs:
                     headers={"Content-Type": "application/x-protobuf"},
                 )
             except (httpx.TransportError, OSError) as exc:
-                why = f"{type(exc).__name__}"
+                why = f"{type(exc).__name__}: {exc}"
+                if attempt == 0:  # at once: a wrong port should not wait for the retries
+                    log.warning("OTLP/HTTP export to %s: %s (retrying)", self.url, why)
             else:
                 if 200 <= resp.status_code < 300:
                     return True

@@ -18,7 +18,7 @@ from typing import IO
 from prometheus_client import CollectorRegistry
 from rich.table import Table
 
-from monitor.io import TraceSource
+from monitor.io import TraceSource, open_for_writing
 from monitor.schemas import Judgment
 from monitor.traces import RawTrace
 from pipelines.otel.events import encode_logs, logs_request
@@ -85,9 +85,7 @@ class OtlpRun:
         )
         self._file: IO[bytes] | None = None
         if events_out:
-            path = Path(events_out)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = path.open("wb")
+            self._file = open_for_writing(Path(events_out), "events", "wb")  # type: ignore[assignment]
         self.events_written = 0
 
     @classmethod

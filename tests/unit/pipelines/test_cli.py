@@ -488,3 +488,33 @@ def test_an_unknown_flag_is_named_but_its_value_never_shown(
     with pytest.raises(SystemExit):
         main(["stream", main_err, "x"])
     assert main_err in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--output", "{tmp}"], "cannot write the output file"),
+        (["--output", "{tmp}/afile/j.jsonl"], "cannot write the output file"),
+        (["--input", "{tmp}"], "input is not a file"),
+        (
+            ["--input-format", "otlp-json", "--otel-events-out", "{tmp}"],
+            "cannot write the events file",
+        ),
+        (["--input-format", "otlp-json", "--otlp-endpoint", "foo"], "otlp_endpoint: "),
+    ],
+)
+def test_a_bad_path_or_endpoint_exits_2_with_one_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A path that cannot be read or written, or a setting its model refuses: exit 2 and
+    one line naming it, never a traceback (and never pydantic's input echo or link)."""
+    (tmp_path / "afile").write_text("x")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    base = ["run", "--embedder", "hashing", "--metrics-port", "0", "--no-progress"]
+    if "--output" not in args:
+        args += ["--output", str(tmp_path / "out.jsonl")]
+    assert main([*base, *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("cargo-monitor: error: ") and message in err, err
+    assert len(err.splitlines()) == 1 and "errors.pydantic.dev" not in err
+    assert "input_value" not in err

@@ -402,3 +402,22 @@ def test_a_finite_run_evicts_only_at_ten_times_the_bound(tmp_path: Path) -> None
     assert followed is not None and followed.ingest.buffer.max_open_traces == 1
     finite = OtlpRun.start(otel, _NoLines(), CollectorRegistry(), follow=False)
     assert finite is not None and finite.ingest.buffer.max_open_traces == 10
+
+
+def test_otlp_http_names_a_connection_error_at_once(caplog: pytest.LogCaptureFixture) -> None:
+    """A wrong port is named in the log at the first failure, not only after every
+    retry (which the drain at the end may cut short)."""
+    from tests.support.ports import free_port
+
+    async def go() -> OtlpHttpLogs:
+        http = OtlpHttpLogs(f"http://127.0.0.1:{free_port()}", max_retries=3, backoff_s=5.0)
+        http.submit(_records())
+        await http.aclose(drain_s=0.5)
+        return http
+
+    with caplog.at_level("WARNING", logger="cargo.otel"):
+        http = asyncio.run(go())
+    assert http.records == {"failed": len(_records())}
+    assert any(
+        "ConnectError" in r.getMessage() and "retrying" in r.getMessage() for r in caplog.records
+    )
