@@ -42,7 +42,6 @@ import functools
 import hashlib
 import json
 import logging
-import os
 import tempfile
 import warnings
 from collections.abc import Callable, Sequence
@@ -51,6 +50,8 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+
+from monitor.cachefile import atomic_write
 
 # Bump when the exported graph or the quantisation call changes: old exports are then
 # ignored (their key differs) instead of being reused.
@@ -196,19 +197,6 @@ def _file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the export from other users
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def export(
     pipeline: Any, tokenize: Tokenize, out: Path, quant: str, key: str, probes: Matrix
 ) -> None:
@@ -259,7 +247,7 @@ def export(
             finally:
                 root.setLevel(level)
         data = src.read_bytes()
-    _atomic_write(out, lambda p: p.write_bytes(data))
+    atomic_write(out, lambda p: p.write_bytes(data))
     manifest = {
         "key": key,
         "quantisation": quant,
@@ -268,7 +256,7 @@ def export(
         "sha256": hashlib.sha256(data).hexdigest(),
         "probes": np.asarray(probes, dtype=np.float32).tolist(),
     }
-    _atomic_write(
+    atomic_write(
         out.with_suffix(".json"), lambda p: p.write_text(json.dumps(manifest), encoding="utf-8")
     )
 

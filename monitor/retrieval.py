@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from monitor.cachefile import atomic_write
 from monitor.embeddings import Embedder, Matrix
 from monitor.errors import ConfigError
 from monitor.schemas import GoldenItem, GoldenSet
@@ -117,9 +118,7 @@ class HnswSearch:
             index.hnsw.efConstruction = ef_construction
             index.add(np.ascontiguousarray(matrix, dtype=np.float32))
             if path is not None:
-                tmp = path.with_suffix(".tmp")
-                faiss.write_index(index, str(tmp))
-                tmp.replace(path)
+                atomic_write(path, lambda tmp: faiss.write_index(index, str(tmp)))
         index.hnsw.efSearch = max(ef_search, TOP_K)
         self._index = index
         # A batch's search in the calling thread: FAISS's OpenMP threads beside the model
@@ -256,19 +255,23 @@ class GoldenIndex:
         if cache_dir is not None:
             cache_dir.mkdir(parents=True, exist_ok=True)
             path = self.cache_path(cache_dir)
-            tmp = path.with_suffix(".tmp.npy")
-            np.save(tmp, m, allow_pickle=False)
-            tmp.replace(path)
-            path.with_suffix(".json").write_text(
-                json.dumps(
-                    {
-                        "model_id": self.embedder.model_id,
-                        "golden_version": self.golden.version,
-                        "golden_hash": self.golden.content_hash(),
-                        "questions": questions,
-                    }
-                )
+            info_text = json.dumps(
+                {
+                    "model_id": self.embedder.model_id,
+                    "golden_version": self.golden.version,
+                    "golden_hash": self.golden.content_hash(),
+                    "questions": questions,
+                }
             )
+
+            def save(tmp: Path) -> None:
+                with tmp.open("wb") as fh:  # a file object: np.save would add ".npy"
+                    np.save(fh, m, allow_pickle=False)
+
+            # Atomic, each writer its own temporary file: workers sharing a cache
+            # directory build it at once (two workers' starts raced on one .tmp.npy).
+            atomic_write(path, save)
+            atomic_write(path.with_suffix(".json"), lambda tmp: tmp.write_text(info_text))
         return m
 
     def retrieve(self, vectors: Matrix) -> list[Retrieval | None]:

@@ -67,6 +67,29 @@ def test_corrupt_cache_is_rebuilt(golden: GoldenSet, tmp_path: Path) -> None:
     assert not again.cache_hit and e.calls == 2
 
 
+def test_two_builders_of_one_cache_do_not_collide(
+    golden: GoldenSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers on one machine build the same golden cache at once: one's write
+    lands between the other's save and rename. Each writes its own temporary file (a
+    shared '.tmp.npy' made the second rename fail and the worker exit)."""
+    real_save = np.save
+    calls = 0
+
+    def save_then_race(*args: object, **kwargs: object) -> None:
+        nonlocal calls
+        real_save(*args, **kwargs)  # type: ignore[arg-type]
+        calls += 1
+        if calls == 1:  # the other worker builds and renames its copy now
+            GoldenIndex(golden, HashingEmbedder(), cache_dir=tmp_path)
+
+    monkeypatch.setattr(np, "save", save_then_race)
+    index = GoldenIndex(golden, HashingEmbedder(), cache_dir=tmp_path)
+    assert calls == 2 and index.matrix.shape[0] == len(golden.items)
+    assert GoldenIndex(golden, HashingEmbedder(), cache_dir=tmp_path).cache_hit
+    assert not [p for p in tmp_path.iterdir() if ".tmp" in p.name]
+
+
 def test_empty_golden_set_retrieves_nothing() -> None:
     index = GoldenIndex(GoldenSet(version="0", items=()), HashingEmbedder())
     assert index.retrieve(HashingEmbedder().embed(["q"])) == [None]
