@@ -45,7 +45,7 @@ from monitor.text import (
     tokens,
 )
 from monitor.text.lexicon import ANTONYM_WORDS, NUMBER_WORDS, STOPWORDS
-from monitor.text.quantities import counted_nouns, quantities
+from monitor.text.quantities import conflict, counted_nouns, quantities, stated
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -431,6 +431,7 @@ class StepVerifier:
             [w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws]
         )
         ref_words = ref.answer_words
+        answer_q = quantities(al.answer_known)
         # A segment that plainly realises another step does not also cover this
         # one unless it fits this one about as well (a deleted step must not be
         # "found" in its neighbour).
@@ -448,8 +449,16 @@ class StepVerifier:
             seg = segs[j]
             how = "mean(embedding cosine, term recall)" if used_embedding else "term recall"
             terms = policy_terms(step_words[k])
+            # The words that write the step's quantities ("twice a year") are present
+            # when the answer states those quantities in any form ("every 6 months").
+            step_q = quantities(step.known or step.masked)
+            q_stated = bool(step_q) and all(stated(q, answer_q) for q in step_q)
             present = (
-                sum(any(same_word(w, a, cfg.stem_prefix) for a in answer_words) for w in terms)
+                sum(
+                    (q_stated and _quantity_word(w))
+                    or any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
+                    for w in terms
+                )
                 / len(terms)
                 if terms
                 else 1.0
@@ -612,10 +621,15 @@ class StepVerifier:
             return "negated", f"polarity flipped ({flip})", "negation" in flip.split(" + ")
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
+        # Evidence needs a lost and a new quantity of one kind (two spans of time, two
+        # amounts): a span lost and a bare count new is more likely a way of writing
+        # the span this module does not read than a changed policy.
         step_q = quantities(step.known or step.masked)
-        lost_q = step_q - quantities(al.answer_known)
-        new_q = quantities(mask_known(seg.text, al.values)) - step_q
-        if lost_q and new_q:
+        answer_q = quantities(al.answer_known)
+        seg_q = quantities(mask_known(seg.text, al.values))
+        lost_q = {q for q in step_q if not stated(q, answer_q)}
+        new_q = {q for q in seg_q if not stated(q, step_q)}
+        if any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
                 f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
@@ -642,7 +656,7 @@ class StepVerifier:
             # The term's quantity stated in canonical form ("within 14 days" = "in the
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
-            stated_q = bool(term_q) and term_q <= quantities(al.answer_known)
+            stated_q = bool(term_q) and all(stated(q, answer_q) for q in term_q)
             kept = sum(
                 (stated_q and _quantity_word(w)) or any(same_word(w, a, p) for a in answer_words)
                 for w in keys
@@ -658,19 +672,24 @@ class StepVerifier:
                     f"declared policy term replaced: {term} -> {' '.join(new)}",
                     False,
                 )
-        same_q = bool(step_q) and step_q <= quantities(mask_known(seg.text, al.values))
+        same_q = bool(step_q) and all(stated(q, seg_q) for q in step_q)
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
         return "covered", "", False
 
 
+_QUANTITY_WORDS = frozenset({"single", "quarter", "half", "once", "twice", "thrice", "every"})
+
+
 def _quantity_word(w: str) -> bool:
     """A number word, a bound word or a unit ("days", "hour"): part of how a quantity
     is written, which the quantity rule compares in canonical form."""
-    if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in ("single", "quarter"):
+    if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in _QUANTITY_WORDS:
         return True
-    return any(not q.startswith("n:") for q in quantities(f"2 {w}"))
+    # A unit after the number ("2 days", "2 pm", "2 dollars") or a currency code
+    # before it ("GBP 2").
+    return any(not q.startswith("n:") for q in quantities(f"2 {w}") | quantities(f"{w.upper()} 2"))
 
 
 def _substitution(

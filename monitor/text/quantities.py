@@ -1,35 +1,49 @@
-"""Quantities a policy states: durations, counts and percentages, in one canonical form.
+"""Quantities a policy states: durations, counts, percentages, amounts, times of day,
+frequencies and ordinals, in one canonical form.
 
 "14 days", "two weeks" and "a fortnight" are one duration; "10 business days" and
-"ten working days" are one; "twice" is the count 2; "3%" and "3 percent" are one
-percentage. Comparing canonical forms (not digits) is what lets a paraphrase say a
-number its own way while a changed number still reads as changed. Entity values
-(dates, amounts, identifiers) are masked before this is called, so what is left is
-procedure.
+"ten working days" are one; "twice" is the count 2; "3%", "3 percent" and "three per
+cent" are one percentage; "50 dollars" is "$50"; "3 pm" is "15:00"; "twice a year" is
+"every 6 months"; "1,000" is "one thousand". Comparing canonical forms (not digits) is
+what lets a paraphrase say a number its own way while a changed number still reads as
+changed. :func:`same_quantity` compares two canonical quantities (a month and 30 days
+are one span), :func:`comparable` says whether a difference between two of them is
+evidence of a change (two durations are; a duration and a count are not: one was
+most likely written in a way this module does not read). Entity values (dates,
+amounts, identifiers) are masked before this is called, so what is left is procedure.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from monitor.text.lexicon import NUMBER_WORDS
 
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
-_MORE_WORDS = {
+_ONES: dict[str, int] = {
+    **{w: int(v) for w, v in NUMBER_WORDS.items()},
     "thirteen": 13,
     "fourteen": 14,
     "fifteen": 15,
     "sixteen": 16,
+    "seventeen": 17,
     "eighteen": 18,
-    "twenty-four": 24,
-    "forty-eight": 48,
-    "seventy-two": 72,
-    "hundred": 100,
+    "nineteen": 19,
 }
+_TENS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _WORD_VALUE: dict[str, float] = {
-    **{w: float(v) for w, v in NUMBER_WORDS.items()},
+    **{w: float(v) for w, v in _ONES.items()},
     **{w: float(v) for w, v in _TENS.items()},
-    **{w: float(v) for w, v in _MORE_WORDS.items()},
     "a": 1.0,
     "an": 1.0,
     "a single": 1.0,
@@ -45,8 +59,11 @@ _WORD_VALUE: dict[str, float] = {
 _UNITS: dict[str, tuple[str, float]] = {
     "minute": ("min", 1),
     "min": ("min", 1),
+    "mins": ("min", 1),
     "hour": ("min", 60),
     "hr": ("min", 60),
+    "hrs": ("min", 60),
+    "h": ("min", 60),
     "day": ("min", 1440),
     "night": ("night", 1),
     "week": ("min", 10080),
@@ -58,42 +75,168 @@ _UNITS: dict[str, tuple[str, float]] = {
     "business week": ("bday", 5),
     "working week": ("bday", 5),
     "month": ("month", 1),
+    "quarter": ("month", 3),
     "year": ("month", 12),
     "percent": ("pct", 1),
     "per cent": ("pct", 1),
     "%": ("pct", 1),
 }
-_NUM_WORD_RE = "|".join(sorted((re.escape(w) for w in _WORD_VALUE), key=len, reverse=True))
-# Number words read as a count on their own ("two online changes"); not "a", "an"
-# or "one", which are as often articles and pronouns.
-_COUNT_WORD_RE = "|".join(
-    sorted((w for w, v in _WORD_VALUE.items() if v >= 2 and " " not in w), key=len, reverse=True)
-)
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
+# A period is a unit of time ("every quarter"), not a percentage.
+_PERIOD_RE = "|".join(
+    sorted((re.escape(u) for u, (f, _) in _UNITS.items() if f != "pct"), key=len, reverse=True)
+)
+_NUM = r"\d+(?:\.\d+)?"
+
+# Number words ("seventeen", "ten thousand", "two hundred and fifty", "forty-eight") are
+# written as digits before anything else is read; "one" alone stays a word (it is as
+# often a pronoun: "one of us"), and the unit pattern reads "one day" itself.
+_NUMBER_WORD_RE = "|".join(sorted([*_ONES, *_TENS, *_SCALES], key=len, reverse=True))
+_NUMBER_PHRASE = re.compile(
+    r"(?<![\w-])(?:(?P<a>an?)\s+(?=(?:hundred|thousand|million)\b))?"
+    r"(?P<words>(?:"
+    + _NUMBER_WORD_RE
+    + r")(?:(?:[\s-]+|\s+and\s+)(?:"
+    + _NUMBER_WORD_RE
+    + r"))*)(?!\w)(?!-(?!(?:"
+    + _UNIT_RE
+    + r")))"
+)
+_DOZEN = re.compile(r"(?<![\w-])(?:(half)\s+a\s+|an?\s+)?dozen(?![\w-])")
+_HALF_MORE = re.compile(
+    r"(?<![\w.])(?P<num>" + _NUM + r"|an?|one)\s+and\s+a\s+half\s+(?P<unit>" + _UNIT_RE + r")"
+    r"|(?<![\w])(?:an?|one)\s+(?P<unit2>" + _UNIT_RE + r")\s+and\s+a\s+half(?![\w])"
+)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_GLUED = re.compile(r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kb|kg|km|mi|h|hrs?|mins?)(?![\w])")
+_AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
+_CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
+_CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
+# "5 in the afternoon", "11 o'clock in the morning", "8 o'clock".
+_CLOCK_WORDS = re.compile(
+    r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:o'clock\s*)?"
+    r"(?:in the (morning|afternoon|evening)|at night|(?<=o'clock\s)|(?<=o'clock))"
+)
+_NOON = re.compile(r"(?<![\w])(?:12\s*)?(noon|midday|midnight)(?![\w])")
+_MONEY_WORDS = re.compile(
+    r"(?<![\w.])(" + _NUM + r")\s*(dollars?|bucks|euros?|pounds?|quid)(?![\w])"
+)
+_WORD_CURRENCY = {
+    "dollar": "USD",
+    "dollars": "USD",
+    "bucks": "USD",
+    "euro": "EUR",
+    "euros": "EUR",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "quid": "GBP",
+}
+_TIMES = re.compile(
+    r"(?<![\w])(?:(?P<word>once|twice|thrice)|(?P<n>" + _NUM + r")\s+times|one\s+time)"
+    r"\s+(?:a|an|per|each|every)\s+(?P<unit>" + _PERIOD_RE + r")(?![\w])"
+)
+_EVERY = re.compile(
+    r"(?<![\w])(?:(?P<rate>¤\s*(?:(?:a|an)\s+|/\s*))|(?:per|each|every)\s+)(?:(?P<n>"
+    + _NUM
+    + r"|other)\s+)?"
+    r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
+)
+_ADVERBS = {
+    "hourly": ("min", 60),
+    "daily": ("min", 1440),
+    "nightly": ("night", 1),
+    "weekly": ("min", 10080),
+    "fortnightly": ("min", 20160),
+    "monthly": ("month", 1),
+    "quarterly": ("month", 3),
+    "yearly": ("month", 12),
+    "annually": ("month", 12),
+    "biannually": ("month", 6),
+    "semi-annually": ("month", 6),
+    "semiannually": ("month", 6),
+}
+_ADVERB = re.compile(r"(?<![\w-])(" + "|".join(_ADVERBS) + r")(?![\w-])")
+_FRACTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "tenth": 10.0}
+_FRACTION = re.compile(
+    r"(?<![\w-])(?:(?P<k>a|one|two|three|\d)\s+)?(?P<f>half|thirds?|quarters?|fifths?|tenths?)"
+    r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund)\b)"
+    r"(?!\s+of\s+(?:an?\s+)?(?:" + _PERIOD_RE + r")s?\b)"
+)
+_FULL = re.compile(
+    r"(?<![\w])(?:full refund|refunded in full|refund in full|in full|the full amount"
+    r"|all (?:of )?(?:your|the) money)(?![\w])"
+)
+_ORDINAL_WORDS = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+_ORDINAL = re.compile(
+    r"(?<![\w.])(?:(?P<d>\d+)(?:st|nd|rd|th)|(?P<w>" + "|".join(_ORDINAL_WORDS) + r"))(?![\w-])"
+)
+_NEXT_DAY = re.compile(
+    r"(?<![\w])(?:the\s+)?(?:next|following)\s+(?P<b>business\s+|working\s+)?day(?![\w])"
+)
 _QUANTITY = re.compile(
-    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?|" + _NUM_WORD_RE + r")(?:[\s-]+|(?=%))(?:[a-z]+\s+)??"
+    r"(?<![\w.])(?P<num>"
+    + _NUM
+    + r"|(?:"
+    + "|".join(sorted((re.escape(w) for w in _WORD_VALUE), key=len, reverse=True))
+    + r"))(?:[\s-]+|(?=%))(?:[a-z]+\s+)??"
     r"(?P<unit>" + _UNIT_RE + r")(?:s|es)?(?![\w])"
     r"|(?<![\w])(?P<bare>fortnight|twice|thrice)(?![\w])"
-    r"|(?<![\w.])(?P<count>\d+(?:\.\d+)?)(?![\w.%])"
-    r"|(?<![\w-])(?P<wcount>" + _COUNT_WORD_RE + r")(?![\w-])",
-)
-_RATE = re.compile(
-    r"(?<![\w])(?:per|each|every)\s+(minute|hour|day|night|week|month|year|quarter)s?(?![\w])"
-)
-_BARE = {"fortnight": "min:20160", "twice": "n:2", "thrice": "n:3"}
-_COMPOUND = re.compile(
-    r"\b(" + "|".join(_TENS) + r")[\s-](one|two|three|four|five|six|seven|eight|nine)\b"
+    r"|(?<![\w.])(?P<count>" + _NUM + r")(?![\w%]|\.\d)"
 )
 
 
 def _fmt(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:g}"
+    return str(int(x)) if x == int(x) else f"{x:.4g}"
 
 
-def quantities(text: str) -> set[str]:
+def _number(words: str) -> int | None:
+    """The value of a phrase of number words ("two hundred and fifty" -> 250)."""
+    total = current = 0
+    seen = False
+    for w in re.split(r"[\s-]+", words):
+        if w == "and":
+            continue
+        if w in _ONES or w in _TENS:
+            current += _ONES.get(w, 0) + _TENS.get(w, 0)
+        elif w == "hundred":
+            current = (current or 1) * 100
+        else:
+            total += (current or 1) * _SCALES[w]
+            current = 0
+        seen = True
+    return total + current if seen else None
+
+
+def _digits(m: re.Match[str]) -> str:
+    words = m.group("words")
+    if m.group("a") is None and words in ("one", "zero"):
+        return m.group(0)
+    value = _number(words)
+    return m.group(0) if value is None else f" {value} "
+
+
+def _period(unit: str, n: float) -> str:
+    family, factor = _UNITS[re.sub(r"\s+", " ", unit)]
+    return f"every:{family}:{_fmt(n * factor)}"
+
+
+@functools.lru_cache(maxsize=8192)
+def quantities(text: str) -> frozenset[str]:
     """Canonical quantities of ``text``: ``min:20160`` (two weeks), ``bday:10``,
-    ``month:3``, ``pct:3``, ``n:2`` (a count or a bare number), ``money:USD:40``
-    (an amount; "$40" = "USD 40")."""
+    ``month:3``, ``night:2``, ``pct:3``, ``n:2`` (a count or a bare number),
+    ``money:USD:40`` ("$40" = "USD 40" = "40 dollars"), ``clock:900`` (3 pm, in
+    minutes after midnight), ``every:month:6`` (twice a year, every 6 months),
+    ``ord:3`` (third, 3rd). Cached: a golden step's text is read for every answer."""
     from monitor.values import MONEY, normalize_money  # values imports the lexicon
 
     out: set[str] = set()
@@ -101,12 +244,95 @@ def quantities(text: str) -> set[str]:
         money = normalize_money(m.group(0))
         if money is not None:
             out.add(f"money:{money[0]}:{money[1].normalize():f}")
-    text = MONEY.sub(" ", text)
-    low = text.casefold().replace("’", "'")
-    low = _COMPOUND.sub(lambda m: str(_TENS[m.group(1)] + int(NUMBER_WORDS[m.group(2)])), low)
-    # A rate's period is a unit too: "per month" is not "per week".
-    for m in _RATE.finditer(low):
-        out.add("per:" + m.group(1))
+    low = MONEY.sub(" ¤ ", text).casefold().replace("’", "'")
+    low = _THOUSANDS.sub("", low)
+    low = _AROUND_THE_CLOCK.sub(" ", low)
+    low = _NUMBER_PHRASE.sub(_digits, low)
+    low = _DOZEN.sub(lambda m: " 6 " if m.group(1) else " 12 ", low)
+    low = _GLUED.sub(
+        lambda m: (
+            f"{float(m.group(1)) * 1000:g} " if m.group(2) == "k" else f"{m.group(1)} {m.group(2)}"
+        ),
+        low,
+    )
+
+    def half_more(m: re.Match[str]) -> str:
+        if m.group("unit2"):
+            return f" 1.5 {m.group('unit2')} "
+        raw = m.group("num")
+        value = float(raw) if raw[0].isdigit() else 1.0
+        return f" {_fmt(value + 0.5)} {m.group('unit')} "
+
+    low = _HALF_MORE.sub(half_more, low)
+
+    def clock(h: int, minute: int) -> str:
+        out.add(f"clock:{h * 60 + minute}")
+        return " "
+
+    def clock_words(m: re.Match[str]) -> str:
+        h, part = int(m.group(1)), m.group(3)
+        late = part in ("afternoon", "evening") or m.group(0).endswith("at night")
+        return clock(
+            h % 12 + 12 if late else h % 12 if part == "morning" else h, int(m.group(2) or 0)
+        )
+
+    low = _CLOCK_WORDS.sub(clock_words, low)
+    low = _NOON.sub(lambda m: clock(0 if m.group(1) == "midnight" else 12, 0), low)
+    low = _CLOCK_12.sub(
+        lambda m: clock(
+            int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0), int(m.group(2) or 0)
+        ),
+        low,
+    )
+    low = _CLOCK_24.sub(lambda m: clock(int(m.group(1)), int(m.group(2))), low)
+
+    def money_word(m: re.Match[str]) -> str:
+        out.add(f"money:{_WORD_CURRENCY[m.group(2)]}:{_fmt(float(m.group(1)))}")
+        return " ¤ "
+
+    low = _MONEY_WORDS.sub(money_word, low)
+
+    def times(m: re.Match[str]) -> str:
+        n = {"once": 1, "twice": 2, "thrice": 3}.get(m.group("word") or "", 0) or float(
+            m.group("n") or 1
+        )
+        out.add(_period(m.group("unit"), 1 / n))
+        return " "
+
+    low = _TIMES.sub(times, low)
+
+    def every(m: re.Match[str]) -> str:
+        raw = m.group("n")
+        n = 2.0 if raw == "other" else float(raw) if raw else 1.0
+        out.add(_period(m.group("unit"), n))
+        return " ¤ " if m.group("rate") else " "
+
+    low = _EVERY.sub(every, low)
+
+    def adverb(m: re.Match[str]) -> str:
+        family, value = _ADVERBS[m.group(1)]
+        out.add(f"every:{family}:{_fmt(value)}")
+        return " "
+
+    low = _ADVERB.sub(adverb, low)
+
+    def fraction(m: re.Match[str]) -> str:
+        k = m.group("k")
+        count = 1.0 if k in (None, "a", "one") else float(k) if k.isdigit() else _ONES[k]
+        out.add("pct:" + _fmt(round(count * _FRACTIONS[m.group("f").rstrip("s")], 1)))
+        return " "
+
+    low = _FRACTION.sub(fraction, low)
+    if _FULL.search(low):
+        out.add("pct:100")
+        low = _FULL.sub(" ", low)
+    low = _NEXT_DAY.sub(lambda m: " 1 business day " if m.group("b") else " 1 day ", low)
+
+    def ordinal(m: re.Match[str]) -> str:
+        out.add("ord:" + (m.group("d") or str(_ORDINAL_WORDS[m.group("w")])))
+        return " "
+
+    low = _ORDINAL.sub(ordinal, low)
     for m in _QUANTITY.finditer(low):
         if m.group("bare"):
             out.add(_BARE[m.group("bare")])
@@ -114,14 +340,97 @@ def quantities(text: str) -> set[str]:
         if m.group("count"):
             out.add("n:" + _fmt(float(m.group("count"))))
             continue
-        if m.group("wcount"):
-            out.add("n:" + _fmt(_WORD_VALUE[m.group("wcount")]))
-            continue
         raw = m.group("num")
         value = float(raw) if raw[0].isdigit() else _WORD_VALUE[raw]
         family, factor = _UNITS[re.sub(r"\s+", " ", m.group("unit"))]
         out.add(f"{family}:{_fmt(value * factor)}")
-    return out
+    return frozenset(out)
+
+
+_BARE = {"fortnight": "min:20160", "twice": "n:2", "thrice": "n:3"}
+# Days per unit of the duration families compared across families: a month is 30.44
+# days. Business days are not compared with calendar days: "10 business days" is
+# about two weeks, but an answer that states both a 14-day and a 10-business-day rule
+# must not have one read as the other.
+_DAYS = {"min": 1 / 1440, "month": 30.44}
+
+
+def _split(q: str) -> tuple[str, float | None]:
+    """(family, value): ``every:month:6`` -> ("every", 182.6 days)."""
+    head, _, rest = q.rpartition(":")
+    kind = head.split(":", 1)[0]
+    fam = head.rsplit(":", 1)[-1]
+    try:
+        value = float(rest)
+    except ValueError:
+        return head, None
+    if fam in _DAYS:
+        return ("every" if kind == "every" else "span"), value * _DAYS[fam]
+    return head, value
+
+
+def _readings(q: str) -> set[float]:
+    """The numbers a bare count could be written for ``q``: "30" for 30 days (or 720
+    hours, or one month), "3" for 3 pm, "15" for $15."""
+    parts = q.split(":")
+    if parts[0] == "every":
+        parts = parts[1:]
+    fam, value = parts[0], float(parts[-1])
+    if fam == "min":
+        return {value, value / 60, value / 1440, value / 10080}
+    if fam == "month":
+        return {value, value / 12, value / 3}
+    if fam == "clock":
+        return {value / 60, (value / 60) % 12} if value % 60 == 0 else {value}
+    return {value}
+
+
+def _kind(q: str) -> str:
+    """What ``q`` measures: "duration" (minutes, business days, months), "period"
+    (every ...), "money", or its family ("pct", "n", "clock", "ord", "night")."""
+    parts = q.split(":")
+    if parts[0] == "every":
+        return "period"
+    if parts[0] in ("min", "bday", "month"):
+        return "duration"
+    return parts[0]
+
+
+def conflict(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b``, one lost from a step and the other new in its place,
+    are evidence of a changed number: two quantities of one kind (two durations in
+    any units, two amounts of money in any currency, two percentages, two counts),
+    or a bare number that is no reading of the other ("net 90" for "within 30
+    days"; "net 30" would be one). A duration and a percentage, say, are not: one
+    was most likely written in a way this module does not read."""
+    fa, fb = _kind(a), _kind(b)
+    if fa == fb:
+        return True
+    if (fa == "n") != (fb == "n"):
+        count, other = (a, b) if fa == "n" else (b, a)
+        n = float(count.split(":")[1])
+        return not any(abs(n - r) < 1e-6 for r in _readings(other))
+    return False
+
+
+def same_quantity(a: str, b: str) -> bool:
+    """One quantity written two ways: equal canonical forms, or spans of time in
+    different units within a tenth of each other (at least half a day apart
+    counts as different): "30 days" = "a month", "every 12 months" = "every 365
+    days"."""
+    if a == b:
+        return True
+    (fa, va), (fb, vb) = _split(a), _split(b)
+    if fa != fb or fa not in ("span", "every") or va is None or vb is None:
+        return False
+    if a.rsplit(":", 2)[-2] == b.rsplit(":", 2)[-2]:
+        return False  # one unit: exact
+    return abs(va - vb) <= max(0.5, 0.1 * max(va, vb))
+
+
+def stated(q: str, qs: set[str] | frozenset[str]) -> bool:
+    """Whether quantity ``q`` is among ``qs``, however written."""
+    return any(same_quantity(q, x) for x in qs)
 
 
 # "one guest", "3 guests", "a single bag": a number word or numeral counting the noun

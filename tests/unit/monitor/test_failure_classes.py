@@ -196,6 +196,112 @@ def test_a_changed_quantity_is_caught(ref: GoldenItem, old: str, new: str) -> No
     assert "altered" in statuses(ref, ref.answer.replace(old, new)).values()
 
 
+# (5) whole answers, three more domains: a number stated in another form is the same
+# number (hours of day, money in words, a month for 30 days, how often); a changed one,
+# in any form, is caught.
+GYM = item(
+    "gym_cancel",
+    "Cancel classes in the app at least 12 hours ahead. A late cancellation fee of GBP 30 "
+    "applies. Members get a reminder by email.",
+    [
+        "Cancel classes in the app at least 12 hours ahead.",
+        "A late cancellation fee of GBP 30 applies.",
+    ],
+    ("GBP 30",),
+)
+INVOICE = item(
+    "invoice_terms",
+    "Invoices are payable within 30 days. Pay by bank transfer quoting the invoice number. "
+    "Statements are sent twice a year.",
+    [
+        "Invoices are payable within 30 days.",
+        "Pay by bank transfer quoting the invoice number.",
+        "Statements are sent twice a year.",
+    ],
+)
+LIBRARY = item(
+    "library_returns",
+    "The return desk closes at 17:00. Books left in the drop box are checked in the next "
+    "morning. A late fee of $1 per day applies.",
+    ["The return desk closes at 17:00.", "A late fee of $1 per day applies."],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (
+            GYM,
+            "Use the app to cancel a class 12 hours or more before it starts; if you cancel "
+            "later, you pay a GBP 30 late fee. We email members a reminder.",
+        ),
+        (
+            GYM,
+            "Cancel in the app half a day ahead at the latest, otherwise the late fee is thirty "
+            "pounds. Members are reminded by email.",
+        ),
+        (
+            INVOICE,
+            "Payment terms are net 30: pay by bank transfer and quote the invoice number. You "
+            "get a statement every 6 months.",
+        ),
+        (
+            INVOICE,
+            "Each invoice must be paid within a month, by bank transfer with the invoice number "
+            "as the reference; statements go out every six months.",
+        ),
+        (
+            LIBRARY,
+            "The return desk shuts at 5 in the afternoon, and late books cost one dollar a day. "
+            "Books in the drop box are checked in the next morning.",
+        ),
+        (
+            LIBRARY,
+            "Return desk hours end at 5 pm. Anything in the drop box is checked in the following "
+            "morning. Late returns are charged $1 for each day.",
+        ),
+    ],
+)
+def test_a_number_written_another_way_is_the_same_number(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (
+            GYM,
+            "Use the app to cancel a class 12 hours or more before it starts; if you cancel "
+            "later, you pay a GBP 3 late fee. We email members a reminder.",
+        ),
+        (
+            INVOICE,
+            "Invoices are payable net 90; pay by bank transfer quoting the invoice number. "
+            "Statements are sent every 6 months.",
+        ),
+        (
+            INVOICE,
+            "Each invoice must be paid within a month, by bank transfer with the invoice number "
+            "as the reference; statements go out once a year.",
+        ),
+        (
+            LIBRARY,
+            "The return desk shuts at 4 in the afternoon, and late books cost one dollar a day. "
+            "Books in the drop box are checked in the next morning.",
+        ),
+        (
+            LIBRARY,
+            "Return desk hours end at 5 pm. Anything in the drop box is checked in the following "
+            "morning. A late fee of $1 applies for each week.",
+        ),
+    ],
+)
+def test_a_changed_number_in_any_form_is_caught(ref: GoldenItem, answer: str) -> None:
+    # "altered" by the quantity rule, or "missing" where the step's policy words went
+    # with the number ("within 30 days" -> "net 90").
+    assert {"altered", "missing"} & set(statuses(ref, answer).values()), statuses(ref, answer)
+
+
 # (2) an enum value used as an ordinary word is not a claim about the status.
 PERMIT_STATUS = GoldenItem.model_validate(
     {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.text.quantities import counted_nouns, quantities
+from monitor.text.quantities import conflict, counted_nouns, quantities, same_quantity, stated
 
 
 @pytest.mark.parametrize(
@@ -21,6 +21,42 @@ from monitor.text.quantities import counted_nouns, quantities
         ("2 changes", "two changes"),
         ("$259.01", "USD 259.01"),
         ("one academic year", "12 months"),
+        # money written out, thousands separators, number words of any size
+        ("The fee is 50 dollars.", "The fee is $50."),
+        ("It costs £15.", "It costs fifteen pounds."),
+        ("It costs €15 per night.", "It costs 15 euros a night."),
+        ("$50/month", "USD 50 per month"),
+        ("A maximum of 1,000 points.", "Up to 1000 points."),
+        ("every 10,000 miles", "every ten thousand miles"),
+        ("every 10,000 miles", "every 10k miles"),
+        ("up to seventeen days", "up to 17 days"),
+        ("two hundred and fifty guests", "250 guests"),
+        ("a dozen eggs", "12 eggs"),
+        ("Up to 100 GB", "up to 100GB"),
+        # halves, fractions, "in full"
+        ("90 minutes", "an hour and a half"),
+        ("1.5 hours", "ninety minutes"),
+        ("two and a half days", "60 hours"),
+        ("Pay 50% now.", "Pay half now."),
+        ("Pay 25% up front.", "Pay a quarter up front."),
+        ("a 10% discount", "a ten per cent discount"),
+        ("a 100% refund", "a refund in full"),
+        # times of day
+        ("opens at 3 pm", "opens at 15:00"),
+        ("by 11am", "by 11:00"),
+        ("by 12:00", "by noon"),
+        ("closes at 17:00", "closes at 5 in the afternoon"),
+        ("by 10.30 a.m.", "by 10:30"),
+        # how often
+        ("every 12 months", "annually"),
+        ("every 12 months", "once a year"),
+        ("monthly", "each month"),
+        ("twice a year", "every 6 months"),
+        ("every other week", "fortnightly"),
+        # ordinals, the next business day, a number at the end of a sentence
+        ("after the 3rd attempt", "after the third attempt"),
+        ("on the next business day", "within 1 business day"),
+        ("payable net 30.", "payable net thirty."),
     ],
 )
 def test_same_quantity(a: str, b: str) -> None:
@@ -36,10 +72,65 @@ def test_same_quantity(a: str, b: str) -> None:
         ("$40", "EUR 40"),
         ("per month", "per week"),
         ("2 hours", "5 hours"),
+        ("50 dollars", "$40"),
+        ("opens at 3 pm", "opens at 14:00"),
+        ("every 12 months", "every month"),
+        ("twice a year", "once a year"),
+        ("every 10,000 miles", "every 15,000 miles"),
+        ("Pay 25% up front.", "Pay half up front."),
+        ("the third attempt", "the 2nd attempt"),
     ],
 )
 def test_different_quantity(a: str, b: str) -> None:
     assert quantities(a) != quantities(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("within 30 days", "within a month", True),
+        ("every 12 months", "every 365 days", True),
+        ("3 months", "90 days", True),
+        ("within 14 days", "within a month", False),
+        # A business day is not a calendar day: an answer may state both rules.
+        ("10 business days", "14 days", False),
+        ("2 hours", "90 minutes", False),
+    ],
+)
+def test_spans_in_days_and_months_compare_by_length(a: str, b: str, same: bool) -> None:
+    (qa,), (qb,) = quantities(a), quantities(b)
+    assert same_quantity(qa, qb) is same
+    assert stated(qa, quantities(b)) is same
+
+
+@pytest.mark.parametrize(
+    ("lost", "new", "changed"),
+    [
+        ("within 14 days", "within 30 days", True),
+        ("within 4 hours", "within 5 business days", True),  # durations in any units
+        ("a GBP 30 fee", "a $30 fee", True),  # money in any currency
+        ("within 30 days", "net 90", True),  # a bare number that is no reading of it
+        ("within 30 days", "net 30", False),  # ... and one that is
+        ("by 5 pm", "by 5", False),
+        ("a 20% deposit", "within 14 days", False),  # different kinds: no evidence
+        ("within 14 days", "net 3", True),
+    ],
+)
+def test_what_counts_as_a_changed_number(lost: str, new: str, changed: bool) -> None:
+    (a,), (b,) = quantities(lost), quantities(new)
+    assert conflict(a, b) is changed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "once the form is approved, one of us calls",
+        "set up two-factor login",
+        "a third change needs a call",  # an ordinal, not a third of something
+    ],
+)
+def test_words_that_are_no_amounts(text: str) -> None:
+    assert not any(q.startswith(("n:", "pct:", "min:")) for q in quantities(text))
 
 
 def test_words_that_are_not_counts() -> None:
