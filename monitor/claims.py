@@ -364,7 +364,8 @@ def extract_candidates(
         fld = _match_field_by_label(label, fields) or label
         add(m.start("value"), m.start("value") + len(value), shape_of(value), fld, "label")
 
-    for f in find_typed_values(answer):
+    found = find_typed_values(answer)
+    for f in found:
         sent = sentence_of(f.start)
         fld = _template_field(answer, f.start, fields, f.type)
         cue = "template" if fld else "none"
@@ -379,6 +380,9 @@ def extract_candidates(
             ]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
+        if fld is None and f.type in _SLOT_TYPES:
+            fld = _only_slot(f, fields, found)
+            cue = "shape" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if fld is None and (f.type == "integer" or in_procedure):
             continue  # procedure, not an instance fact
@@ -400,6 +404,26 @@ def extract_candidates(
         )
 
     return _resolve_overlaps(cands)
+
+
+# Value types that a sentence rarely states about anything but the entity's own
+# field when the reference has exactly one field of that type.
+_SLOT_TYPES = frozenset({"date", "money", "alnum"})
+
+
+def _only_slot(f: Found, fields: dict[str, FieldInfo], found: list[Found]) -> str | None:
+    """The field a date or amount stands for when nothing in its sentence says so: the
+    only field of its type the reference and the context know of, observed, whose
+    observed value the answer does not state (a paraphrase that moved the date away
+    from its label still states *the* date; an answer that also states the observed
+    one is naming another date). Else None."""
+    same = [i for i in fields.values() if i.type == f.type]
+    if len(same) != 1 or same[0].observed is None:
+        return None
+    observed = same[0].observed
+    if any(g.type == f.type and same_value(g.text, observed) for g in found):
+        return None
+    return same[0].name
 
 
 def _typed(f: Found, info: FieldInfo | None) -> ValueType:

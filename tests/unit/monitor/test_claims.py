@@ -208,3 +208,88 @@ def test_short_numeric_identifier_is_attributed() -> None:
     )
     got = _claims("Block the card ending 3592 in the app.", {"last4": "7912"}, item)
     assert ("last4", "3592") in [(f, v) for f, v, _ in got]
+
+
+# A date, an amount or a code that a paraphrase moved away from its label is still the
+# entity's: the only field of its type, when the answer does not state the observed value.
+def _one_slot_item(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
+    return GoldenItem.model_validate(
+        {
+            "id": ident,
+            "intent": ident,
+            "agent": "a",
+            "question": "?",
+            "answer": answer,
+            "parameters": params,
+        }
+    )
+
+
+VET = _one_slot_item(
+    "vet_visit",
+    "Visit 5521 for Bella is booked on 2026-04-02. Bring the vaccination card.",
+    {
+        "visit": {"value": "5521", "type": "digits", "label": "visit"},
+        "visitDate": {"value": "2026-04-02", "type": "date", "label": "visit date"},
+    },
+)
+PARCEL = _one_slot_item(
+    "parcel_track",
+    "Parcel KX72PQ9 is out for delivery. Someone must sign for it.",
+    {"trackingCode": {"value": "KX72PQ9", "type": "alnum", "label": "tracking code"}},
+)
+UTILITY = _one_slot_item(
+    "utility_bill",
+    "The amount due on account 88120 is $212.40. Pay online or by direct debit.",
+    {
+        "account": {"value": "88120", "type": "digits", "label": "account"},
+        "amountDue": {"value": "$212.40", "type": "money", "label": "amount due"},
+    },
+)
+
+
+def test_a_date_amount_or_code_away_from_its_label_is_the_only_field_of_its_type() -> None:
+    got = _claims(
+        "Bella's check-up (visit 7700) - we'll see you on 2026-05-19; bring the vaccination card.",
+        {"visit": "7700", "visitDate": "2026-06-01"},
+        VET,
+    )
+    assert ("visitDate", "2026-05-19", "shape") in got
+    got = _claims(
+        "Good news: it's on the van today (QW81ZZ0) and needs a signature.",
+        {"trackingCode": "KX72PQ9"},
+        PARCEL,
+    )
+    assert ("trackingCode", "QW81ZZ0", "shape") in got
+    got = _claims(
+        "For 88120 you owe $250.00; pay it online or set up a direct debit.",
+        {"account": "88120", "amountDue": "$212.40"},
+        UTILITY,
+    )
+    assert ("amountDue", "$250.00", "shape") in got
+
+
+def test_no_slot_when_the_observed_value_is_stated_or_the_type_is_not_unique() -> None:
+    # The observed date is stated: the other date is about something else.
+    got = _claims(
+        "Visit 7700 is on 2026-06-01; the clinic is closed on 2026-05-19.",
+        {"visit": "7700", "visitDate": "2026-06-01"},
+        VET,
+    )
+    assert (None, "2026-05-19", "none") in got
+    # Not observed: nothing to hold the value against.
+    got = _claims("We'll see you on 2026-05-19.", {"visit": "7700"}, VET)
+    assert (None, "2026-05-19", "none") in got
+    # Two date fields: which one it is, the sentence would have to say.
+    two_dates = _one_slot_item(
+        "vet_two",
+        "Visit 5521 is booked on 2026-04-02; the reminder goes out on 2026-03-30.",
+        {
+            "visitDate": {"value": "2026-04-02", "type": "date", "label": "visit date"},
+            "reminderDate": {"value": "2026-03-30", "type": "date", "label": "reminder"},
+        },
+    )
+    got = _claims(
+        "See you 2026-05-19.", {"visitDate": "2026-06-01", "reminderDate": "2026-05-29"}, two_dates
+    )
+    assert (None, "2026-05-19", "none") in got

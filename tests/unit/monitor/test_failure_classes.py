@@ -337,6 +337,52 @@ def test_an_enum_word_in_a_procedure_sentence_is_not_a_status_claim() -> None:
     assert not is_penalized(r.scores), r.claims
 
 
+# (2) a value the paraphrase moved away from its label is still a claim about the entity
+# when it is the only field of its type: a wrong date, amount or code is contradicted.
+STAY = GoldenItem.model_validate(
+    {
+        "id": "cabin_stay",
+        "intent": "stay_status",
+        "agent": "a",
+        "question": "When is stay 4410 checking in?",
+        "answer": "Stay 4410 checks in on 2026-08-14. Keys are in the lockbox.",
+        "parameters": {
+            "stay": {"value": "4410", "type": "digits", "label": "stay"},
+            "checkIn": {"value": "2026-08-14", "type": "date", "label": "check-in"},
+        },
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "penalised"),
+    [
+        (
+            "For stay 5120 you can arrive from 2026-09-03 - the keys wait in the lockbox.",
+            "supported",
+            False,
+        ),
+        (
+            "For stay 5120 you can arrive from 2026-09-30 - the keys wait in the lockbox.",
+            "contradicted",
+            True,
+        ),
+    ],
+)
+def test_a_date_moved_away_from_its_label_is_still_checked(
+    answer: str, status: str, penalised: bool
+) -> None:
+    trace = Trace(
+        trace_id="t",
+        question="?",
+        answer=answer,
+        context={"stay": "5120", "checkIn": "2026-09-03"},
+    )
+    r = StructuralJudge().judge_sync(JudgeRequest(trace=trace, reference=STAY, gate=ACCEPTED))
+    assert [c.status for c in r.claims if c.field == "checkIn"] == [status], r.claims
+    assert is_penalized(r.scores) is penalised, r.claims
+
+
 # (5) the same noun counted differently is a changed policy; an article is no count.
 LOUNGE = item(
     "lounge_guest",
