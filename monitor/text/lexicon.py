@@ -82,6 +82,13 @@ NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor with
 # Words that negate like a negator for polarity (not for content): "unless" is "if
 # not"; "waived" and "free" say that nothing is charged, as "no fee" does.
 POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free".split())
+# Verbs whose negation is an affirmation (litotes): "don't forget your licence" =
+# "bring your licence", "do not hesitate to call" = "call", "without delay" =
+# "promptly", "you won't lose the deposit" = "you keep it".
+LITOTES_VERBS = frozenset(
+    """forget forgets forgot forgotten forgetting hesitate hesitating fail failing
+    neglect omit overlook skip miss lose delay worry""".split()
+)
 # Phrases with a negator that state a bound or a cost, not a negation: rewritten to
 # their plain form before polarity is read ("no later than 10 days" = "by day 10",
 # "no more than 3" = "at most 3", "at no cost" = "free").

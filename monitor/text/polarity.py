@@ -1,8 +1,9 @@
 """Polarity of English clauses: negation, antonyms and obligation vs permission.
 
-A negation is read with its *scope*, the first content word after the negator.
+A negation is read with its *scope*, the content words in the few words after the
+negator.
 When a step and an answer disagree in the parity of their negations, a negation
-whose scope word the other text does not have at all is not evidence of a flip:
+none of whose scope words the other text has is not evidence of a flip:
 it is about something the other text does not talk about ("no action needed from
 you" beside "rent is collected by direct debit"), or it is a rewording of a phrase
 the other text says another way ("documents not in English" = "documents in another
@@ -17,6 +18,7 @@ from monitor.text.lexicon import (
     ANTONYM_PAIRS,
     ANTONYM_TRIGGERS,
     BOUND_PHRASES,
+    LITOTES_VERBS,
     NEGATIVE_PHRASES,
     NEGATIVE_PREFIXES,
     OBLIGATION,
@@ -43,11 +45,12 @@ def _plain(text: str) -> str:
 _OPPOSITE_QUANTIFIER = {"never": "always"}
 
 
-def _negations(padded: str) -> list[tuple[str | None, str | None]]:
+def _negations(padded: str) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """One entry per negation of a clause: its negator (None for a negative phrase
-    such as "not required") and its scope word (None for a negative phrase, or a
-    negator with no content word after it)."""
-    out: list[tuple[str | None, str | None]] = []
+    such as "not required") and its scope, the content words in the few words after
+    the negator (None for a negative phrase, or a negator with no content word after
+    it)."""
+    out: list[tuple[str | None, tuple[str, ...] | None]] = []
     low = padded
     for phrase in NEGATIVE_PHRASES:
         k = low.count(" " + phrase + " ")
@@ -58,8 +61,10 @@ def _negations(padded: str) -> list[tuple[str | None, str | None]]:
         if w not in POLARITY_NEGATORS:
             continue
         after = [x for x in ws[i + 1 : i + 1 + _SCOPE_WINDOW] if x not in STOPWORDS]
-        scope = next((x for x in content(after) if x not in POLARITY_NEGATORS), None)
-        out.append((w, scope))
+        if after and after[0] in LITOTES_VERBS:
+            continue  # "don't forget to bring it" affirms "bring it"
+        scope = tuple(x for x in content(after) if x not in POLARITY_NEGATORS)
+        out.append((w, scope or None))
     return out
 
 
@@ -68,18 +73,24 @@ def polarity(text: str) -> int:
     return len(_negations(_plain(text))) % 2
 
 
-def _grounded(negation: tuple[str | None, str | None], other: list[str]) -> bool:
-    """Whether a negation bears on the other text: its scope word occurs there, and
-    not under a negative prefix; or its negator is the opposite of a quantifier the
+def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[str]) -> bool:
+    """Whether a negation bears on the other text: a word of its scope occurs there
+    ("not taken via direct debit" bears on "collected by direct debit"), and its first
+    word not under a negative prefix; or its negator is the opposite of a quantifier the
     other text uses ("never" / "always")."""
     negator, scope = negation
     if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
         return True
-    if scope is None or scope in ANTONYM_TRIGGERS:
+    if scope is None or scope[0] in ANTONYM_TRIGGERS:
         return True  # an antonym's negation pairs with the other side ("not excluded")
-    if any(w.startswith(p) and w[len(p) :] == scope for w in other for p in NEGATIVE_PREFIXES):
+    head = scope[0]
+    if any(w.startswith(p) and w[len(p) :] == head for w in other for p in NEGATIVE_PREFIXES):
         return False
-    return any(same_word(scope, w, 4) for w in other)
+    if any(same_word(head, w, 4) for w in other):
+        return True
+    # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
+    # two of the words it governs.
+    return sum(any(same_word(x, w, 4) for w in other) for x in scope[1:]) >= 2
 
 
 def _has(words_: str, phrase: str) -> bool:

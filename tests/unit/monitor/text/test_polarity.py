@@ -41,3 +41,71 @@ def test_never_against_always_flips_whatever_the_verb() -> None:
         polarity_flip("Fees are never charged on weekends.", "On weekends we never bill.") is None
     )
     assert polarity_flip("Staff always check your ID.", "Your ID is checked every time.") is None
+
+
+def test_a_negated_reworded_verb_bears_on_the_step_through_two_of_its_words() -> None:
+    # The negated verb is reworded ("taken" for "collected"), but two words it governs
+    # are the step's: the negation is about the step.
+    assert (
+        polarity_flip(
+            "Rent is collected by direct debit on the due date.",
+            "The rent is not taken via direct debit on the day.",
+        )
+        == "negation"
+    )
+    assert (
+        polarity_flip(
+            "Loan renewals are processed online through the library account.",
+            "Renewals are not handled online through your library account.",
+        )
+        == "negation"
+    )
+    assert (
+        polarity_flip(
+            "Visitors are given a parking permit at reception.",
+            "Guests don't receive a parking permit at reception.",
+        )
+        == "negation"
+    )
+    # One shared word is not enough: "no action needed from you" does not negate
+    # "the payment is collected from your account".
+    assert (
+        polarity_flip(
+            "The payment is collected from your account.",
+            "The payment is collected (no action needed from you).",
+        )
+        is None
+    )
+
+
+def test_a_negated_negative_verb_affirms() -> None:
+    # Litotes: "don't forget to bring" is "bring"; "without delay" is "promptly".
+    assert (
+        polarity_flip(
+            "Bring your driving licence to the inspection.",
+            "Don't forget your driving licence at the inspection.",
+        )
+        is None
+    )
+    assert (
+        polarity_flip(
+            "Call the helpline for urgent repairs.",
+            "Do not hesitate to call the helpline for urgent repairs.",
+        )
+        is None
+    )
+    assert (
+        polarity_flip(
+            "The deposit is returned promptly after check-out.",
+            "You won't lose the deposit: it comes back without delay after check-out.",
+        )
+        is None
+    )
+    # A negated ordinary verb still flips.
+    assert (
+        polarity_flip(
+            "Bring your driving licence to the inspection.",
+            "Do not bring your driving licence to the inspection.",
+        )
+        == "negation"
+    )
