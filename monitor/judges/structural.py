@@ -104,8 +104,14 @@ class StructuralJudge:
         if rtype != "answer":
             return claims, None
         # Mask the instance values the answer states (short ones: a long free-text
-        # "value" would hide procedure words).
-        values = [c.value for c in cands if len(c.value.split()) <= 4]
+        # "value" would hide procedure words). An amount tied to no field is left for
+        # the step rules: it is as likely the procedure's own fee, changed ("a $4
+        # late-cancellation fee" for "$40").
+        values = [
+            c.value
+            for c in cands
+            if len(c.value.split()) <= 4 and (c.field is not None or c.type != "money")
+        ]
         return claims, (ref, trace.answer, list(observed.values()), values)
 
     @staticmethod

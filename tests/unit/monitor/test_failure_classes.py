@@ -383,6 +383,88 @@ def test_a_date_moved_away_from_its_label_is_still_checked(
     assert is_penalized(r.scores) is penalised, r.claims
 
 
+# (5) a procedure amount changed in a reworded sentence: an amount tied to no field is
+# the procedure's, not an instance value to mask.
+def _judged(ref: GoldenItem, answer: str, context: dict[str, str]) -> bool:
+    trace = Trace(trace_id="t", question="?", answer=answer, context=context)
+    r = StructuralJudge().judge_sync(JudgeRequest(trace=trace, reference=ref, gate=ACCEPTED))
+    return is_penalized(r.scores)
+
+
+DENTIST = GoldenItem.model_validate(
+    {
+        "id": "dentist_cancel",
+        "intent": "cancel",
+        "agent": "a",
+        "question": "Can I cancel appointment 310774?",
+        "answer": "Cancel appointment 310774 in the app. A $40 fee applies to cancellations "
+        "made less than a day ahead.",
+        "parameters": {"appointment": {"value": "310774", "type": "digits"}},
+        "steps": ["A $40 fee applies to cancellations made less than a day ahead."],
+    }
+)
+FERRY = GoldenItem.model_validate(
+    {
+        "id": "ferry_change",
+        "intent": "change",
+        "agent": "a",
+        "question": "Can I change ferry booking 88213?",
+        "answer": "Booking 88213 can be moved to another sailing online. Each change costs "
+        "€25 per vehicle.",
+        "parameters": {"booking": {"value": "88213", "type": "digits"}},
+        "steps": ["Each change costs €25 per vehicle."],
+    }
+)
+GALLERY = GoldenItem.model_validate(
+    {
+        "id": "gallery_hire",
+        "intent": "hire",
+        "agent": "a",
+        "question": "How do I hire room 12?",
+        "answer": "Rooms are hired through the events team. A £150 deposit secures the date.",
+        "parameters": {"room": {"value": "12", "type": "digits"}},
+        "steps": ["A £150 deposit secures the date."],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "context", "answer", "penalised"),
+    [
+        (
+            DENTIST,
+            {"appointment": "552010"},
+            "You can cancel 552010 in the app; cancelling less than a day ahead costs a $40 fee.",
+            False,
+        ),
+        (
+            DENTIST,
+            {"appointment": "552010"},
+            "You can cancel 552010 in the app; cancelling less than a day ahead costs a $4 fee.",
+            True,
+        ),
+        (FERRY, {"booking": "47120"}, "Move 47120 online; every change is €25 a vehicle.", False),
+        (FERRY, {"booking": "47120"}, "Move 47120 online; every change is €52 a vehicle.", True),
+        (
+            GALLERY,
+            {"room": "7"},
+            "The events team handles room 7; the date is held once you pay a £150 deposit.",
+            False,
+        ),
+        (
+            GALLERY,
+            {"room": "7"},
+            "The events team handles room 7; the date is held once you pay a £15 deposit.",
+            True,
+        ),
+    ],
+)
+def test_a_procedure_amount_changed_in_other_words_is_caught(
+    ref: GoldenItem, context: dict[str, str], answer: str, penalised: bool
+) -> None:
+    assert _judged(ref, answer, context) is penalised
+
+
 # (5) the same noun counted differently is a changed policy; an article is no count.
 LOUNGE = item(
     "lounge_guest",
