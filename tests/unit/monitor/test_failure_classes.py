@@ -979,3 +979,87 @@ def test_a_quantity_written_another_way_is_not_a_policy_swap(ref: GoldenItem, an
 )
 def test_a_changed_quantity_or_term_beside_it_is_still_caught(ref: GoldenItem, answer: str) -> None:
     assert wrong(ref, answer), statuses(ref, answer)
+
+
+# (1) a declared policy term whose words are all reworded. A real swap of the term is
+# caught; a paraphrase that loses the term's words is still read as a swap (known gap:
+# the rule has no measure of whether the stand-in means the same; a MiniLM similarity
+# between the term and its stand-in was tried and did not separate paraphrases from
+# swaps on the held-out domains, e.g. "for free" -> "it costs nothing" scored below
+# "original payment method" -> "store credit").
+GYM_FEES = item(
+    "gym_fees",
+    "Membership fees are taken from the registered bank account on the first of each month. "
+    "Classes can be booked in the app.",
+    [
+        "Membership fees are taken from the registered bank account on the first of each month.",
+        "Classes can be booked in the app.",
+    ],
+    ("registered bank account",),
+)
+PARKING = item(
+    "parking_permit",
+    "Apply for a residents' parking permit on the council website. "
+    "The permit is delivered by registered post within a week.",
+    [
+        "Apply for a residents' parking permit on the council website.",
+        "The permit is delivered by registered post within a week.",
+    ],
+    ("registered post",),
+)
+LIBRARY = item(
+    "library_fines",
+    "Overdue fines are paid at the front desk of the branch. Books can be renewed online twice.",
+    [
+        "Overdue fines are paid at the front desk of the branch.",
+        "Books can be renewed online twice.",
+    ],
+    ("front desk",),
+)
+_DECLARED_GAP = pytest.mark.xfail(
+    strict=True,
+    reason="known gap: a declared term reworded without its words reads as replaced",
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        pytest.param(
+            GYM_FEES,
+            "On the first of every month the membership fee comes out of the account you signed "
+            "up with. You can book classes in the app.",
+            marks=_DECLARED_GAP,
+        ),
+        pytest.param(
+            PARKING,
+            "Apply for a residents' parking permit on the council website. The permit is "
+            "delivered as signed-for mail within a week.",
+            marks=_DECLARED_GAP,
+        ),
+        pytest.param(
+            LIBRARY,
+            "Overdue fines are paid at the counter by the entrance of the branch. Books can be "
+            "renewed online twice.",
+            marks=_DECLARED_GAP,
+        ),
+    ],
+)
+def test_a_declared_term_reworded_is_not_a_swap(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "old", "new"),
+    [
+        (GYM_FEES, "the registered bank account", "your gift card balance"),
+        (PARKING, "by registered post", "as a text message"),
+        (LIBRARY, "at the front desk", "through the library app"),
+    ],
+)
+def test_a_declared_term_swapped_for_another_policy_is_caught(
+    ref: GoldenItem, old: str, new: str
+) -> None:
+    assert old in ref.answer
+    got = statuses(ref, ref.answer.replace(old, new))
+    assert "altered" in got.values(), got
