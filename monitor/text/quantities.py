@@ -80,11 +80,38 @@ _UNITS: dict[str, tuple[str, float]] = {
     "percent": ("pct", 1),
     "per cent": ("pct", 1),
     "%": ("pct", 1),
+    # Distances in metres, masses in grams, volumes in millilitres, data in megabytes.
+    "km": ("dist", 1000),
+    "kilometre": ("dist", 1000),
+    "kilometer": ("dist", 1000),
+    "mile": ("dist", 1609.344),
+    "mi": ("dist", 1609.344),
+    "kg": ("mass", 1000),
+    "kilo": ("mass", 1000),
+    "kilogram": ("mass", 1000),
+    "gram": ("mass", 1),
+    "lb": ("mass", 453.59237),
+    "lbs": ("mass", 453.59237),
+    "litre": ("vol", 1000),
+    "liter": ("vol", 1000),
+    "ml": ("vol", 1),
+    "millilitre": ("vol", 1),
+    "milliliter": ("vol", 1),
+    "mb": ("data", 1),
+    "megabyte": ("data", 1),
+    "gb": ("data", 1000),
+    "gigabyte": ("data", 1000),
+    "tb": ("data", 1_000_000),
+    "terabyte": ("data", 1_000_000),
 }
 _UNIT_RE = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
-# A period is a unit of time ("every quarter"), not a percentage.
+# A period is a unit of time ("every quarter"), not a percentage or a distance.
 _PERIOD_RE = "|".join(
-    sorted((re.escape(u) for u, (f, _) in _UNITS.items() if f != "pct"), key=len, reverse=True)
+    sorted(
+        (re.escape(u) for u, (f, _) in _UNITS.items() if f in ("min", "bday", "month", "night")),
+        key=len,
+        reverse=True,
+    )
 )
 _NUM = r"\d+(?:\.\d+)?"
 
@@ -108,7 +135,7 @@ _HALF_MORE = re.compile(
     r"|(?<![\w])(?:an?|one)\s+(?P<unit2>" + _UNIT_RE + r")\s+and\s+a\s+half(?![\w])"
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_GLUED = re.compile(r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kb|kg|km|mi|h|hrs?|mins?)(?![\w])")
+_GLUED = re.compile(r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kg|km|mi|lbs?|ml|h|hrs?|mins?)(?![\w])")
 _AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
 _CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
 _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
@@ -196,7 +223,7 @@ _QUANTITY = re.compile(
 
 
 def _fmt(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:.4g}"
+    return str(int(x)) if x == int(x) else f"{x:.3f}".rstrip("0").rstrip(".")
 
 
 def _number(words: str) -> int | None:
@@ -382,7 +409,8 @@ def _readings(q: str) -> set[float]:
         return {value, value / 12, value / 3}
     if fam == "clock":
         return {value / 60, (value / 60) % 12} if value % 60 == 0 else {value}
-    return {value}
+    # In any unit of its family: 100,000 km is "100000" (km) or "62137" (miles).
+    return {value} | {round(value / f, 3) for u, (g, f) in _UNITS.items() if g == fam}
 
 
 def _kind(q: str) -> str:

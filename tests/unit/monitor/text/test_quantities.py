@@ -33,6 +33,11 @@ from monitor.text.quantities import conflict, counted_nouns, quantities, same_qu
         ("two hundred and fifty guests", "250 guests"),
         ("a dozen eggs", "12 eggs"),
         ("Up to 100 GB", "up to 100GB"),
+        ("Up to 100 GB", "up to 100 gigabytes"),
+        # distances, masses, volumes
+        ("service every 100,000 km", "service every 100,000 kilometres"),
+        ("bags up to 23kg", "bags up to 23 kilograms"),
+        ("a 2 litre bottle", "a bottle of 2000 ml"),
         # halves, fractions, "in full"
         ("90 minutes", "an hour and a half"),
         ("1.5 hours", "ninety minutes"),
@@ -79,6 +84,8 @@ def test_same_quantity(a: str, b: str) -> None:
         ("every 10,000 miles", "every 15,000 miles"),
         ("Pay 25% up front.", "Pay half up front."),
         ("the third attempt", "the 2nd attempt"),
+        ("every 10,000 km", "every 10,000 miles"),
+        ("bags up to 23kg", "bags up to 32 kg"),
     ],
 )
 def test_different_quantity(a: str, b: str) -> None:
