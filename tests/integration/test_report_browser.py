@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -124,13 +126,20 @@ class Cdp:
 @asynccontextmanager
 async def browser() -> AsyncIterator[tuple[aiohttp.ClientSession, int]]:
     """A fresh headless Chromium with its own profile; yields (http session, port)."""
-    with tempfile.TemporaryDirectory(prefix="cargo-chromium-") as profile:
+    # Chromium's helper processes (renderer, GPU, crashpad) can still write into the
+    # profile after the main process exited: they run in the browser's own process
+    # group, which is stopped as a whole, and a file one of them left behind does not
+    # fail the test (seen once in a fresh-clone CI run: "Directory not empty: 'Default'").
+    with tempfile.TemporaryDirectory(
+        prefix="cargo-chromium-", ignore_cleanup_errors=True
+    ) as profile:
         log = Path(profile) / "chromium.log"
         with log.open("wb") as err:
             proc = subprocess.Popen(
                 [chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "about:blank"],
                 stdout=subprocess.DEVNULL,
                 stderr=err,
+                start_new_session=True,
             )
         try:
             port_file = Path(profile) / "DevToolsActivePort"
@@ -143,12 +152,30 @@ async def browser() -> AsyncIterator[tuple[aiohttp.ClientSession, int]]:
             async with aiohttp.ClientSession() as http:
                 yield http, port
         finally:
-            proc.terminate()
+            _stop_group(proc, signal.SIGTERM)
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                _stop_group(proc, signal.SIGKILL)
                 proc.wait()
+            # The helpers outlive the main process by a moment.
+            deadline = time.monotonic() + 5
+            while _group_alive(proc) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            _stop_group(proc, signal.SIGKILL)
+
+
+def _stop_group(proc: subprocess.Popen[bytes], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+def _group_alive(proc: subprocess.Popen[bytes]) -> bool:
+    try:
+        os.killpg(proc.pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 async def check_page(path: Path, viewport: dict[str, Any]) -> PageCheck:
