@@ -125,6 +125,13 @@ NEGATIVE_PHRASES = (
     "not necessary",
     "not needed",
     "not need",
+    # A negated obligation is a permission: "does not have to be listed".
+    "not have to",
+    "n't have to",
+    "not has to",
+    "not obliged to",
+    "not mandatory",
+    "not compulsory",
 )
 # Antonym pairs: one side in the step and the other in the answer flips the
 # polarity ("Do not throw away the items" = "Keep the items"; "must be included"

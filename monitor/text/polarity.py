@@ -68,6 +68,12 @@ def _negations(padded: str) -> list[tuple[str | None, tuple[str, ...] | None]]:
     return out
 
 
+def _without_negative_phrases(padded: str) -> str:
+    for phrase in NEGATIVE_PHRASES:
+        padded = padded.replace(" " + phrase + " ", " ")
+    return padded
+
+
 def polarity(text: str) -> int:
     """Parity of negations in a clause: 0 affirmative, 1 negative."""
     return len(_negations(_plain(text))) % 2
@@ -126,11 +132,19 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
                 flips += 1
                 reasons.append("antonym")
-    oblig_s = any(_has(s, w) for w in OBLIGATION)
-    oblig_a = any(_has(a, w) for w in OBLIGATION)
-    perm_a = any(_has(a, w) for w in PERMISSION)
-    perm_s = any(_has(s, w) for w in PERMISSION)
-    if (oblig_s and not oblig_a and perm_a) or (perm_s and not perm_a and oblig_a):
+    # Modal words inside a negative phrase are that phrase's ("does not have to" is
+    # counted as a negation, not as an obligation).
+    ms, ma = _without_negative_phrases(s), _without_negative_phrases(a)
+    oblig_s = any(_has(ms, w) for w in OBLIGATION)
+    oblig_a = any(_has(ma, w) for w in OBLIGATION)
+    perm_a = any(_has(ma, w) for w in PERMISSION)
+    perm_s = any(_has(ms, w) for w in PERMISSION)
+    # A modal flip needs one modality on each side: a sentence with both ("You must
+    # upload it before the change can be made", "can be deferred by one year only")
+    # has none to flip.
+    if (oblig_s and not perm_s and not oblig_a and perm_a) or (
+        perm_s and not oblig_s and not perm_a and oblig_a
+    ):
         flips += 1
         reasons.append("modal")
     return " + ".join(reasons) if flips % 2 else None

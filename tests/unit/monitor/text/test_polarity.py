@@ -109,3 +109,49 @@ def test_a_negated_negative_verb_affirms() -> None:
         )
         == "negation"
     )
+
+
+def test_a_modal_flip_needs_one_modality_on_each_side() -> None:
+    # The step states both an obligation and a permission: no single modality to flip.
+    assert (
+        polarity_flip(
+            "You must upload a copy of the passport before the change can be made.",
+            "Upload a passport copy first (required).",
+        )
+        is None
+    )
+    assert (
+        polarity_flip(
+            "Offers can be deferred by one academic year only.",
+            "You can push your start back by a single academic year.",
+        )
+        is None
+    )
+    assert (
+        polarity_flip(
+            "Tenants must give notice before a visit can be arranged.",
+            "A visit is arranged once notice is given (required).",
+        )
+        is None
+    )
+    # One modality each side, opposite: a flip.
+    assert polarity_flip("You must bring ID.", "You may bring ID.") == "modal"
+    assert polarity_flip("Guests can use the pool.", "Guests must use the pool.") == "modal"
+
+
+def test_a_negated_obligation_is_a_negation_not_an_obligation() -> None:
+    assert (
+        polarity_flip(
+            "Any deductions must be itemised and supported by the check-out inventory.",
+            "Each deduction does not have to be listed and backed up by the inventory.",
+        )
+        == "negation"
+    )
+    assert polarity_flip("Guests must sign the register.", "Guests don't have to sign.") == (
+        "negation"
+    )
+    assert polarity_flip("Wearing a helmet is mandatory.", "A helmet is not mandatory.") == (
+        "negation"
+    )
+    # ... and it agrees with "optional" (no modal flip read from its "have to").
+    assert polarity_flip("You don't have to bring ID.", "ID is optional.") is None
