@@ -657,8 +657,14 @@ class StepVerifier:
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in term_q)
+            # "Free" and "waived" are kept when the sentence says that nothing is charged
+            # in other words ("it costs nothing", "pay no fee") and keeps the step's
+            # polarity: the polarity rule judges those words.
+            no_cost = flip is None and bool(_NO_COST.search(" ".join(gw)))
             kept = sum(
-                (stated_q and _quantity_word(w)) or any(same_word(w, a, p) for a in answer_words)
+                (stated_q and _quantity_word(w))
+                or (no_cost and w in _COST_FREE)
+                or any(same_word(w, a, p) for a in answer_words)
                 for w in keys
             )
             if kept * 2 >= len(keys):
@@ -679,6 +685,12 @@ class StepVerifier:
         return "covered", "", False
 
 
+_COST_FREE = frozenset({"free", "waive", "waived", "waives"})
+# Nothing is charged, in other words (on tokens: "doesn't" is "does n't").
+_NO_COST = re.compile(
+    r"\b(?:nothing|no (?:fee|fees|charge|charges|cost|costs|extra)|free|waived?"
+    r"|without (?:a )?(?:charge|cost|fee)|(?:not|n't) (?:be )?(?:charged|cost|pay))\b"
+)
 _QUANTITY_WORDS = frozenset({"single", "quarter", "half", "once", "twice", "thrice", "every"})
 
 

@@ -163,10 +163,14 @@ def fact_steps(
 ) -> tuple[StepVerdict, ...]:
     """A step that only states instance facts ("Lab order LB72K04Q is in analysis.":
     its words, the exemplar's values aside, name the fields whose values it states) is
-    ``covered`` when the answer states those facts and the live context supports each
-    of them, in whatever wording ("LB72K04Q: in analysis."). Without a supported claim
-    for every one of its fields it keeps its verdict."""
-    supported = {c.field for c in claims if c.status == "supported"}
+    ``covered`` when the answer states a value for each of those fields, in whatever
+    wording ("LB72K04Q: in analysis."), and none of them is contradicted: whether the
+    values are true is the claims' to say (a value the context does not hold is
+    unverifiable there, neutral). Without a claim for every one of its fields it keeps
+    its verdict."""
+    stated = {c.field for c in claims if c.field is not None}
+    contradicted = {c.field for c in claims if c.status == "contradicted"}
+    supported = stated - contradicted
     if not supported:
         return steps
     out: list[StepVerdict] = []
@@ -188,8 +192,7 @@ def fact_steps(
                     update={
                         "status": "covered",
                         "uncertain": False,
-                        "cue": "states instance facts the live context supports: "
-                        + ", ".join(fields),
+                        "cue": "states the instance facts it names: " + ", ".join(fields),
                     }
                 )
             )

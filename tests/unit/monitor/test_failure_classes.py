@@ -825,7 +825,7 @@ def test_a_changed_amount_in_a_verbatim_answer_is_caught(
 
 
 # A step that only states instance facts is covered by those facts in any wording,
-# when the live context supports them; not when a fact is contradicted or left out.
+# when none is contradicted; not when a fact is contradicted or left out.
 def fact_item(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
     return GoldenItem.model_validate(
         {
@@ -907,6 +907,33 @@ def judged(ref: GoldenItem, answer: str, context: dict[str, str]) -> tuple[bool,
     ],
 )
 def test_a_fact_step_is_covered_by_the_supported_facts_in_any_wording(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    assert judged(ref, answer, context) == (False, ["covered", "covered"])
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        # the context holds only the identifier: the status is stated, unverifiable
+        (
+            KENNEL,
+            "KB9012: waitlisted. Drop your dog off after 9 am on arrival day.",
+            {"bookingRef": "KB9012"},
+        ),
+        (
+            PERMIT,
+            "FP-11873 — issued. Permits are posted to your home address.",
+            {"permitNo": "FP-11873"},
+        ),
+        (
+            REPAIR,
+            "R-7730: in repair. We text you when you can collect the phone.",
+            {"ticket": "R-7730"},
+        ),
+    ],
+)
+def test_a_fact_step_is_covered_by_stated_facts_the_context_does_not_hold(
     ref: GoldenItem, answer: str, context: dict[str, str]
 ) -> None:
     assert judged(ref, answer, context) == (False, ["covered", "covered"])
@@ -1063,3 +1090,59 @@ def test_a_declared_term_swapped_for_another_policy_is_caught(
     assert old in ref.answer
     got = statuses(ref, ref.answer.replace(old, new))
     assert "altered" in got.values(), got
+
+
+# (1)/(4) a declared term whose words carry its polarity ("for free", "waived") is
+# reworded, not replaced, when the sentence keeps the step's polarity ("costs nothing");
+# a price in its place flips the polarity and is caught.
+MUSEUM = item(
+    "museum_garden",
+    "Buy tickets online. Members enter the garden for free. Bags go in the cloakroom.",
+    ["Members enter the garden for free."],
+    ("for free",),
+)
+BADGE = item(
+    "clinic_parking",
+    "Park in the staff car park. The parking fee is waived for blue badge holders.",
+    ["The parking fee is waived for blue badge holders."],
+    ("waived",),
+)
+DISPUTE = item(
+    "deposit_dispute",
+    "Raise a dispute with the deposit scheme for free if you disagree with a deduction.",
+    ["Raise a dispute with the deposit scheme for free if you disagree with a deduction."],
+    ("for free",),
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (MUSEUM, "Buy tickets online. Getting into the garden costs members nothing."),
+        (BADGE, "Park in the staff car park. Blue badge holders pay no parking fee."),
+        (
+            DISPUTE,
+            "Don't agree with a deduction? Open a dispute with the deposit scheme; it costs "
+            "nothing.",
+        ),
+    ],
+)
+def test_a_declared_polarity_term_reworded_keeps_its_polarity(ref: GoldenItem, answer: str) -> None:
+    assert not wrong(ref, answer), statuses(ref, answer)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        (MUSEUM, "Buy tickets online. Getting into the garden costs members £4."),
+        (BADGE, "Park in the staff car park. Blue badge holders pay the parking fee."),
+        (
+            DISPUTE,
+            "Don't agree with a deduction? Open a dispute with the deposit scheme; it costs £25.",
+        ),
+    ],
+)
+def test_a_declared_polarity_term_replaced_by_a_price_is_caught(
+    ref: GoldenItem, answer: str
+) -> None:
+    assert wrong(ref, answer), statuses(ref, answer)
