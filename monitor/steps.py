@@ -555,7 +555,7 @@ class StepVerifier:
         it. Negation scopes are looked up in the whole sentence."""
         p = self.config.stem_prefix
         parts = [c for c in split_clauses(step) if content(tokens(c))]
-        units = [u for u in split_clauses(full) if content(tokens(u))]
+        units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
         if len(parts) > 1 and len(units) > 1:
             for part in parts:
                 pw = tokens(part)
@@ -571,7 +571,7 @@ class StepVerifier:
         if kind == "window":
             units = [s.text for s in split_sentences(full)]
         else:
-            units = [u for u in split_clauses(full) if content(tokens(u))]
+            units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
         if len(units) < 2:
             return full
         p = self.config.stem_prefix
@@ -692,6 +692,21 @@ _NO_COST = re.compile(
     r"|without (?:a )?(?:charge|cost|fee)|(?:not|n't) (?:be )?(?:charged|cost|pay))\b"
 )
 _QUANTITY_WORDS = frozenset({"single", "quarter", "half", "once", "twice", "thrice", "every"})
+
+
+# A short parenthetical closing a sentence or list item qualifies all of it: "-
+# Deductions: itemised, with evidence from the inventory (optional)".
+_TAIL = re.compile(r"\(([^()]{1,40})\)\s*[.;!]?\s*$")
+
+
+def _with_tail(units: list[str], full: str) -> list[str]:
+    """``units`` (the clauses of ``full``), each with ``full``'s closing parenthetical
+    ("(optional)", "(not required)") when it has one and the clause lacks it."""
+    m = _TAIL.search(full)
+    if m is None or len(m.group(1).split()) > 3:
+        return units
+    tail = m.group(0).strip()
+    return [u if tail in u else f"{u} {tail}" for u in units]
 
 
 def _quantity_word(w: str) -> bool:

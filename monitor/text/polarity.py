@@ -139,10 +139,13 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
     perm_a = any(_has(ma, w) for w in PERMISSION)
     perm_s = any(_has(ms, w) for w in PERMISSION)
-    # A modal flip needs one modality on each side: a sentence with both ("You must
-    # upload it before the change can be made", "can be deferred by one year only")
-    # has none to flip.
-    if (oblig_s and not perm_s and not oblig_a and perm_a) or (
+    # An obligation turned into a permission the step does not word that way ("must
+    # upload" -> "upload (optional)"); a permission word both use is the same clause
+    # ("can be deferred ... only" -> "you can push it back"). A permission turned into
+    # an obligation needs a step without one ("You must upload it before the change
+    # can be made" -> "(required)" is no flip).
+    perm_a_new = any(_has(ma, w) and not _has(ms, w) for w in PERMISSION)
+    if (oblig_s and not oblig_a and perm_a_new) or (
         perm_s and not oblig_s and not perm_a and oblig_a
     ):
         flips += 1

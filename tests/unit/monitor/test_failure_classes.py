@@ -1146,3 +1146,48 @@ def test_a_declared_polarity_term_replaced_by_a_price_is_caught(
     ref: GoldenItem, answer: str
 ) -> None:
     assert wrong(ref, answer), statuses(ref, answer)
+
+
+# (4) a closing parenthetical qualifies the whole list item: "(optional)" against a
+# step's "must" is a flip, "(required)" is not.
+DEPOSIT_RULES = item(
+    "deposit_rules",
+    "Your deposit is held in a protection scheme. Any deductions must be itemised and "
+    "supported by the check-out inventory.",
+    ["Any deductions must be itemised and supported by the check-out inventory."],
+)
+VISA_RULES = item(
+    "visa_rules",
+    "You must upload a copy of the passport before the change can be made.",
+    ["You must upload a copy of the passport before the change can be made."],
+)
+GYM_RULES = item(
+    "gym_induction",
+    "New members must book an induction before they can use the weights room.",
+    ["New members must book an induction before they can use the weights room."],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "flipped"),
+    [
+        (
+            DEPOSIT_RULES,
+            "- Deductions: itemised, with evidence from the check-out inventory (optional)",
+            True,
+        ),
+        (
+            DEPOSIT_RULES,
+            "- Deductions: itemised, with evidence from the check-out inventory (required)",
+            False,
+        ),
+        (VISA_RULES, "- Upload a passport copy first (optional)", True),
+        (VISA_RULES, "- Upload a passport copy first (required)", False),
+        (GYM_RULES, "- Induction: book one before using the weights room (optional)", True),
+        (GYM_RULES, "- Induction: book one before using the weights room (required)", False),
+    ],
+)
+def test_a_closing_parenthetical_qualifies_the_whole_item(
+    ref: GoldenItem, answer: str, flipped: bool
+) -> None:
+    assert ("negated" in statuses(ref, answer).values()) is flipped, statuses(ref, answer)

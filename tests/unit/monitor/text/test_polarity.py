@@ -155,3 +155,22 @@ def test_a_negated_obligation_is_a_negation_not_an_obligation() -> None:
     )
     # ... and it agrees with "optional" (no modal flip read from its "have to").
     assert polarity_flip("You don't have to bring ID.", "ID is optional.") is None
+
+
+def test_an_obligation_turned_into_a_permission_the_step_does_not_word() -> None:
+    # The step's own "can" (a subordinate clause) does not hide "must" -> "optional".
+    assert (
+        polarity_flip(
+            "You must upload a copy of the passport before the change can be made.",
+            "Upload a passport copy first (optional).",
+        )
+        == "modal"
+    )
+    # A permission word both use is the same clause: no flip.
+    assert (
+        polarity_flip(
+            "Offers can be deferred by one academic year only.",
+            "You can push your start back by a single academic year.",
+        )
+        is None
+    )
