@@ -37,11 +37,14 @@ from dataclasses import dataclass, field
 from monitor.schemas import GoldenItem, ParamSpec
 from monitor.text import Sentence, normalize_text, raw_words, split_sentences, words
 from monitor.text.lexicon import GENERIC_LABEL_TAIL
+from monitor.text.quantities import quantities
+from monitor.text.tokens import content, same_word, tokens
 from monitor.values import (
     Found,
     ValueType,
     compatible_shape,
     find_typed_values,
+    normalize_id,
     same_value,
     shape_of,
 )
@@ -381,7 +384,7 @@ def extract_candidates(
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
         if fld is None and f.type in _SLOT_TYPES:
-            fld = _only_slot(f, fields, found)
+            fld = _only_slot(f, sent, answer, item, fields, found)
             cue = "shape" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if fld is None and (f.type == "integer" or in_procedure):
@@ -411,19 +414,48 @@ def extract_candidates(
 _SLOT_TYPES = frozenset({"date", "money", "alnum"})
 
 
-def _only_slot(f: Found, fields: dict[str, FieldInfo], found: list[Found]) -> str | None:
-    """The field a date or amount stands for when nothing in its sentence says so: the
-    only field of its type the reference and the context know of, observed, whose
-    observed value the answer does not state (a paraphrase that moved the date away
-    from its label still states *the* date; an answer that also states the observed
-    one is naming another date). Else None."""
+def _only_slot(
+    f: Found,
+    sentence: Sentence,
+    answer: str,
+    item: GoldenItem | None,
+    fields: dict[str, FieldInfo],
+    found: list[Found],
+) -> str | None:
+    """The field a date, amount or code stands for when nothing in its sentence says
+    so: the only field of its type the reference and the context know of, observed,
+    when
+
+    * the answer does not state its observed value (in any form: an answer that
+      states the observed date and another one is naming another date);
+    * the value's sentence talks about what the exemplar's sentence for that field
+      talks about: they share a content word, or the sentence has the field's label
+      ("You'll find the decision in the portal no later than 2026-06-06" for
+      "Decisions are published in the applicant portal by {date}"; not "Cards issued
+      before 2025-01-01 must be renewed");
+    * a code has the observed code's length (not "form C88A" for "ORD-99120-QA").
+
+    Else None."""
     same = [i for i in fields.values() if i.type == f.type]
-    if len(same) != 1 or same[0].observed is None:
+    observed = same[0].observed if len(same) == 1 else None
+    if observed is None:
         return None
-    observed = same[0].observed
+    info = same[0]
     if any(g.type == f.type and same_value(g.text, observed) for g in found):
         return None
-    return same[0].name
+    if f.type == "money" and quantities(observed) & quantities(answer):
+        return None
+    if f.type == "alnum" and len(normalize_id(f.text)) != len(normalize_id(observed)):
+        return None
+    about = {w for label in info.labels for w in content(tokens(label))}
+    if item is not None and info.reference is not None and info.reference.value:
+        for ref_sentence in split_sentences(item.answer):
+            if info.reference.value in ref_sentence.text:
+                about |= set(content(tokens(ref_sentence.text)))
+    mine = content(tokens(sentence.text))
+    if not any(same_word(w, a, 4) for w in mine for a in about):
+        return None
+    return info.name
 
 
 def _typed(f: Found, info: FieldInfo | None) -> ValueType:

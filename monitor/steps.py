@@ -45,7 +45,13 @@ from monitor.text import (
     tokens,
 )
 from monitor.text.lexicon import ANTONYM_WORDS, NUMBER_WORDS, STOPWORDS
-from monitor.text.quantities import conflict, counted_nouns, quantities, stated
+from monitor.text.quantities import (
+    conflict,
+    counted_nouns,
+    main_readings,
+    quantities,
+    stated,
+)
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -452,7 +458,7 @@ class StepVerifier:
             # The words that write the step's quantities ("twice a year") are present
             # when the answer states those quantities in any form ("every 6 months").
             step_q = quantities(step.known or step.masked)
-            q_stated = bool(step_q) and all(stated(q, answer_q) for q in step_q)
+            q_stated = bool(step_q) and all(stated(q, answer_q) for q in main_readings(step_q))
             present = (
                 sum(
                     (q_stated and _quantity_word(w))
@@ -627,8 +633,8 @@ class StepVerifier:
         step_q = quantities(step.known or step.masked)
         answer_q = quantities(al.answer_known)
         seg_q = quantities(mask_known(seg.text, al.values))
-        lost_q = {q for q in step_q if not stated(q, answer_q)}
-        new_q = {q for q in seg_q if not stated(q, step_q)}
+        lost_q = {q for q in main_readings(step_q) if not stated(q, answer_q)}
+        new_q = {q for q in main_readings(seg_q) if not stated(q, main_readings(step_q))}
         if any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
@@ -656,11 +662,16 @@ class StepVerifier:
             # The term's quantity stated in canonical form ("within 14 days" = "in the
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
-            stated_q = bool(term_q) and all(stated(q, answer_q) for q in term_q)
+            stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
             # "Free" and "waived" are kept when the sentence says that nothing is charged
             # in other words ("it costs nothing", "pay no fee") and keeps the step's
             # polarity: the polarity rule judges those words.
-            no_cost = flip is None and bool(_NO_COST.search(" ".join(gw)))
+            # ... and states no amount ("pay a fee of $5; nothing else is needed").
+            no_cost = (
+                flip is None
+                and bool(_NO_COST.search(" ".join(gw)))
+                and not any(q.startswith("money:") for q in seg_q)
+            )
             kept = sum(
                 (stated_q and _quantity_word(w))
                 or (no_cost and w in _COST_FREE)
@@ -678,7 +689,7 @@ class StepVerifier:
                     f"declared policy term replaced: {term} -> {' '.join(new)}",
                     False,
                 )
-        same_q = bool(step_q) and all(stated(q, seg_q) for q in step_q)
+        same_q = bool(step_q) and all(stated(q, seg_q) for q in main_readings(step_q))
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
@@ -688,8 +699,9 @@ class StepVerifier:
 _COST_FREE = frozenset({"free", "waive", "waived", "waives"})
 # Nothing is charged, in other words (on tokens: "doesn't" is "does n't").
 _NO_COST = re.compile(
-    r"\b(?:nothing|no (?:fee|fees|charge|charges|cost|costs|extra)|free|waived?"
-    r"|without (?:a )?(?:charge|cost|fee)|(?:not|n't) (?:be )?(?:charged|cost|pay))\b"
+    r"\b(?:costs? (?:[a-z]+ )?nothing|(?:pay|charge|charged) nothing|nothing to pay"
+    r"|(?:no|without (?:a|any)?) ?(?:fee|fees|charge|charges|cost)"
+    r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay)\b"
 )
 _QUANTITY_WORDS = frozenset({"single", "quarter", "half", "once", "twice", "thrice", "every"})
 
@@ -716,7 +728,10 @@ def _quantity_word(w: str) -> bool:
         return True
     # A unit after the number ("2 days", "2 pm", "2 dollars") or a currency code
     # before it ("GBP 2").
-    return any(not q.startswith("n:") for q in quantities(f"2 {w}") | quantities(f"{w.upper()} 2"))
+    return any(
+        not q.startswith("n:")
+        for q in main_readings(quantities(f"2 {w}") | quantities(f"{w.upper()} 2"))
+    )
 
 
 def _substitution(

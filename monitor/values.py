@@ -8,6 +8,7 @@ language-agnostic apart from the English month names used for date parsing.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -38,7 +39,9 @@ MONEY = re.compile(
     r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)"
     r"|"
     + _B
-    + r"(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)"
+    # Not inside a run of digits and commas: "1,1,1,..." must not be rescanned from
+    # every position (quadratic on a hostile answer).
+    + r"(?<![\d,])(?P<a2>\d[\d,]*(?:\.\d+)?)\s?(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)"
     + _E
     # The ISO code before the amount ("USD 259.01") is as common as after it.
     + r"|"
@@ -49,7 +52,7 @@ MONEY = re.compile(
 )
 # Identifier with letters and digits mixed (service tags, part numbers, WO-123456).
 ALNUM_ID = re.compile(
-    _B + r"(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])){3,}" + _E
+    _B + r"(?=[A-Z0-9-]{0,64}\d)(?=[A-Z0-9-]{0,64}[A-Z])[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])){3,}" + _E
 )
 DIGIT_ID = re.compile(_B + r"\d{5,}" + _E)
 NUMBER = re.compile(_B + r"\d+(?:[.,]\d+)?%?" + _E)
@@ -68,8 +71,24 @@ class Found:
     type: ValueType
 
 
-def _overlaps(a: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
-    return any(a[0] < e and s < a[1] for s, e in spans)
+class _Taken:
+    """Disjoint spans, kept sorted: an overlap test is a bisection, not a scan (an
+    answer of thousands of numbers made the scan quadratic)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, a: tuple[int, int]) -> bool:
+        # The spans are disjoint, so ordered by start their ends are ordered too: a
+        # span overlaps one of them iff it overlaps the last one starting before its end.
+        k = bisect.bisect_left(self.starts, a[1])
+        return k > 0 and self.ends[k - 1] > a[0]
+
+    def add(self, a: tuple[int, int]) -> None:
+        k = bisect.bisect_left(self.starts, a[0])
+        self.starts.insert(k, a[0])
+        self.ends.insert(k, a[1])
 
 
 def find_typed_values(text: str) -> list[Found]:
@@ -81,7 +100,7 @@ def find_typed_values(text: str) -> list[Found]:
     found: list[Found] = []
     if not _DIGIT.search(text):
         return found  # every pattern below needs a digit (many steps and clauses have none)
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
     passes: list[tuple[re.Pattern[str], ValueType]] = [
         (ISO_DATE, "date"),
         (SLASH_DATE, "date"),
@@ -95,12 +114,12 @@ def find_typed_values(text: str) -> list[Found]:
     for pattern, vtype in passes:
         for m in pattern.finditer(text):
             span = (m.start(), m.end())
-            if _overlaps(span, taken):
+            if taken.overlaps(span):
                 continue
             if vtype == "date" and normalize_date(m.group(0)) is None:
                 continue
             found.append(Found(m.start(), m.end(), m.group(0), vtype))
-            taken.append(span)
+            taken.add(span)
     found.sort(key=lambda f: f.start)
     return found
 

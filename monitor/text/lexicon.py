@@ -132,6 +132,8 @@ NEGATIVE_PHRASES = (
     "not obliged to",
     "not mandatory",
     "not compulsory",
+    "is voluntary",
+    "are voluntary",
 )
 # Antonym pairs: one side in the step and the other in the answer flips the
 # polarity ("Do not throw away the items" = "Keep the items"; "must be included"

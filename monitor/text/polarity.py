@@ -45,7 +45,9 @@ def _plain(text: str) -> str:
 _OPPOSITE_QUANTIFIER = {"never": "always"}
 
 
-def _negations(padded: str) -> list[tuple[str | None, tuple[str, ...] | None]]:
+def _negations(
+    padded: str, other: list[str] | None = None
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """One entry per negation of a clause: its negator (None for a negative phrase
     such as "not required") and its scope, the content words in the few words after
     the negator (None for a negative phrase, or a negator with no content word after
@@ -61,8 +63,14 @@ def _negations(padded: str) -> list[tuple[str | None, tuple[str, ...] | None]]:
         if w not in POLARITY_NEGATORS:
             continue
         after = [x for x in ws[i + 1 : i + 1 + _SCOPE_WINDOW] if x not in STOPWORDS]
-        if after and after[0] in LITOTES_VERBS:
-            continue  # "don't forget to bring it" affirms "bring it"
+        if (
+            after
+            and after[0] in LITOTES_VERBS
+            and not any(same_word(after[0], x, 4) for x in other or ())
+        ):
+            # "don't forget to bring it" affirms "bring it"; against "you can skip
+            # it", "you cannot skip it" is still a negation.
+            continue
         scope = tuple(x for x in content(after) if x not in POLARITY_NEGATORS)
         out.append((w, scope or None))
     return out
@@ -118,7 +126,7 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     of, where the step's negation scopes are looked up (default: ``answer``)."""
     s, a = _plain(step), _plain(answer)
     st, at = s.strip(), a.strip()
-    neg_s, neg_a = _negations(s), _negations(a)
+    neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         sw = st.split()

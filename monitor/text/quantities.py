@@ -7,7 +7,7 @@ cent" are one percentage; "50 dollars" is "$50"; "3 pm" is "15:00"; "twice a yea
 "every 6 months"; "1,000" is "one thousand". Comparing canonical forms (not digits) is
 what lets a paraphrase say a number its own way while a changed number still reads as
 changed. :func:`same_quantity` compares two canonical quantities (a month and 30 days
-are one span), :func:`comparable` says whether a difference between two of them is
+are one span), :func:`conflict` says whether a difference between two of them is
 evidence of a change (two durations are; a duration and a count are not: one was
 most likely written in a way this module does not read). Entity values (dates,
 amounts, identifiers) are masked before this is called, so what is left is procedure.
@@ -16,6 +16,7 @@ amounts, identifiers) are masked before this is called, so what is left is proce
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 from monitor.text.lexicon import NUMBER_WORDS
@@ -144,6 +145,23 @@ _CLOCK_WORDS = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:o'clock\s*)?"
     r"(?:in the (morning|afternoon|evening)|at night|(?<=o'clock\s)|(?<=o'clock))"
 )
+# "half past 3", "a quarter to 4": written as "3:30", "3:45" before the clock
+# patterns read them.
+_PAST = re.compile(r"(?<![\w])(?:a\s+)?(half|quarter)\s+(past|to)\s+(\d{1,2})(?![\d:.])")
+# "at 10.30": a time after a time preposition (elsewhere "10.30" is a number).
+_DOTTED = re.compile(
+    r"(?<![\w])(at|by|from|until|till|before|after|between|to)\s+([01]?\d|2[0-3])\.([0-5]\d)"
+    r"(?![\w.])"
+)
+
+
+def _past(m: re.Match[str]) -> str:
+    h, minutes = int(m.group(3)), 30 if m.group(1) == "half" else 15
+    if m.group(2) == "to":
+        h, minutes = (h - 1) % 24, 60 - minutes
+    return f" {h}:{minutes:02d}"
+
+
 _NOON = re.compile(r"(?<![\w])(?:12\s*)?(noon|midday|midnight)(?![\w])")
 _MONEY_WORDS = re.compile(
     r"(?<![\w.])(" + _NUM + r")\s*(dollars?|bucks|euros?|pounds?|quid)(?![\w])"
@@ -185,7 +203,8 @@ _ADVERBS = {
 _ADVERB = re.compile(r"(?<![\w-])(" + "|".join(_ADVERBS) + r")(?![\w-])")
 _FRACTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "tenth": 10.0}
 _FRACTION = re.compile(
-    r"(?<![\w-])(?:(?P<k>a|one|two|three|\d)\s+)?(?P<f>half|thirds?|quarters?|fifths?|tenths?)"
+    r"(?<![\w-])(?<!the )(?:(?P<k>a|one|two|three|\d)\s+)?"
+    r"(?P<f>half|thirds?|quarters?|fifths?|tenths?)"
     r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund)\b)"
     r"(?!\s+of\s+(?:an?\s+)?(?:" + _PERIOD_RE + r")s?\b)"
 )
@@ -210,12 +229,35 @@ _ORDINAL = re.compile(
 _NEXT_DAY = re.compile(
     r"(?<![\w])(?:the\s+)?(?:next|following)\s+(?P<b>business\s+|working\s+)?day(?![\w])"
 )
+# Words that may stand between a number and its unit ("10 calendar days", "a full
+# day", "one academic year"); not any word ("a few days" is no one day, "5 on
+# weekdays" no five business days).
+_BETWEEN = (
+    "calendar",
+    "business",
+    "working",
+    "full",
+    "whole",
+    "clear",
+    "extra",
+    "more",
+    "additional",
+    "consecutive",
+    "further",
+    "academic",
+    "school",
+    "financial",
+    "fiscal",
+    "billing",
+)
 _QUANTITY = re.compile(
     r"(?<![\w.])(?P<num>"
     + _NUM
     + r"|(?:"
     + "|".join(sorted((re.escape(w) for w in _WORD_VALUE), key=len, reverse=True))
-    + r"))(?:[\s-]+|(?=%))(?:[a-z]+\s+)??"
+    + r"))(?:[\s-]+|(?=%))(?:(?:"
+    + "|".join(_BETWEEN)
+    + r")\s+)??"
     r"(?P<unit>" + _UNIT_RE + r")(?:s|es)?(?![\w])"
     r"|(?<![\w])(?P<bare>fortnight|twice|thrice)(?![\w])"
     r"|(?<![\w.])(?P<count>" + _NUM + r")(?![\w%]|\.\d)"
@@ -223,6 +265,8 @@ _QUANTITY = re.compile(
 
 
 def _fmt(x: float) -> str:
+    if not math.isfinite(x) or abs(x) >= 1e15:
+        return "huge"  # no policy states such a number; "9" * 400 must not raise
     return str(int(x)) if x == int(x) else f"{x:.3f}".rstrip("0").rstrip(".")
 
 
@@ -241,6 +285,8 @@ def _number(words: str) -> int | None:
             total += (current or 1) * _SCALES[w]
             current = 0
         seen = True
+        if total + current >= 10**15:
+            return None  # "hundred " * 2200: no number anyone writes in words
     return total + current if seen else None
 
 
@@ -298,11 +344,16 @@ def quantities(text: str) -> frozenset[str]:
 
     def clock_words(m: re.Match[str]) -> str:
         h, part = int(m.group(1)), m.group(3)
-        late = part in ("afternoon", "evening") or m.group(0).endswith("at night")
+        night = m.group(0).endswith("at night")
+        if night and h % 12 == 0:
+            return clock(0, int(m.group(2) or 0))  # "12 at night" is midnight
+        late = part in ("afternoon", "evening") or night
         return clock(
             h % 12 + 12 if late else h % 12 if part == "morning" else h, int(m.group(2) or 0)
         )
 
+    low = _PAST.sub(_past, low)
+    low = _DOTTED.sub(lambda m: f"{m.group(1)} {m.group(2)}:{m.group(3)}", low)
     low = _CLOCK_WORDS.sub(clock_words, low)
     low = _NOON.sub(lambda m: clock(0 if m.group(1) == "midnight" else 12, 0), low)
     low = _CLOCK_12.sub(
@@ -324,6 +375,11 @@ def quantities(text: str) -> frozenset[str]:
             m.group("n") or 1
         )
         out.add(_period(m.group("unit"), 1 / n))
+        # ... and, as other readings ("~": they may state a quantity, they need not
+        # be stated), the count per period: "3 times a month" states what "3
+        # withdrawals per month" states.
+        out.add("~n:" + _fmt(n))
+        out.add("~" + _period(m.group("unit"), 1))
         return " "
 
     low = _TIMES.sub(times, low)
@@ -442,10 +498,10 @@ def conflict(a: str, b: str) -> bool:
 
 
 def same_quantity(a: str, b: str) -> bool:
-    """One quantity written two ways: equal canonical forms, or spans of time in
-    different units within a tenth of each other (at least half a day apart
-    counts as different): "30 days" = "a month", "every 12 months" = "every 365
-    days"."""
+    """One quantity written two ways: equal canonical forms, or a span in days and
+    one in months within a tenth of each other, or half a day where that is more:
+    "30 days" = "a month" (so are 28 and 33 days), "every 12 months" = "every 365
+    days", "every 4 weeks" = "monthly"."""
     if a == b:
         return True
     (fa, va), (fb, vb) = _split(a), _split(b)
@@ -457,8 +513,15 @@ def same_quantity(a: str, b: str) -> bool:
 
 
 def stated(q: str, qs: set[str] | frozenset[str]) -> bool:
-    """Whether quantity ``q`` is among ``qs``, however written."""
-    return any(same_quantity(q, x) for x in qs)
+    """Whether quantity ``q`` is among ``qs`` (other readings included), however
+    written."""
+    return any(same_quantity(q.lstrip("~"), x.lstrip("~")) for x in qs)
+
+
+def main_readings(qs: set[str] | frozenset[str]) -> set[str]:
+    """``qs`` without the other readings ("~n:3" of "3 times a month"): what a text
+    states and must be found stated elsewhere."""
+    return {q for q in qs if not q.startswith("~")}
 
 
 # "one guest", "3 guests", "a single bag": a number word or numeral counting the noun

@@ -293,3 +293,27 @@ def test_no_slot_when_the_observed_value_is_stated_or_the_type_is_not_unique() -
         "See you 2026-05-19.", {"visitDate": "2026-06-01", "reminderDate": "2026-05-29"}, two_dates
     )
     assert (None, "2026-05-19", "none") in got
+
+
+def test_a_procedure_date_amount_or_code_is_not_the_only_slot() -> None:
+    # A policy date in a sentence about something else, an amount in another form of
+    # the observed one, a code of another length: not the entity's.
+    got = _claims(
+        "Visit 7700 for Bella is confirmed. Vaccination cards issued before 2025-01-01 "
+        "must be renewed.",
+        {"visit": "7700", "visitDate": "2026-06-01"},
+        VET,
+    )
+    assert (None, "2025-01-01", "none") in got
+    got = _claims(
+        "For 88120 the amount is 212.40 dollars; a $3 card fee applies.",
+        {"account": "88120", "amountDue": "$212.40"},
+        UTILITY,
+    )
+    assert (None, "$3", "none") in got
+    got = _claims(
+        "Good news: it's on the van today. Keep form C88A for your records.",
+        {"trackingCode": "KX72PQ9"},
+        PARCEL,
+    )
+    assert not any(f == "trackingCode" for f, _, _ in got)

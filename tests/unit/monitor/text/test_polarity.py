@@ -174,3 +174,25 @@ def test_an_obligation_turned_into_a_permission_the_step_does_not_word() -> None
         )
         is None
     )
+
+
+def test_a_litotes_verb_the_other_side_uses_is_a_real_negation() -> None:
+    # "don't forget" affirms, but against "you can skip it", "you cannot skip it" is
+    # a prohibition.
+    assert (
+        polarity_flip("You cannot skip the safety briefing.", "You can skip the safety briefing.")
+        == "negation"
+    )
+    assert (
+        polarity_flip(
+            "You will lose your deposit if you cancel late.",
+            "You won't lose your deposit if you cancel late.",
+        )
+        == "negation"
+    )
+    assert polarity_flip("Do not delay the payment.", "Delay the payment.") == "negation"
+
+
+def test_voluntary_agrees_with_not_mandatory() -> None:
+    assert polarity_flip("Attendance is not mandatory.", "Attendance is voluntary.") is None
+    assert polarity_flip("Attendance is mandatory.", "Attendance is voluntary.") is not None

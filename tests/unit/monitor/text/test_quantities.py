@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.text.quantities import conflict, counted_nouns, quantities, same_quantity, stated
+from monitor.text.quantities import (
+    conflict,
+    counted_nouns,
+    main_readings,
+    quantities,
+    same_quantity,
+    stated,
+)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +72,7 @@ from monitor.text.quantities import conflict, counted_nouns, quantities, same_qu
     ],
 )
 def test_same_quantity(a: str, b: str) -> None:
-    assert quantities(a) == quantities(b) != set()
+    assert main_readings(quantities(a)) == main_readings(quantities(b)) != set()
 
 
 @pytest.mark.parametrize(
@@ -89,7 +96,28 @@ def test_same_quantity(a: str, b: str) -> None:
     ],
 )
 def test_different_quantity(a: str, b: str) -> None:
-    assert quantities(a) != quantities(b)
+    assert main_readings(quantities(a)) != main_readings(quantities(b))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("up to 3 withdrawals per month", "up to 3 times a month"),
+        ("2 refills each year", "twice a year"),
+        ("one visit per week", "once a week"),
+    ],
+)
+def test_a_count_per_period_is_stated_by_times_a_period(a: str, b: str) -> None:
+    # "3 times a month" also reads as 3 per month: each of a's quantities is stated by b.
+    assert all(stated(q, quantities(b)) for q in main_readings(quantities(a)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Refunds take a few days.", "Call 5 on weekdays.", "a handful of hours"],
+)
+def test_only_known_words_stand_between_a_number_and_its_unit(text: str) -> None:
+    assert not any(q.startswith(("min:", "bday:")) for q in quantities(text))
 
 
 @pytest.mark.parametrize(
@@ -167,3 +195,29 @@ def test_letters_that_casefold_or_match_loosely_never_raise(text: str) -> None:
     # matched "i" and the matched word was then missing from the value tables.
     quantities(text)
     counted_nouns(text)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("closes at midnight", "closes at 12 at night"),
+        ("at 3:30 pm", "at half past three in the afternoon"),
+        ("at 3:15 pm", "at a quarter past three in the afternoon"),
+        ("at 3:45", "at a quarter to four"),
+        ("opens at 10:30", "opens at 10.30"),
+        ("on the 5th of each month", "on the fifth of each month"),
+    ],
+)
+def test_times_and_ordinals_in_words(a: str, b: str) -> None:
+    assert main_readings(quantities(a)) == main_readings(quantities(b)) != set()
+
+
+def test_a_fraction_is_not_an_ordinal_after_the() -> None:
+    assert main_readings(quantities("the third of May")) == {"ord:3"}
+    assert main_readings(quantities("a third of the deposit")) == {"pct:33.3"}
+    assert main_readings(quantities("a rate of 10.30")) == {"n:10.3"}
+
+
+@pytest.mark.parametrize("text", ["receipt " + "9" * 400, "hundred " * 2200, "1e999 days"])
+def test_absurd_numbers_never_raise(text: str) -> None:
+    quantities(text)
