@@ -627,9 +627,10 @@ class StepVerifier:
             return "negated", f"polarity flipped ({flip})", "negation" in flip.split(" + ")
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
-        # Evidence needs a lost and a new quantity of one kind (two spans of time, two
-        # amounts): a span lost and a bare count new is more likely a way of writing
-        # the span this module does not read than a changed policy.
+        # Evidence needs a lost and a new quantity in conflict (see conflict(): two of
+        # one kind, or a bare number that is no reading of the lost one): a duration
+        # lost and a percentage new is more likely a way of writing the duration this
+        # module does not read than a changed policy.
         step_q = quantities(step.known or step.masked)
         answer_q = quantities(al.answer_known)
         seg_q = quantities(mask_known(seg.text, al.values))
@@ -664,9 +665,9 @@ class StepVerifier:
             # written (the quantity rule compares them).
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
             # "Free" and "waived" are kept when the sentence says that nothing is charged
-            # in other words ("it costs nothing", "pay no fee") and keeps the step's
-            # polarity: the polarity rule judges those words.
-            # ... and states no amount ("pay a fee of $5; nothing else is needed").
+            # in other words ("it costs nothing", "pay no fee"), keeps the step's
+            # polarity (the polarity rule judges those words) and states no amount
+            # ("pay a fee of $5; nothing else is needed" is no rewording of "waived").
             no_cost = (
                 flip is None
                 and bool(_NO_COST.search(" ".join(gw)))
