@@ -2,8 +2,9 @@
 
 A negation is read with its *scope*, the content words in the few words after the
 negator.
-When a step and an answer disagree in the parity of their negations, a negation
-none of whose scope words the other text has is not evidence of a flip:
+When a step and an answer disagree in the parity of their negations, a negation that
+does not bear on the other text (neither its first scope word nor two of the others
+occur there) is not evidence of a flip:
 it is about something the other text does not talk about ("no action needed from
 you" beside "rent is collected by direct debit"), or it is a rewording of a phrase
 the other text says another way ("documents not in English" = "documents in another
@@ -88,10 +89,10 @@ def polarity(text: str) -> int:
 
 
 def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[str]) -> bool:
-    """Whether a negation bears on the other text: a word of its scope occurs there
-    ("not taken via direct debit" bears on "collected by direct debit"), and its first
-    word not under a negative prefix; or its negator is the opposite of a quantifier the
-    other text uses ("never" / "always")."""
+    """Whether a negation bears on the other text: the first word of its scope occurs
+    there, not under a negative prefix, or two of its other scope words do ("not taken
+    via direct debit" bears on "collected by direct debit"); or its negator is the
+    opposite of a quantifier the other text uses ("never" / "always")."""
     negator, scope = negation
     if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
         return True
