@@ -264,9 +264,12 @@ _QUANTITY = re.compile(
 )
 
 
+_HUGE = "huge"
+
+
 def _fmt(x: float) -> str:
     if not math.isfinite(x) or abs(x) >= 1e15:
-        return "huge"  # no policy states such a number; "9" * 400 must not raise
+        return _HUGE  # no policy states such a number: dropped from the result
     return str(int(x)) if x == int(x) else f"{x:.3f}".rstrip("0").rstrip(".")
 
 
@@ -427,7 +430,9 @@ def quantities(text: str) -> frozenset[str]:
         value = float(raw) if raw[0].isdigit() else _WORD_VALUE[raw]
         family, factor = _UNITS[re.sub(r"\s+", " ", m.group("unit"))]
         out.add(f"{family}:{_fmt(value * factor)}")
-    return frozenset(out)
+    # A number too large for any policy ("9" * 400) is no quantity: left in, the
+    # comparisons would have to parse it.
+    return frozenset(q for q in out if not q.endswith(":" + _HUGE))
 
 
 _BARE = {"fortnight": "min:20160", "twice": "n:2", "thrice": "n:3"}

@@ -1191,3 +1191,14 @@ def test_a_closing_parenthetical_qualifies_the_whole_item(
     ref: GoldenItem, answer: str, flipped: bool
 ) -> None:
     assert ("negated" in statuses(ref, answer).values()) is flipped, statuses(ref, answer)
+
+
+def test_a_huge_number_in_the_answer_does_not_break_the_quantity_rule() -> None:
+    ref = item(
+        "refund_route",
+        "Refunds arrive within 14 days by bank transfer to your account.",
+        ["Refunds arrive within 14 days by bank transfer to your account."],
+    )
+    # It raised ValueError reading the 400-digit number back as a quantity.
+    got = statuses(ref, "Refunds arrive by bank transfer to your account " + "9" * 400 + ".")
+    assert set(got.values()) <= {"covered", "missing", "altered"}

@@ -221,3 +221,8 @@ def test_a_fraction_is_not_an_ordinal_after_the() -> None:
 @pytest.mark.parametrize("text", ["receipt " + "9" * 400, "hundred " * 2200, "1e999 days"])
 def test_absurd_numbers_never_raise(text: str) -> None:
     quantities(text)
+
+
+def test_a_number_too_large_for_any_policy_is_no_quantity() -> None:
+    assert quantities("reference " + "9" * 400) == frozenset()
+    assert quantities("within 14 days, reference " + "9" * 400) == {"min:20160"}
