@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from decimal import Decimal
 
 from monitor.text.lexicon import NUMBER_WORDS
 
@@ -301,6 +302,11 @@ def _digits(m: re.Match[str]) -> str:
     return m.group(0) if value is None else f" {value} "
 
 
+def _money(currency: str | None, amount: Decimal) -> str:
+    """``money:USD:40``, one form for "$40.00", "USD 40" and "40 dollars"."""
+    return f"money:{currency}:{amount.normalize():f}"
+
+
 def _period(unit: str, n: float) -> str:
     family, factor = _UNITS[re.sub(r"\s+", " ", unit)]
     return f"every:{family}:{_fmt(n * factor)}"
@@ -319,7 +325,7 @@ def quantities(text: str) -> frozenset[str]:
     for m in MONEY.finditer(text):
         money = normalize_money(m.group(0))
         if money is not None:
-            out.add(f"money:{money[0]}:{money[1].normalize():f}")
+            out.add(_money(money[0], money[1]))
     low = MONEY.sub(" ¤ ", text).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
     low = _AROUND_THE_CLOCK.sub(" ", low)
@@ -368,7 +374,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _CLOCK_24.sub(lambda m: clock(int(m.group(1)), int(m.group(2))), low)
 
     def money_word(m: re.Match[str]) -> str:
-        out.add(f"money:{_WORD_CURRENCY[m.group(2)]}:{_fmt(float(m.group(1)))}")
+        out.add(_money(_WORD_CURRENCY[m.group(2)], Decimal(m.group(1))))
         return " ¤ "
 
     low = _MONEY_WORDS.sub(money_word, low)
@@ -443,27 +449,21 @@ _BARE = {"fortnight": "min:20160", "twice": "n:2", "thrice": "n:3"}
 _DAYS = {"min": 1 / 1440, "month": 30.44}
 
 
-def _split(q: str) -> tuple[str, float | None]:
-    """(family, value): ``every:month:6`` -> ("every", 182.6 days)."""
-    head, _, rest = q.rpartition(":")
-    kind = head.split(":", 1)[0]
-    fam = head.rsplit(":", 1)[-1]
-    try:
-        value = float(rest)
-    except ValueError:
-        return head, None
-    if fam in _DAYS:
-        return ("every" if kind == "every" else "span"), value * _DAYS[fam]
-    return head, value
+def _parse(q: str) -> tuple[bool, str, float]:
+    """A canonical quantity read back: (every, family, value). ``every:month:6`` ->
+    (True, "month", 6.0), ``money:USD:40`` -> (False, "money", 40.0), ``~n:3`` (an
+    other reading) -> (False, "n", 3.0)."""
+    parts = q.lstrip("~").split(":")
+    every = parts[0] == "every"
+    if every:
+        parts = parts[1:]
+    return every, parts[0], float(parts[-1])
 
 
 def _readings(q: str) -> set[float]:
     """The numbers a bare count could be written for ``q``: "30" for 30 days (or 720
     hours, or one month), "3" for 3 pm, "15" for $15."""
-    parts = q.split(":")
-    if parts[0] == "every":
-        parts = parts[1:]
-    fam, value = parts[0], float(parts[-1])
+    _, fam, value = _parse(q)
     if fam == "min":
         return {value, value / 60, value / 1440, value / 10080}
     if fam == "month":
@@ -477,12 +477,12 @@ def _readings(q: str) -> set[float]:
 def _kind(q: str) -> str:
     """What ``q`` measures: "duration" (minutes, business days, months), "period"
     (every ...), "money", or its family ("pct", "n", "clock", "ord", "night")."""
-    parts = q.split(":")
-    if parts[0] == "every":
+    every, fam, _ = _parse(q)
+    if every:
         return "period"
-    if parts[0] in ("min", "bday", "month"):
+    if fam in ("min", "bday", "month"):
         return "duration"
-    return parts[0]
+    return fam
 
 
 def conflict(a: str, b: str) -> bool:
@@ -497,7 +497,7 @@ def conflict(a: str, b: str) -> bool:
         return True
     if (fa == "n") != (fb == "n"):
         count, other = (a, b) if fa == "n" else (b, a)
-        n = float(count.split(":")[1])
+        n = _parse(count)[2]
         return not any(abs(n - r) < 1e-6 for r in _readings(other))
     return False
 
@@ -509,12 +509,11 @@ def same_quantity(a: str, b: str) -> bool:
     days", "every 4 weeks" = "monthly"."""
     if a == b:
         return True
-    (fa, va), (fb, vb) = _split(a), _split(b)
-    if fa != fb or fa not in ("span", "every") or va is None or vb is None:
-        return False
-    if a.rsplit(":", 2)[-2] == b.rsplit(":", 2)[-2]:
-        return False  # one unit: exact
-    return abs(va - vb) <= max(0.5, 0.1 * max(va, vb))
+    (ea, fa, va), (eb, fb, vb) = _parse(a), _parse(b)
+    if ea != eb or fa == fb or fa not in _DAYS or fb not in _DAYS:
+        return False  # one unit compares exactly; other families not at all
+    da, db = va * _DAYS[fa], vb * _DAYS[fb]
+    return abs(da - db) <= max(0.5, 0.1 * max(da, db))
 
 
 def stated(q: str, qs: set[str] | frozenset[str]) -> bool:
