@@ -40,6 +40,7 @@ from monitor.text.lexicon import GENERIC_LABEL_TAIL
 from monitor.text.quantities import quantities
 from monitor.text.tokens import content, same_word, tokens
 from monitor.values import (
+    DisjointSpans,
     Found,
     ValueType,
     compatible_shape,
@@ -466,16 +467,11 @@ def _typed(f: Found, info: FieldInfo | None) -> ValueType:
 
 def _resolve_overlaps(cands: list[Candidate]) -> list[Candidate]:
     chosen: list[Candidate] = []
-    # The chosen spans are disjoint, so ordered by start their ends are ordered too: a
-    # candidate overlaps one of them iff it overlaps the last one starting before its end.
-    starts: list[int] = []
-    ends: list[int] = []
+    taken = DisjointSpans()
     for c in sorted(cands, key=lambda c: (CUE_RANK[c.cue], -(c.end - c.start), c.start)):
-        k = bisect.bisect_left(starts, c.end)
-        if k > 0 and ends[k - 1] > c.start:
+        if taken.overlaps((c.start, c.end)):
             continue
-        starts.insert(k, c.start)
-        ends.insert(k, c.end)
+        taken.add((c.start, c.end))
         chosen.append(c)
     # The same value stated twice for the same field is one claim.
     seen: set[tuple[str | None, str]] = set()

@@ -71,7 +71,7 @@ class Found:
     type: ValueType
 
 
-class _Taken:
+class DisjointSpans:
     """Disjoint spans, kept sorted: an overlap test is a bisection, not a scan (an
     answer of thousands of numbers made the scan quadratic)."""
 
@@ -100,7 +100,7 @@ def find_typed_values(text: str) -> list[Found]:
     found: list[Found] = []
     if not _DIGIT.search(text):
         return found  # every pattern below needs a digit (many steps and clauses have none)
-    taken = _Taken()
+    taken = DisjointSpans()
     passes: list[tuple[re.Pattern[str], ValueType]] = [
         (ISO_DATE, "date"),
         (SLASH_DATE, "date"),
