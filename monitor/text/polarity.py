@@ -53,12 +53,8 @@ def _negations(
     such as "not required") and its scope, the content words in the few words after
     the negator (None for a negative phrase, or a negator with no content word after
     it)."""
-    out: list[tuple[str | None, tuple[str, ...] | None]] = []
-    low = padded
-    for phrase in NEGATIVE_PHRASES:
-        k = low.count(" " + phrase + " ")
-        out += [(None, None)] * k
-        low = low.replace(" " + phrase + " ", " ")
+    k, low = _negative_phrases(padded)
+    out: list[tuple[str | None, tuple[str, ...] | None]] = [(None, None)] * k
     ws = low.split()
     for i, w in enumerate(ws):
         if w not in POLARITY_NEGATORS:
@@ -77,10 +73,14 @@ def _negations(
     return out
 
 
-def _without_negative_phrases(padded: str) -> str:
+def _negative_phrases(padded: str) -> tuple[int, str]:
+    """How many negative phrases ("not required", "does not have to") the padded text
+    has, and the text without them."""
+    k = 0
     for phrase in NEGATIVE_PHRASES:
+        k += padded.count(" " + phrase + " ")
         padded = padded.replace(" " + phrase + " ", " ")
-    return padded
+    return k, padded
 
 
 def polarity(text: str) -> int:
@@ -143,7 +143,7 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
                 reasons.append("antonym")
     # Modal words inside a negative phrase are that phrase's ("does not have to" is
     # counted as a negation, not as an obligation).
-    ms, ma = _without_negative_phrases(s), _without_negative_phrases(a)
+    ms, ma = _negative_phrases(s)[1], _negative_phrases(a)[1]
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
     perm_a = any(_has(ma, w) for w in PERMISSION)
