@@ -195,13 +195,17 @@ class RefStep:
     masked: str
     required: bool
     known: str = ""  # only the reference's own values masked (amounts kept)
+    quantities: frozenset[str] = frozenset()  # of ``known``, canonical
 
 
 def reference_steps(item: GoldenItem) -> list[RefStep]:
     values = [p.value for p in item.parameters.values()]
 
     def step(k: int, text: str, required: bool) -> RefStep:
-        return RefStep(k, text, mask(text, values), required, mask_known(text, values))
+        known = mask_known(text, values)
+        return RefStep(
+            k, text, mask(text, values), required, known, quantities(known or mask(text, values))
+        )
 
     if item.steps:
         steps = [step(k, s, True) for k, s in enumerate(item.steps)]
@@ -265,6 +269,7 @@ class _Alignment:
     answer_known: str  # the whole answer, known entity values masked
     values: list[str]  # the entity values masked
     embed: list[str]  # steps then segments, to embed; empty: term recall settles it
+    answer_q: frozenset[str] = frozenset()  # quantities of ``answer_known``
 
 
 class StepVerifier:
@@ -292,7 +297,7 @@ class StepVerifier:
                 answer_tokens,
                 content(answer_tokens),
                 tuple(item.policy_terms),
-                frozenset(quantities(mask_known(item.answer, ref_values))),
+                quantities(mask_known(item.answer, ref_values)),
             )
             if len(self._ref_cache) < 10_000:
                 self._ref_cache[key] = ref
@@ -372,9 +377,9 @@ class StepVerifier:
         if not steps:
             return []
         masked_values = [*observed_values, *entity_values]
-        if tokens(mask(answer, masked_values)) == ref.answer_tokens and ref.quantities == set(
-            quantities(mask_known(answer, masked_values))
-        ):
+        answer_known = mask_known(answer, masked_values)
+        answer_q = quantities(answer_known)
+        if tokens(mask(answer, masked_values)) == ref.answer_tokens and ref.quantities == answer_q:
             # The exemplar's own wording with this instance's values: nothing to align.
             return [
                 StepVerdict(
@@ -419,9 +424,10 @@ class StepVerifier:
             seg_words,
             step_words,
             lex,
-            mask_known(answer, masked_values),
+            answer_known,
             list(masked_values),
             embed,
+            answer_q,
         )
 
     def _verdicts(self, al: _Alignment, vecs: np.ndarray | None) -> list[StepVerdict]:
@@ -437,7 +443,6 @@ class StepVerifier:
             [w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws]
         )
         ref_words = ref.answer_words
-        answer_q = quantities(al.answer_known)
         # A segment that plainly realises another step does not also cover this
         # one unless it fits this one about as well (a deleted step must not be
         # "found" in its neighbour).
@@ -457,8 +462,9 @@ class StepVerifier:
             terms = policy_terms(step_words[k])
             # The words that write the step's quantities ("twice a year") are present
             # when the answer states those quantities in any form ("every 6 months").
-            step_q = quantities(step.known or step.masked)
-            q_stated = bool(step_q) and all(stated(q, answer_q) for q in main_readings(step_q))
+            q_stated = bool(step.quantities) and all(
+                stated(q, al.answer_q) for q in main_readings(step.quantities)
+            )
             present = (
                 sum(
                     (q_stated and _quantity_word(w))
@@ -631,8 +637,7 @@ class StepVerifier:
         # one kind, or a bare number that is no reading of the lost one): a duration
         # lost and a percentage new is more likely a way of writing the duration this
         # module does not read than a changed policy.
-        step_q = quantities(step.known or step.masked)
-        answer_q = quantities(al.answer_known)
+        step_q, answer_q = step.quantities, al.answer_q
         seg_q = quantities(mask_known(seg.text, al.values))
         lost_q = {q for q in main_readings(step_q) if not stated(q, answer_q)}
         new_q = {q for q in main_readings(seg_q) if not stated(q, main_readings(step_q))}
