@@ -39,6 +39,21 @@ CASE_ITEM = GoldenItem.model_validate(
     }
 )
 
+
+def item_with_params(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
+    """A golden item with annotated parameters and no declared steps (tests)."""
+    return GoldenItem.model_validate(
+        {
+            "id": ident,
+            "intent": ident,
+            "agent": "a",
+            "question": "status?",
+            "answer": answer,
+            "parameters": params,
+        }
+    )
+
+
 ACCEPTED = GateDecision(
     kind="fixed",
     status="accepted",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from monitor.claims import extract_candidates, label_variants
 from monitor.schemas import GoldenItem
-from tests.conftest import CASE_ITEM
+from tests.conftest import CASE_ITEM, item_with_params
 
 
 def _claims(
@@ -212,20 +212,7 @@ def test_short_numeric_identifier_is_attributed() -> None:
 
 # A date, an amount or a code that a paraphrase moved away from its label is still the
 # entity's: the only field of its type, when the answer does not state the observed value.
-def _one_slot_item(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
-    return GoldenItem.model_validate(
-        {
-            "id": ident,
-            "intent": ident,
-            "agent": "a",
-            "question": "?",
-            "answer": answer,
-            "parameters": params,
-        }
-    )
-
-
-VET = _one_slot_item(
+VET = item_with_params(
     "vet_visit",
     "Visit 5521 for Bella is booked on 2026-04-02. Bring the vaccination card.",
     {
@@ -233,12 +220,12 @@ VET = _one_slot_item(
         "visitDate": {"value": "2026-04-02", "type": "date", "label": "visit date"},
     },
 )
-PARCEL = _one_slot_item(
+PARCEL = item_with_params(
     "parcel_track",
     "Parcel KX72PQ9 is out for delivery. Someone must sign for it.",
     {"trackingCode": {"value": "KX72PQ9", "type": "alnum", "label": "tracking code"}},
 )
-UTILITY = _one_slot_item(
+UTILITY = item_with_params(
     "utility_bill",
     "The amount due on account 88120 is $212.40. Pay online or by direct debit.",
     {
@@ -281,7 +268,7 @@ def test_no_slot_when_the_observed_value_is_stated_or_the_type_is_not_unique() -
     got = _claims("We'll see you on 2026-05-19.", {"visit": "7700"}, VET)
     assert (None, "2026-05-19", "none") in got
     # Two date fields: which one it is, the sentence would have to say.
-    two_dates = _one_slot_item(
+    two_dates = item_with_params(
         "vet_two",
         "Visit 5521 is booked on 2026-04-02; the reminder goes out on 2026-03-30.",
         {

@@ -14,7 +14,7 @@ from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.structural import StructuralJudge
 from monitor.schemas import GoldenItem, Trace
 from monitor.steps import StepVerifier
-from tests.conftest import ACCEPTED
+from tests.conftest import ACCEPTED, item_with_params
 
 
 def item(ident: str, answer: str, steps: list[str], terms: tuple[str, ...] = ()) -> GoldenItem:
@@ -385,12 +385,6 @@ def test_a_date_moved_away_from_its_label_is_still_checked(
 
 # (5) a procedure amount changed in a reworded sentence: an amount tied to no field is
 # the procedure's, not an instance value to mask.
-def _judged(ref: GoldenItem, answer: str, context: dict[str, str]) -> bool:
-    trace = Trace(trace_id="t", question="?", answer=answer, context=context)
-    r = StructuralJudge().judge_sync(JudgeRequest(trace=trace, reference=ref, gate=ACCEPTED))
-    return is_penalized(r.scores)
-
-
 DENTIST = GoldenItem.model_validate(
     {
         "id": "dentist_cancel",
@@ -462,7 +456,7 @@ GALLERY = GoldenItem.model_validate(
 def test_a_procedure_amount_changed_in_other_words_is_caught(
     ref: GoldenItem, context: dict[str, str], answer: str, penalised: bool
 ) -> None:
-    assert _judged(ref, answer, context) is penalised
+    assert judged(ref, answer, context)[0] is penalised
 
 
 # (5) the same noun counted differently is a changed policy; an article is no count.
@@ -826,20 +820,7 @@ def test_a_changed_amount_in_a_verbatim_answer_is_caught(
 
 # A step that only states instance facts is covered by those facts in any wording,
 # when none is contradicted; not when a fact is contradicted or left out.
-def fact_item(ident: str, answer: str, params: dict[str, dict[str, object]]) -> GoldenItem:
-    return GoldenItem.model_validate(
-        {
-            "id": ident,
-            "intent": ident,
-            "agent": "a",
-            "question": "status?",
-            "answer": answer,
-            "parameters": params,
-        }
-    )
-
-
-KENNEL = fact_item(
+KENNEL = item_with_params(
     "kennel_booking",
     "Kennel booking KB4471 is confirmed. Drop your dog off after 9 am on arrival day.",
     {
@@ -852,7 +833,7 @@ KENNEL = fact_item(
         },
     },
 )
-PERMIT = fact_item(
+PERMIT = item_with_params(
     "fishing_permit",
     "Fishing permit FP-20931 is under review. Permits are posted to your home address.",
     {
@@ -865,7 +846,7 @@ PERMIT = fact_item(
         },
     },
 )
-REPAIR = fact_item(
+REPAIR = item_with_params(
     "phone_repair",
     "Repair ticket R-5521 is awaiting parts. We text you when you can collect the phone.",
     {

@@ -69,6 +69,12 @@ from monitor.text.quantities import (
         ("after the 3rd attempt", "after the third attempt"),
         ("on the next business day", "within 1 business day"),
         ("payable net 30.", "payable net thirty."),
+        ("closes at midnight", "closes at 12 at night"),
+        ("at 3:30 pm", "at half past three in the afternoon"),
+        ("at 3:15 pm", "at a quarter past three in the afternoon"),
+        ("at 3:45", "at a quarter to four"),
+        ("opens at 10:30", "opens at 10.30"),
+        ("on the 5th of each month", "on the fifth of each month"),
     ],
 )
 def test_same_quantity(a: str, b: str) -> None:
@@ -195,21 +201,6 @@ def test_letters_that_casefold_or_match_loosely_never_raise(text: str) -> None:
     # matched "i" and the matched word was then missing from the value tables.
     quantities(text)
     counted_nouns(text)
-
-
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        ("closes at midnight", "closes at 12 at night"),
-        ("at 3:30 pm", "at half past three in the afternoon"),
-        ("at 3:15 pm", "at a quarter past three in the afternoon"),
-        ("at 3:45", "at a quarter to four"),
-        ("opens at 10:30", "opens at 10.30"),
-        ("on the 5th of each month", "on the fifth of each month"),
-    ],
-)
-def test_times_and_ordinals_in_words(a: str, b: str) -> None:
-    assert main_readings(quantities(a)) == main_readings(quantities(b)) != set()
 
 
 def test_a_fraction_is_not_an_ordinal_after_the() -> None:
