@@ -25,10 +25,22 @@ _RUN_SETTINGS = [
 ]
 
 
+def _draws(text: str) -> int:
+    """``--draws``: a whole number of at least 1 (0 would judge nothing and report
+    dashes)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 draw per seed, got {n}")
+    return n
+
+
 def _register_generate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seeds", required=True, help="seed YAML file or directory")
     p.add_argument("--out", required=True, help="instances JSONL to write")
-    p.add_argument("--draws", type=int, default=5, help="transplants per seed (default 5)")
+    p.add_argument("--draws", type=_draws, default=5, help="transplants per seed (default 5)")
     p.add_argument("--gen-seed", type=int, default=2027, help="generation seed")
     p.add_argument(
         "--drop-invalid",
@@ -51,7 +63,7 @@ def _run_generate(args: argparse.Namespace) -> int:
 
 def _register_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seeds", required=True, help="seed YAML file or directory")
-    p.add_argument("--draws", type=int, default=5)
+    p.add_argument("--draws", type=_draws, default=5)
     p.add_argument("--fit-gen-seed", type=int, default=2027)
     p.add_argument("--eval-gen-seed", type=int, default=3141)
     p.add_argument(
@@ -96,7 +108,7 @@ def _register_run(p: argparse.ArgumentParser) -> None:
     src = inp.add_mutually_exclusive_group(required=True)
     src.add_argument("--instances", help="instances JSONL from 'bench generate'")
     src.add_argument("--seeds", help="seed YAML file or directory (generated on the fly)")
-    inp.add_argument("--draws", type=int, default=5)
+    inp.add_argument("--draws", type=_draws, default=5)
     inp.add_argument("--gen-seed", type=int, default=2027)
     judge = option_group(p, "judge")
     judge.add_argument(

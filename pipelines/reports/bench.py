@@ -31,6 +31,7 @@ from monitor.bench.seeds import load_seeds
 from monitor.embeddings import make_embedder
 from monitor.errors import ConfigError
 from monitor.gate import CalibratedGate, load_gate_model
+from monitor.io import open_for_writing
 from monitor.judges import JUDGES, Judge, JudgeDeps, TraceSampler, aclose_judge, make_judge
 from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings, default_cache_dir
@@ -83,11 +84,20 @@ def _make_bench_judge(name: str, deps: JudgeDeps) -> Judge:
     return make_judge(name, deps)
 
 
+def _check_writable(outputs: dict[str, str | None]) -> None:
+    """Each output path can be written (created, not truncated): checked before the
+    work, so that a bad path is one line and exit 2, not a traceback after the run."""
+    for what, path in outputs.items():
+        if path:
+            open_for_writing(Path(path), what, "a").close()
+
+
 def bench_generate(
     seeds_path: str, out_path: str, *, draws: int, gen_seed: int, drop_invalid: bool
 ) -> int:
     """``bench generate``: labelled instances from seeds, written as JSONL."""
     console = bench_console()
+    _check_writable({"instances": out_path})
     seeds = load_seeds(seeds_path)
     out = generate(seeds, draws=draws, gen_seed=gen_seed, drop_invalid=drop_invalid)
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
@@ -108,6 +118,14 @@ def bench_generate(
 def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
     """``bench run``: judge instances (from a file or generated from seeds) and report."""
     console = bench_console()
+    _check_writable(
+        {
+            "items": opts.items,
+            "JSON report": opts.json,
+            "Markdown report": opts.markdown,
+            "HTML report": opts.html,
+        }
+    )
     if opts.instances:
         path = Path(opts.instances)
         if not path.exists():

@@ -175,6 +175,24 @@ def test_run_straight_from_seeds_and_clear_errors(tmp_path: Path) -> None:
         check=False,
     )
     assert none.returncode == 2 and "no *.yaml seed files" in none.stderr
+    # An output that cannot be written is refused before the run, in one line.
+    folder = subprocess.run(
+        [*CLI, "run", "--seeds", str(seeds), "--embedder", "hashing", "--items", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert folder.returncode == 2, folder.stderr
+    assert "cannot write the items file" in folder.stderr and "Traceback" not in folder.stderr
+    zero = subprocess.run(
+        [*CLI, "run", "--seeds", str(seeds), "--draws", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert zero.returncode == 2 and "at least 1 draw per seed" in zero.stderr
 
 
 def test_llm_conditions_give_the_papers_table_layout(tmp_path: Path) -> None:
