@@ -13,6 +13,7 @@ from monitor.data import BENCH_DIR
 
 REPO = Path(__file__).resolve().parents[4]
 HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
+HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
 
 SEED = {
     "id": "clinic_reschedule",
@@ -117,8 +118,9 @@ def test_seeds_without_markup_yield_none() -> None:
     assert "P2p" not in gen.header.dropped
 
 
-def test_heldout_seeds_generate_the_new_families_without_drops() -> None:
-    seeds = load_seeds(HELDOUT)
+@pytest.mark.parametrize("folder", [HELDOUT, HELDOUT2], ids=["heldout", "heldout2"])
+def test_heldout_seeds_generate_the_new_families_without_drops(folder: Path) -> None:
+    seeds = load_seeds(folder)
     gen = generate(seeds, draws=2, gen_seed=2027)
     assert gen.problems == []
     counts = Counter((i.family, i.subtype) for i in _new(gen.instances))

@@ -24,6 +24,7 @@ from monitor.schemas import GoldenItem
 REPO = Path(__file__).resolve().parents[4]
 FOREIGN = REPO / "tests" / "data" / "foreign_seeds"
 HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
+HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
 NEW_FIELDS = {"policy_terms", "question_paraphrases", "marked_paraphrases"}
 
 
@@ -339,12 +340,21 @@ def test_load_seeds_names_file_seed_and_field(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- held-out seeds
 
 
-def test_heldout_seeds_meet_the_protocol() -> None:
-    seeds = load_seeds(HELDOUT)
-    domains = {f.stem for f in HELDOUT.glob("*.yaml")}
-    existing = {f.stem for f in FOREIGN.glob("*.yaml")}
-    assert len(seeds) >= 24 and len(domains) >= 8
+@pytest.mark.parametrize(
+    ("folder", "least_seeds", "least_domains", "earlier"),
+    [(HELDOUT, 24, 8, (FOREIGN,)), (HELDOUT2, 18, 6, (FOREIGN, HELDOUT))],
+    ids=["heldout", "heldout2"],
+)
+def test_heldout_seeds_meet_the_protocol(
+    folder: Path, least_seeds: int, least_domains: int, earlier: tuple[Path, ...]
+) -> None:
+    seeds = load_seeds(folder)
+    domains = {f.stem for f in folder.glob("*.yaml")}
+    existing = {f.stem for d in earlier for f in d.glob("*.yaml")}
+    assert len(seeds) >= least_seeds and len(domains) >= least_domains
     assert not domains & existing
+    ids = {s.id for s in seeds}
+    assert not ids & {s.id for d in earlier for s in load_seeds(d)}
     for s in seeds:
         assert s.parameters and s.policy_terms, s.id
         assert len(s.paraphrases) >= 2 and len(s.marked_paraphrases) == len(s.paraphrases), s.id
