@@ -125,13 +125,21 @@ NEGATIVE_PHRASES = (
     "not necessary",
     "not needed",
     "not need",
+    # Contracted ("doesn't need to", "isn't required"): the tokens are "does n't need".
+    "n't required",
+    "n't necessary",
+    "n't needed",
+    "n't need",
     # A negated obligation is a permission: "does not have to be listed".
     "not have to",
     "n't have to",
     "not has to",
     "not obliged to",
+    "n't obliged to",
     "not mandatory",
+    "n't mandatory",
     "not compulsory",
+    "n't compulsory",
     "is voluntary",
     "are voluntary",
 )

@@ -15,6 +15,8 @@ than", "no more than", "at no cost") are rewritten to their plain form first.
 
 from __future__ import annotations
 
+import re
+
 from monitor.text.lexicon import (
     ANTONYM_PAIRS,
     ANTONYM_TRIGGERS,
@@ -32,18 +34,61 @@ from monitor.text.tokens import content, same_word, tokens
 _SCOPE_WINDOW = 4
 
 
+# A zero amount is a cost word's way of saying "free" ("Cost to you: £0").
+ZERO_AMOUNT = re.compile(
+    r"(?:[£$€]\s?|\b(?:USD|GBP|EUR)\s?)0(?:[.,]00)?(?![\d.,]*\d)|\b0(?:[.,]00)?\s?(?:dollars|pounds|euros)\b"
+)
+
+
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
-    low = " " + " ".join(tokens(text)) + " "
+    low = " " + " ".join(tokens(ZERO_AMOUNT.sub(" free ", text))) + " "
     for phrase, plain in BOUND_PHRASES:
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return low
+
+
+def _one_form(s: str, a: str) -> tuple[str, str]:
+    """``s`` and ``a`` with "not refundable" written "nonrefundable" where one text
+    has the prefixed form and both use the word: the antonym with a negator and with
+    its prefix are one statement, neither a negation nor an antonym flip. Otherwise a
+    negation stays one ("not covered" against "covered", or against "free of
+    charge")."""
+    for left, right in _PREFIXED.items():
+        prefixed = (f" {right} ", f" non-{left} ", f" non{left} ", f" un{left} ")
+        forms = (f" {left} ", *prefixed)
+        if (
+            any(f in s or f in a for f in prefixed)
+            and any(f in s for f in forms)
+            and any(f in a for f in forms)
+        ):
+            pattern = re.compile(r" (?:not|n't|never) " + re.escape(left) + " ")
+            s, a = pattern.sub(f" {right} ", s), pattern.sub(f" {right} ", a)
+    return s, a
+
+
+# Antonyms that are their word with a negative prefix, and the negators that write
+# them in two words ("not refundable", "isn't refundable").
+_PREFIXED = {
+    left: right
+    for lefts, rights in ANTONYM_PAIRS
+    for left in lefts
+    for right in rights
+    if " " not in left and right in {f"non-{left}", f"non{left}", f"un{left}"}
+}
 
 
 # A negator that is the opposite of a quantifier: "never" against "always" negates
 # the statement whatever verb either text uses ("are always discussed with you" ->
 # "we never talk them through with you").
 _OPPOSITE_QUANTIFIER = {"never": "always"}
+
+
+_COST_NEGATORS = frozenset({"free", "waive", "waived", "waives"})
+_COST_TALK = frozenset(
+    "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge "
+    "refund refunds refunded".split()
+)
 
 
 def _negations(
@@ -96,16 +141,54 @@ def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[s
     negator, scope = negation
     if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
         return True
-    if scope is None or scope[0] in ANTONYM_TRIGGERS:
-        return True  # an antonym's negation pairs with the other side ("not excluded")
+    if negator in _COST_NEGATORS:
+        # "Free" and "waived" say what something costs: they bear on a text that
+        # speaks of cost ("may be transferred at no cost until 24 hours before" does
+        # not negate "transfers close 24 hours before doors open").
+        return any(w in _COST_TALK or w in _COST_NEGATORS for w in other)
+    if scope is None:
+        return True
     head = scope[0]
-    if any(w.startswith(p) and w[len(p) :] == head for w in other for p in NEGATIVE_PREFIXES):
+    if head in _COST_TALK and any(w in _COST_TALK or w in _COST_NEGATORS for w in other):
+        return True  # "no charge" bears on "costs $18"
+    if head in ANTONYM_TRIGGERS and _PAIR_WORDS.get(head, frozenset()) & set(other):
+        return True  # an antonym's negation pairs with the other side ("not excluded")
+    if _prefixed(head, other):
         return False
     if any(same_word(head, w, 4) for w in other):
         return True
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
     return sum(any(same_word(x, w, 4) for w in other) for x in scope[1:]) >= 2
+
+
+# Each one-word antonym with the words of its pair (both sides, split into words).
+_PAIR_WORDS: dict[str, frozenset[str]] = {}
+for _left, _right in ANTONYM_PAIRS:
+    _all = frozenset(t for side in (_left, _right) for w in side for t in w.split())
+    for _t in _all:
+        _PAIR_WORDS[_t] = _PAIR_WORDS.get(_t, frozenset()) | _all
+
+
+def _prefixed(head: str, other: list[str]) -> bool:
+    """Whether the other text has ``head`` (or a word of its family) with a negative
+    prefix: "not refund" against "non-refundable"."""
+    return any(
+        w.startswith(p) and (w[len(p) :] == head or _family(w[len(p) :], head))
+        for w in other
+        for p in NEGATIVE_PREFIXES
+    )
+
+
+def _family(a: str, b: str) -> bool:
+    """One word family by a shared start of at least five letters ("refundable" /
+    "refund", "transferable" / "transferred")."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 5 and n >= min(len(a), len(b)) - 3
 
 
 def _has(words_: str, phrase: str) -> bool:
@@ -125,15 +208,20 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     """Why ``answer`` has the opposite polarity of ``step`` (``negation``, ``antonym``,
     ``modal``, joined by `` + ``), or None. ``context``: the text ``answer`` is part
     of, where the step's negation scopes are looked up (default: ``answer``)."""
-    s, a = _plain(step), _plain(answer)
+    s, a = _one_form(_plain(step), _plain(answer))
     st, at = s.strip(), a.strip()
     neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         sw = st.split()
         aw = _plain(context).split() if context is not None else at.split()
-        kept_s = [n for n in neg_s if _grounded(n, aw)]
-        kept_a = [n for n in neg_a if _grounded(n, sw)]
+        # A negation against an "always" the negating text does not repeat denies it,
+        # whatever verb each uses ("are always discussed with you by phone" -> "will
+        # not call you about it").
+        deny_s = "always" in aw and "always" not in sw
+        deny_a = "always" in sw and "always" not in at.split()
+        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw)]
+        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw)]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     if (set(st.split()) | set(at.split())) & ANTONYM_TRIGGERS:

@@ -146,6 +146,19 @@ _CLOCK_WORDS = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:o'clock\s*)?"
     r"(?:in the (morning|afternoon|evening)|at night|(?<=o'clock\s)|(?<=o'clock))"
 )
+# The first end of a range of times takes the meridiem of the second: "8 to 8:30 in
+# the morning", "between 8 and 8.30 am", "11-2 pm" (11 am: it comes before 2 pm).
+_CLOCK_RANGE = re.compile(
+    r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?(\s*(?:-|–|to|until|till|and)\s*)"
+    r"(?=(\d{1,2})(?:[:.][0-5]\d)?\s*(?:([ap])\.?m\b|in the (morning|afternoon|evening)|at night))"
+)
+# The first end of a range of amounts takes the unit of the second: "3 to 4 weeks"
+# is 3 weeks to 4 weeks, "2-3 days" 2 days to 3 days.
+_UNIT_RANGE = re.compile(
+    r"(?<![\w.:])(\d+(?:\.\d+)?)(\s*(?:-|–|to|or)\s*)(?=(\d+(?:\.\d+)?)[\s-]+("
+    + _UNIT_RE
+    + r")(?:s|es)?(?![\w]))"
+)
 # "half past 3", "a quarter to 4": written as "3:30", "3:45" before the clock
 # patterns read them.
 _PAST = re.compile(r"(?<![\w])(?:a\s+)?(half|quarter)\s+(past|to)\s+(\d{1,2})(?![\d:.])")
@@ -260,7 +273,8 @@ _QUANTITY = re.compile(
     + "|".join(_BETWEEN)
     + r")\s+)??"
     r"(?P<unit>" + _UNIT_RE + r")(?:s|es)?(?![\w])"
-    r"|(?<![\w])(?P<bare>fortnight|twice|thrice)(?![\w])"
+    r"|(?<![\w])(?P<bare>fortnight|twice|thrice|(?:only|just)\s+once|once\s+only"
+    r"|one\s+time|a\s+single\s+time)(?![\w])"
     r"|(?<![\w.])(?P<count>" + _NUM + r")(?![\w%]|\.\d)"
 )
 
@@ -346,6 +360,7 @@ def quantities(text: str) -> frozenset[str]:
         return f" {_fmt(value + 0.5)} {m.group('unit')} "
 
     low = _HALF_MORE.sub(half_more, low)
+    low = _UNIT_RANGE.sub(lambda m: f"{m.group(1)} {m.group(4)}{m.group(2)}", low)
 
     def clock(h: int, minute: int) -> str:
         out.add(f"clock:{h * 60 + minute}")
@@ -363,6 +378,22 @@ def quantities(text: str) -> frozenset[str]:
 
     low = _PAST.sub(_past, low)
     low = _DOTTED.sub(lambda m: f"{m.group(1)} {m.group(2)}:{m.group(3)}", low)
+
+    def clock_range(m: re.Match[str]) -> str:
+        h1, h2 = int(m.group(1)), int(m.group(4))
+        late = (
+            m.group(5) == "p"
+            or m.group(6) in ("afternoon", "evening")
+            or (m.group(5) is None and m.group(6) is None)
+        )
+        if h1 > 12 or h1 == 0:
+            clock(h1 % 24, int(m.group(2) or 0))
+        else:
+            pm = late and h1 % 12 <= h2 % 12
+            clock(h1 % 12 + (12 if pm else 0), int(m.group(2) or 0))
+        return " " + m.group(3)
+
+    low = _CLOCK_RANGE.sub(clock_range, low)
     low = _CLOCK_WORDS.sub(clock_words, low)
     low = _NOON.sub(lambda m: clock(0 if m.group(1) == "midnight" else 12, 0), low)
     low = _CLOCK_12.sub(
@@ -427,7 +458,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _ORDINAL.sub(ordinal, low)
     for m in _QUANTITY.finditer(low):
         if m.group("bare"):
-            out.add(_BARE[m.group("bare")])
+            out.add(_BARE.get(m.group("bare").casefold(), "n:1"))
             continue
         if m.group("count"):
             out.add("n:" + _fmt(float(m.group("count"))))
@@ -441,6 +472,8 @@ def quantities(text: str) -> frozenset[str]:
     return frozenset(q for q in out if not q.endswith(":" + _HUGE))
 
 
+# "Once" alone is also a conjunction ("once you have paid"): it is a count only as
+# "only once", "just once", "once only" (and "one time", "a single time"), n:1.
 _BARE = {"fortnight": "min:20160", "twice": "n:2", "thrice": "n:3"}
 # Days per unit of the duration families compared across families: a month is 30.44
 # days. Business days are not compared with calendar days: "10 business days" is

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 # A sentence ends at . ! ? (and closing quotes or brackets) before a capital or a
 # digit, or at a line break: decimal points and dates do not split.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+")
+# "No." before a number is an abbreviation ("patient no. 418230"), not an end.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?!(?<=\b[Nn]o\.)\s+(?:[A-Z]*\d|<))[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
+)
 # Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but".
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*", re.IGNORECASE

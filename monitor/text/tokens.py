@@ -15,13 +15,16 @@ from monitor.text.lexicon import COMMON_VERBS, LIGHT_WORDS, NEGATORS, NUMBER_WOR
 
 # A typed slot of masked text (``<date>``), a number, or a word (with inner - and ').
 _TOKEN = re.compile(r"<[a-z]+>|\d+(?:[.,]\d+)?|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
+# "no." for "number" ("serial no. WM2208", "patient no. 418230"): not a negator.
+_NUMBER_ABBREVIATION = re.compile(r"\b[Nn]o\.\s*(?=[A-Z]*\d|<[a-z]+>)")
 _WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
 
 
 def tokens(text: str) -> list[str]:
     """Casefolded tokens for comparison: ``don't`` -> ``do``, ``n't``; ``two`` -> ``2``."""
     out = []
-    for raw in _TOKEN.findall(text.replace("’", "'")):
+    text = _NUMBER_ABBREVIATION.sub("number ", text.replace("’", "'"))
+    for raw in _TOKEN.findall(text):
         t = raw.casefold()
         if t.endswith("n't"):
             out += [t[:-3], "n't"]
