@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 from monitor.schemas import GoldenItem, ParamSpec
 from monitor.text import Sentence, normalize_text, raw_words, split_sentences, words
-from monitor.text.lexicon import GENERIC_LABEL_TAIL
+from monitor.text.lexicon import COMMON_VERBS, GENERIC_LABEL_TAIL, LIGHT_WORDS, STOPWORDS
 from monitor.text.quantities import quantities
-from monitor.text.tokens import content, same_word, tokens
+from monitor.text.tokens import content, same_word, singular, tokens
 from monitor.values import (
     DisjointSpans,
     Found,
@@ -124,7 +124,7 @@ def _reference_prefixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[s
         if other != name and ospec.value != spec.value:
             text = text.replace(ospec.value, f" {WILDCARD} ")
     prefixes: list[str] = []
-    for m in re.finditer(re.escape(spec.value), text):
+    for m in re.finditer(_whole(spec.value), text):
         before = words(text[max(0, m.start() - 60) : m.start()])
         if before:
             prefixes.append(" ".join(before[-2:]))
@@ -213,17 +213,23 @@ def _find_phrase(text: str, phrase: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in re.finditer(pattern, text, re.IGNORECASE)]
 
 
+_ORDINARY_WORDS = COMMON_VERBS | LIGHT_WORDS | STOPWORDS
+
+
 def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
     """Occurrences of a closed-vocabulary term written as the vocabulary writes it.
 
     "Open" the status is not "open" the verb: the match is case-sensitive, and a
-    one-word term that merely starts a sentence ("Open a case ...") does not count.
+    one-word term that is also an ordinary word (a common verb, a light or function
+    word) does not count when it merely starts a sentence ("Open a case ..."); a
+    name does ("Biscuit is booked in for ...").
     """
     out: list[tuple[int, int]] = []
     pattern = r"(?<![\w])" + r"\s+".join(re.escape(p) for p in term.split()) + r"(?![\w])"
+    ordinary = term.casefold() in _ORDINARY_WORDS
     for m in re.finditer(pattern, text):
         sentence_start = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?\n"
-        if sentence_start and len(term.split()) == 1 and term[:1].isupper():
+        if sentence_start and len(term.split()) == 1 and term[:1].isupper() and ordinary:
             continue
         out.append((m.start(), m.end()))
     return out
@@ -266,6 +272,22 @@ def _label_before(
     return best[2] if best else None
 
 
+def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None:
+    """The count field a number is written with: "5 tickets", "2 refills left" (the
+    field's label right after the number, plurals aside), None for anything else."""
+    after = [singular(w) for w in words(text[end : end + 40])[:4]]
+    found = {
+        info.name
+        for info in fields.values()
+        if info.type == "integer"
+        for label in info.labels
+        if (lw := [singular(w) for w in label.split()])
+        and after[: len(lw)] == lw
+        and any(w not in STOPWORDS for w in lw)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
 def _template_field(
     text: str, start: int, fields: dict[str, FieldInfo], vtype: ValueType
 ) -> str | None:
@@ -284,10 +306,11 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
     """Free-text values located by the reference's own wording around the parameter:
     "... assigned to {owner}." finds the owner in "... assigned to Priya Nair."."""
     out: list[tuple[int, int]] = []
-    for m in re.finditer(re.escape(spec.value), item.answer):
+    for m in re.finditer(_whole(spec.value), item.answer):
         before = raw_words(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
         after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
         if not before:
+            out += _opening_spans(answer, item.answer[m.end() :])
             continue
         stop = re.escape(after.group(1)) if after else "$"
         lead = r"\s+".join(re.escape(w) for w in before)
@@ -302,6 +325,28 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
             if hit.group("v").strip():
                 out.append((hit.start("v"), hit.start("v") + len(hit.group("v").rstrip())))
     return out
+
+
+def _whole(value: str) -> str:
+    """A pattern for ``value`` as a whole token: the "4" of "4 tickets", not of
+    "48 hours" or "2.4"."""
+    return r"(?<![\w.,])" + re.escape(value) + r"(?!\w|[.,]\d)"
+
+
+def _opening_spans(answer: str, rest: str) -> list[tuple[int, int]]:
+    """A value that opens a sentence of the reference ("{pet} (patient {id}) is
+    due ..."), found in the answer by the two words that follow it there: "Biscuit
+    (patient 543648) is due ..." locates "Biscuit" at the opening of a sentence."""
+    trail = re.findall(r"[\w]+|[^\w\s]", rest)[:2]
+    if len(trail) < 2 or not any(t[:1].isalpha() for t in trail):
+        return []
+    lead = r"\s*".join(re.escape(t) for t in trail)
+    pattern = r"(?:^|(?<=[.!?\n])\s*)(?P<v>[^\W\d][^.;:!?\n(),]{0,40}?)\s*" + lead + r"(?![\w])"
+    return [
+        (h.start("v"), h.start("v") + len(h.group("v").rstrip()))
+        for h in re.finditer(pattern, answer, re.IGNORECASE | re.MULTILINE)
+        if h.group("v").strip()
+    ]
 
 
 def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | None:
@@ -384,6 +429,9 @@ def extract_candidates(
             ]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
+        if fld is None and f.type == "integer":
+            fld = _label_after(answer, f.end, fields)
+            cue = "label" if fld else "none"
         if fld is None and f.type in _SLOT_TYPES:
             fld = _only_slot(f, sent, answer, item, fields, found)
             cue = "shape" if fld else "none"

@@ -44,7 +44,8 @@ from monitor.text import (
     split_sentences,
     tokens,
 )
-from monitor.text.lexicon import ANTONYM_WORDS, NUMBER_WORDS, STOPWORDS
+from monitor.text.lexicon import ANTONYM_WORDS, NEGATORS, NUMBER_WORDS, STOPWORDS
+from monitor.text.polarity import ZERO_AMOUNT
 from monitor.text.quantities import (
     conflict,
     counted_nouns,
@@ -121,8 +122,8 @@ def mask(text: str, values: Sequence[str]) -> str:
     out = mask_known(text, values)
     pieces, pos = [], 0
     for f in find_typed_values(out):
-        if f.type == "integer":
-            continue
+        if f.type == "integer" or (f.type == "money" and ZERO_AMOUNT.fullmatch(f.text.strip())):
+            continue  # a zero amount says "free", which the polarity rules read
         pieces += [out[pos : f.start], f"<{f.type}>"]
         pos = f.end
     pieces.append(out[pos:])
@@ -439,6 +440,18 @@ class StepVerifier:
         if vecs is not None:
             cos = np.clip(vecs[: len(steps)] @ vecs[len(steps) :].T, 0.0, 1.0)
             score = (al.lex + cos) / 2.0
+        # A heading that introduces a list ("To reschedule 8944419:") names the topic
+        # the steps are about; it states none of them.
+        # A window that opens with one is its second sentence, which is scored alone.
+        head_at = {g.at for g in segs if g.kind == "sentence" and _HEADING.search(g.text)}
+        heads = [
+            j
+            for j, g in enumerate(segs)
+            if (g.kind != "window" and _HEADING.search(g.text)) or g.at[:1] in head_at
+        ]
+        if heads:
+            score = score.copy()
+            score[:, heads] = 0.0
         answer_words = content(
             [w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws]
         )
@@ -465,9 +478,17 @@ class StepVerifier:
             q_stated = bool(step.quantities) and all(
                 stated(q, al.answer_q) for q in main_readings(step.quantities)
             )
+            # A fee's noun is present when its amount is, with a cost word anywhere
+            # ("a $25 late fee applies" -> "applying late costs $25").
+            priced = (
+                q_stated
+                and any(q.startswith("money:") for q in step.quantities)
+                and any(w in _COST_WORDS for w in answer_words)
+            )
             present = (
                 sum(
                     (q_stated and _quantity_word(w))
+                    or (priced and w in _COST_WORDS)
                     or any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
                     for w in terms
                 )
@@ -569,10 +590,24 @@ class StepVerifier:
         parts = [c for c in split_clauses(step) if content(tokens(c))]
         units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
         if len(parts) > 1 and len(units) > 1:
-            for part in parts:
-                pw = tokens(part)
-                rec, unit = max((_recall(pw, tokens(u), p), u) for u in units)
-                if rec >= 0.5 and polarity_flip(part, unit, context=full):
+            best = [max((_recall(tokens(part), tokens(u), p), u) for u in units) for part in parts]
+            taken = {u for _, u in best}
+            for part, (rec, unit) in zip(parts, best, strict=True):
+                if rec < 0.5:
+                    continue
+                if polarity_flip(part, unit, context=full):
+                    return True
+                # The part's condition and its outcome split into two clauses ("cancel
+                # 14 days ahead and nothing is refunded"): the clause's siblings that
+                # share a word with this part and state no other part.
+                pc = content(tokens(part))
+                more = [
+                    u
+                    for u in units
+                    if u not in taken
+                    and any(same_word(w, x, p) for w in pc for x in content(tokens(u)))
+                ]
+                if more and polarity_flip(part, " ".join([unit, *more]), context=full):
                     return True
             return False
         return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
@@ -601,6 +636,27 @@ class StepVerifier:
         if best[0] < 0.5:
             return full
         return best[2]
+
+    def _with_related(self, sw: list[str], seg: Segment, segs: list[Segment]) -> str:
+        """A clause's text with the other clauses of its sentence that share a content
+        word with the step: a step of two parts ("urgent repairs within 24 hours and
+        routine ones within 28 days") is often read from the clause of one part, and
+        the quantities of the other part sit in a sibling clause ("... and within six
+        months for routine ones")."""
+        if seg.kind != "clause":
+            return seg.text
+        sentence = next((g.text for g in segs if g.kind == "sentence" and g.at == seg.at), None)
+        if sentence is None:
+            return seg.text
+        p = self.config.stem_prefix
+        need = content(sw)
+        parts = [
+            u
+            for u in split_clauses(sentence)
+            if u.strip() == seg.text.strip()
+            or any(same_word(w, x, p) for w in need for x in content(tokens(u)))
+        ]
+        return " ".join(parts) if parts else seg.text
 
     def _compare(
         self,
@@ -638,7 +694,8 @@ class StepVerifier:
         # lost and a percentage new is more likely a way of writing the duration this
         # module does not read than a changed policy.
         step_q, answer_q = step.quantities, al.answer_q
-        seg_q = quantities(mask_known(seg.text, al.values))
+        near = self._with_related(sw, seg, al.segs)
+        seg_q = quantities(mask_known(near, al.values))
         lost_q = {q for q in main_readings(step_q) if not stated(q, answer_q)}
         new_q = {q for q in main_readings(seg_q) if not stated(q, main_readings(step_q))}
         if any(conflict(a, b) for a in lost_q for b in new_q):
@@ -651,13 +708,19 @@ class StepVerifier:
         if _contains(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
         # The same noun counted differently here ("one guest" -> "three guests").
-        seg_n = counted_nouns(mask_known(seg.text, al.values))
+        seg_n = counted_nouns(mask_known(near, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
             if seg_n.get(noun) and not seg_n[noun] & counts:
                 was, now = sorted(counts), sorted(seg_n[noun])
                 return "altered", f"count changed: {noun} {was} -> {now}", True
         # A declared policy term of this step whose words the answer has lost, with
         # new policy words in their place.
+        all_words = [
+            w
+            for g, ws in zip(al.segs, al.seg_words, strict=True)
+            if g.kind == "sentence"
+            for w in ws
+        ]
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
@@ -673,18 +736,34 @@ class StepVerifier:
             # in other words ("it costs nothing", "pay no fee"), keeps the step's
             # polarity (the polarity rule judges those words) and states no amount
             # ("pay a fee of $5; nothing else is needed" is no rewording of "waived").
+            zero = {q for q in seg_q if q.startswith("money:") and _ZERO.search(q)}
             no_cost = (
                 flip is None
-                and bool(_NO_COST.search(" ".join(gw)))
-                and not any(q.startswith("money:") for q in seg_q)
+                and (bool(_NO_COST.search(" ".join(gw))) or bool(zero))
+                and not any(q.startswith("money:") and q not in zero for q in seg_q)
+            )
+            # A declared term's words are kept as written or in their own family
+            # ("refund" / "refundable"), not by a shared stem alone: "applicant portal"
+            # is not kept by "your application".
+            # A fee whose amount the answer states, with a cost word in the sentence
+            # ("a $40 late fee" -> "it costs $40", "you pay $40").
+            priced = (
+                stated_q
+                and any(q.startswith("money:") for q in term_q)
+                and any(w in _COST_WORDS for w in gw)
             )
             kept = sum(
                 (stated_q and _quantity_word(w))
                 or (no_cost and w in _COST_FREE)
-                or any(same_word(w, a, p) for a in answer_words)
+                or (priced and w in _COST_WORDS)
+                or _kept_in_other_words(w, keys, gw, all_words)
+                or any(same_word(w, a, _NO_STEM) for a in answer_words)
                 for w in keys
             )
             if kept * 2 >= len(keys):
+                swapped = _modifier_swap(keys, gw, answer_words, ref_words, p)
+                if swapped:
+                    return "altered", f"declared policy term replaced: {term} -> {swapped}", False
                 continue
             new = [
                 w for w in policy_terms(gw) if _count(w, ref_words, p) == 0 and not w[:1].isdigit()
@@ -702,6 +781,13 @@ class StepVerifier:
         return "covered", "", False
 
 
+# A stem length no word pair reaches: same_word() then matches only the same word,
+# an abbreviation or one word family (a prefix or a compound).
+_NO_STEM = 10_000
+_HEADING = re.compile(r":\s*$")
+_COST_WORDS = frozenset(
+    "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge".split()
+)
 _COST_FREE = frozenset({"free", "waive", "waived", "waives"})
 # Nothing is charged, in other words (on tokens: "doesn't" is "does n't").
 _NO_COST = re.compile(
@@ -709,7 +795,9 @@ _NO_COST = re.compile(
     r"|(?:no|without (?:a|any)?) ?(?:fee|fees|charge|charges|cost)"
     r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay)\b"
 )
-_QUANTITY_WORDS = frozenset({"single", "quarter", "half", "once", "twice", "thrice", "every"})
+_QUANTITY_WORDS = frozenset(
+    {"single", "quarter", "half", "once", "twice", "thrice", "every", "aged", "old", "older"}
+)
 
 
 # A short parenthetical closing a sentence or list item qualifies all of it: "-
@@ -725,6 +813,70 @@ def _with_tail(units: list[str], full: str) -> list[str]:
         return units
     tail = m.group(0).strip()
     return [u if tail in u else f"{u} {tail}" for u in units]
+
+
+def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list[str]) -> bool:
+    """Whether the sentence ``gw`` keeps the declared term's word ``w`` in other
+    closed-class words: a comparison or an age by another word of its class
+    ("larger than A4" -> "over A4 size", "aged 18 or over" -> "18 or older"), a
+    cost noun by another cost word when the term is not about being free ("original
+    purchase price" -> "what you originally paid"), a word with a negative prefix
+    by a negation of its stem ("non-refundable" -> "can't be refunded", "no
+    refunds"). Comparisons and ages are looked up in the whole answer, like the
+    term's other words; costs and negations in the sentence."""
+    for group in _WORD_CLASSES:
+        if w in group and any(x in group for x in all_words):
+            return True
+    if (
+        w in _COST_WORDS
+        and not any(k in _COST_FREE for k in keys)
+        and any(x in _COST_WORDS for x in gw)
+    ):
+        return True
+    for prefix in ("non-", "non", "un"):
+        stem = w[len(prefix) :]
+        if w.startswith(prefix) and len(stem) >= 4:
+            return any(x in NEGATORS or x == "n't" for x in gw) and any(
+                same_word(stem, x, 4) or same_word(x, stem, 4) for x in gw
+            )
+    return False
+
+
+# Closed classes whose members state one comparison or one age in other words.
+_WORD_CLASSES = (
+    frozenset("more over above larger bigger greater exceeding exceeds longer higher".split()),
+    frozenset("less under below smaller fewer shorter lower".split()),
+    frozenset("age aged old older".split()),
+)
+_ZERO = re.compile(r":0(?:\.0+)?$")
+
+
+def _modifier_swap(
+    keys: list[str], gw: list[str], answer_words: list[str], ref_words: list[str], p: int
+) -> str | None:
+    """A declared term whose head noun is kept with another modifier in front of it
+    ("Flex fares" -> "Saver fares", "express delivery" -> "economy delivery"), or
+    None. The modifier the term has is nowhere in the answer, and the word now
+    before the head is a content word the reference does not use; a dropped
+    modifier ("the portal" for "the applicant portal") is no swap, nor are the words
+    of a quantity ("15 minutes early" -> "a quarter of an hour early")."""
+    if len(keys) < 2 or any(_quantity_word(k) for k in keys):
+        return None  # a quantity's words are the quantity rule's ("15 minutes early")
+    head, mods = keys[-1], keys[:-1]
+    if any(any(same_word(m, a, _NO_STEM) for a in answer_words) for m in mods):
+        return None
+    for i, w in enumerate(gw[1:], start=1):
+        if not same_word(head, w, _NO_STEM):
+            continue
+        before = gw[i - 1]
+        if (
+            before not in STOPWORDS
+            and content([before])
+            and not _quantity_word(before)
+            and _count(before, ref_words, p) == 0
+        ):
+            return f"{before} {w}"
+    return None
 
 
 def _quantity_word(w: str) -> bool:
@@ -796,6 +948,8 @@ def _substitution(
         return None
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
+    if all(w in _COST_WORDS for w in lost + new):
+        return None  # a cost said another way ("is charged £65" -> "fee: £65")
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
 
 
@@ -818,5 +972,5 @@ def _count_value(words: list[str]) -> float | None:
 
 
 _BOUND_WORDS = frozenset(
-    "within more less most least later earlier sooner under over up maximum minimum".split()
+    "within more less most least later earlier sooner under over up maximum minimum between".split()
 )

@@ -106,11 +106,13 @@ class StructuralJudge:
         # Mask the instance values the answer states (short ones: a long free-text
         # "value" would hide procedure words). An amount tied to no field is left for
         # the step rules: it is as likely the procedure's own fee, changed ("a $4
-        # late-cancellation fee" for "$40").
+        # late-cancellation fee" for "$40"). So is an amount after a label that names
+        # no field of the reference or the context ("- Missed visit fee: £15").
+        fields = set(ref.parameters) | set(observed)
         values = [
             c.value
             for c in cands
-            if len(c.value.split()) <= 4 and (c.field is not None or c.type != "money")
+            if len(c.value.split()) <= 4 and (c.field in fields or c.type != "money")
         ]
         return claims, (ref, trace.answer, list(observed.values()), values)
 

@@ -76,16 +76,10 @@ def wrong(ref: GoldenItem, answer: str) -> bool:
 @pytest.mark.parametrize(
     ("ref", "answer"),
     [
-        pytest.param(
+        (
             BIKE,
             "Please bring the bike back to a dock within 2 hours. A late return costs $5 for "
             "each hour. Your deposit comes back to you by bank transfer.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap: a verb swap outside the common-verb list in an otherwise "
-                "unchanged sentence reads as a policy swap (a noun-only rule was tried and "
-                "was not better on the held-out test domains)",
-            ),
         ),
         (
             GROOMING,

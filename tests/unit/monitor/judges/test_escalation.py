@@ -60,11 +60,10 @@ def test_evidence_backed_faults_are_settled(
         (MEALS, MEALS.answer.replace("must bring", "may bring"), "step_negated"),
         # a declared policy term whose words are gone: reworded or replaced?
         (BIKE, BIKE.answer.replace("by bank transfer", "as store credit"), "step_altered"),
-        # a noun swap outside the declared terms (here a harmless verb swap)
+        # a noun swap outside the declared terms ("dock" -> "shop")
         (
             BIKE,
-            "Please bring the bike back to a dock within 2 hours. A late return costs $5 for "
-            "each hour. Your deposit comes back to you by bank transfer.",
+            BIKE.answer.replace("to any dock", "to any shop"),
             "step_altered",
         ),
     ],
