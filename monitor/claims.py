@@ -238,6 +238,10 @@ def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
 def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
     """Whether a value of type ``vtype`` can be a value of the field at all: a date
     is never a work-order number, an amount never a case number."""
+    if info.type == "enum" and info.vocabulary and vtype not in ("text", "enum"):
+        # A closed vocabulary of words takes no phone number: "your Family Share plan
+        # on 6817000253" does not state the plan as 6817000253.
+        return any(shape_of(v) == vtype for v in info.vocabulary)
     if info.type in ("text", "enum"):
         return True
     if info.type == "integer":
@@ -281,11 +285,23 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
         for info in fields.values()
         if info.type == "integer"
         for label in info.labels
-        if (lw := [singular(w) for w in label.split()])
+        if (lw := _count_label(label))
         and after[: len(lw)] == lw
         and any(w not in STOPWORDS for w in lw)
     }
     return found.pop() if len(found) == 1 else None
+
+
+def _count_label(label: str) -> list[str]:
+    """A count field's label as the noun it counts: "guest passes left" -> "guest
+    pass" ("6 guest passes available" states it), plurals aside."""
+    lw = [singular(w) for w in label.split()]
+    while len(lw) > 1 and lw[-1] in _COUNT_TAILS:
+        lw = lw[:-1]
+    return lw
+
+
+_COUNT_TAILS = frozenset({"left", "remaining", "available", "used", "total", "count"})
 
 
 def _template_field(

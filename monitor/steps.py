@@ -44,7 +44,13 @@ from monitor.text import (
     split_sentences,
     tokens,
 )
-from monitor.text.lexicon import ANTONYM_WORDS, NEGATORS, NUMBER_WORDS, STOPWORDS
+from monitor.text.lexicon import (
+    ANTONYM_WORDS,
+    NEGATORS,
+    NUMBER_WORDS,
+    SAME_CLASS_WORDS,
+    STOPWORDS,
+)
 from monitor.text.polarity import ZERO_AMOUNT
 from monitor.text.quantities import (
     conflict,
@@ -842,12 +848,7 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
     return False
 
 
-# Closed classes whose members state one comparison or one age in other words.
-_WORD_CLASSES = (
-    frozenset("more over above larger bigger greater exceeding exceeds longer higher".split()),
-    frozenset("less under below smaller fewer shorter lower".split()),
-    frozenset("age aged old older".split()),
-)
+_WORD_CLASSES = SAME_CLASS_WORDS
 _ZERO = re.compile(r":0(?:\.0+)?$")
 
 

@@ -246,3 +246,14 @@ CONVERSATIONAL_OPENERS = (
     "great question",
     "good question",
 )
+
+
+# Closed classes whose members state one comparison, one age, or one carry-over in
+# other words ("larger than A4" / "over A4"; "aged 18 or over" / "18 or older"; "does
+# not roll over" / "isn't carried forward").
+SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
+    frozenset("more over above larger bigger greater exceeding exceeds longer higher".split()),
+    frozenset("less under below smaller fewer shorter lower".split()),
+    frozenset("age aged old older".split()),
+    frozenset("roll rolls rolled carry carries carried".split()),
+)

@@ -27,6 +27,7 @@ from monitor.text.lexicon import (
     OBLIGATION,
     PERMISSION,
     POLARITY_NEGATORS,
+    SAME_CLASS_WORDS,
     STOPWORDS,
 )
 from monitor.text.tokens import content, same_word, tokens
@@ -157,6 +158,8 @@ def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[s
         return False
     if any(same_word(head, w, 4) for w in other):
         return True
+    if any(head in group and group & set(other) for group in SAME_CLASS_WORDS):
+        return True  # "does not roll over" bears on "is carried forward"
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
     return sum(any(same_word(x, w, 4) for w in other) for x in scope[1:]) >= 2

@@ -154,8 +154,10 @@ _CLOCK_RANGE = re.compile(
 )
 # The first end of a range of amounts takes the unit of the second: "3 to 4 weeks"
 # is 3 weeks to 4 weeks, "2-3 days" 2 days to 3 days.
+_HYPHEN_CURRENCY = re.compile(r"(?<=\w)-(?=(?:dollar|euro|pound|buck)s?\b)")
+_BETWEEN_AND = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?|one)\s+and\s+(?=\d)")
 _UNIT_RANGE = re.compile(
-    r"(?<![\w.:])(\d+(?:\.\d+)?)(\s*(?:-|–|to|or)\s*)(?=(\d+(?:\.\d+)?)[\s-]+("
+    r"(?<![\w.:])(\d+(?:\.\d+)?|one)(\s*(?:-|–|to|or)\s*)(?=(\d+(?:\.\d+)?)[\s-]+("
     + _UNIT_RE
     + r")(?:s|es)?(?![\w]))"
 )
@@ -194,6 +196,20 @@ _TIMES = re.compile(
     r"(?<![\w])(?:(?P<word>once|twice|thrice)|(?P<n>" + _NUM + r")\s+times|one\s+time)"
     r"\s+(?:a|an|per|each|every)\s+(?P<unit>" + _PERIOD_RE + r")(?![\w])"
 )
+_COUNT_PER = re.compile(
+    r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s+(?P<noun>[a-z]{3,})(?:\s+per\s+[a-z]{3,})?"
+    r"\s+(?:a|an|per|each|every)\s+(?P<unit>" + _PERIOD_RE + r")(?![\w])"
+)
+# "$50k", "£1.5m", "$2bn": an amount with a scale written after it.
+_MONEY_SCALE = re.compile(r"(?<![\w.])([$€£¥])\s?(\d+(?:\.\d+)?)\s?(k|m|bn)(?![\w])", re.IGNORECASE)
+_SCALE = {"k": 1000, "m": 1_000_000, "bn": 1_000_000_000}
+
+
+def _scaled_money(m: re.Match[str]) -> str:
+    value = Decimal(m.group(2)) * _SCALE[m.group(3).casefold()]
+    return f"{m.group(1)}{value.normalize():f}"
+
+
 _EVERY = re.compile(
     r"(?<![\w])(?:(?P<rate>¤\s*(?:(?:a|an)\s+|/\s*))|(?:per|each|every)\s+)(?:(?P<n>"
     + _NUM
@@ -292,9 +308,18 @@ def _number(words: str) -> int | None:
     """The value of a phrase of number words ("two hundred and fifty" -> 250)."""
     total = current = 0
     seen = False
+    prev = ""
     for w in re.split(r"[\s-]+", words):
         if w == "and":
+            # Only after a scale ("two hundred and fifty"): "between one and three
+            # months" is two numbers, not four.
+            if prev not in _SCALES and prev != "hundred":
+                return None
+            prev = w
             continue
+        if w in _ONES and (prev in _ONES or (prev in _TENS and _ONES[w] >= 10)):
+            return None  # "one three", "twenty twelve": no single number
+        prev = w
         if w in _ONES or w in _TENS:
             current += _ONES.get(w, 0) + _TENS.get(w, 0)
         elif w == "hundred":
@@ -313,6 +338,11 @@ def _digits(m: re.Match[str]) -> str:
     if m.group("a") is None and words in ("one", "zero"):
         return m.group(0)
     value = _number(words)
+    if value is None and " and " in words:
+        # Two numbers ("between two and four"): each read alone.
+        parts = [p.strip() for p in words.split(" and ")]
+        read = [p if p in ("one", "zero") else str(_number(p) or p) for p in parts]
+        return " " + " and ".join(read) + " "
     return m.group(0) if value is None else f" {value} "
 
 
@@ -336,12 +366,14 @@ def quantities(text: str) -> frozenset[str]:
     from monitor.values import MONEY, normalize_money  # values imports the lexicon
 
     out: set[str] = set()
+    text = _MONEY_SCALE.sub(_scaled_money, text)
     for m in MONEY.finditer(text):
         money = normalize_money(m.group(0))
         if money is not None:
             out.add(_money(money[0], money[1]))
     low = MONEY.sub(" ¤ ", text).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
+    low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
     low = _DOZEN.sub(lambda m: " 6 " if m.group(1) else " 12 ", low)
@@ -360,6 +392,7 @@ def quantities(text: str) -> frozenset[str]:
         return f" {_fmt(value + 0.5)} {m.group('unit')} "
 
     low = _HALF_MORE.sub(half_more, low)
+    low = _BETWEEN_AND.sub(r"between \1 to ", low)
     low = _UNIT_RANGE.sub(lambda m: f"{m.group(1)} {m.group(4)}{m.group(2)}", low)
 
     def clock(h: int, minute: int) -> str:
@@ -421,6 +454,12 @@ def quantities(text: str) -> frozenset[str]:
         out.add("~n:" + _fmt(n))
         out.add("~" + _period(m.group("unit"), 1))
         return " "
+
+    # "2 visits per guest per month" states what "twice a month" states (as another
+    # reading: "2 GB per day" is an amount per period, not a frequency).
+    for m in _COUNT_PER.finditer(low):
+        if m.group("noun") not in _UNITS and m.group("noun").rstrip("s") not in _UNITS:
+            out.add("~" + _period(m.group("unit"), 1 / float(m.group("n"))))
 
     low = _TIMES.sub(times, low)
 

