@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from monitor.schemas import GoldenItem, ParamSpec
 from monitor.text import Sentence, normalize_text, raw_words, split_sentences, words
-from monitor.text.lexicon import COMMON_VERBS, GENERIC_LABEL_TAIL, LIGHT_WORDS, STOPWORDS
+from monitor.text.lexicon import GENERIC_LABEL_TAIL, STOPWORDS
 from monitor.text.quantities import quantities
 from monitor.text.tokens import content, same_word, singular, tokens
 from monitor.values import (
@@ -213,23 +213,17 @@ def _find_phrase(text: str, phrase: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in re.finditer(pattern, text, re.IGNORECASE)]
 
 
-_ORDINARY_WORDS = COMMON_VERBS | LIGHT_WORDS | STOPWORDS
-
-
 def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
     """Occurrences of a closed-vocabulary term written as the vocabulary writes it.
 
     "Open" the status is not "open" the verb: the match is case-sensitive, and a
-    one-word term that is also an ordinary word (a common verb, a light or function
-    word) does not count when it merely starts a sentence ("Open a case ..."); a
-    name does ("Biscuit is booked in for ...").
+    one-word term that merely starts a sentence ("Open a case ...") does not count.
     """
     out: list[tuple[int, int]] = []
     pattern = r"(?<![\w])" + r"\s+".join(re.escape(p) for p in term.split()) + r"(?![\w])"
-    ordinary = term.casefold() in _ORDINARY_WORDS
     for m in re.finditer(pattern, text):
         sentence_start = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?\n"
-        if sentence_start and len(term.split()) == 1 and term[:1].isupper() and ordinary:
+        if sentence_start and len(term.split()) == 1 and term[:1].isupper():
             continue
         out.append((m.start(), m.end()))
     return out
@@ -279,7 +273,10 @@ def _label_before(
 def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None:
     """The count field a number is written with: "5 tickets", "2 refills left" (the
     field's label right after the number, plurals aside), None for anything else."""
-    after = [singular(w) for w in words(text[end : end + 40])[:4]]
+    after = [singular(w) for w in words(text[end : end + 40])[:5]]
+    before = words(text[max(0, end - 60) : end])[-3:-1]
+    if any(w in _LIMIT_WORDS for w in before):
+        return None  # "up to 8 tickets", "at most 14 nights": a limit, not this instance's
     found = {
         info.name
         for info in fields.values()
@@ -287,6 +284,7 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
         for label in info.labels
         if (lw := _count_label(label))
         and after[: len(lw)] == lw
+        and after[len(lw) : len(lw) + 1] != ["per"]  # "2 tickets per order"
         and any(w not in STOPWORDS for w in lw)
     }
     return found.pop() if len(found) == 1 else None
@@ -301,6 +299,7 @@ def _count_label(label: str) -> list[str]:
     return lw
 
 
+_LIMIT_WORDS = frozenset({"to", "most", "least", "maximum", "minimum", "max", "min", "than"})
 _COUNT_TAILS = frozenset({"left", "remaining", "available", "used", "total", "count"})
 
 
@@ -326,7 +325,6 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
         before = raw_words(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
         after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
         if not before:
-            out += _opening_spans(answer, item.answer[m.end() :])
             continue
         stop = re.escape(after.group(1)) if after else "$"
         lead = r"\s+".join(re.escape(w) for w in before)
@@ -349,20 +347,31 @@ def _whole(value: str) -> str:
     return r"(?<![\w.,])" + re.escape(value) + r"(?!\w|[.,]\d)"
 
 
-def _opening_spans(answer: str, rest: str) -> list[tuple[int, int]]:
-    """A value that opens a sentence of the reference ("{pet} (patient {id}) is
-    due ..."), found in the answer by the two words that follow it there: "Biscuit
-    (patient 543648) is due ..." locates "Biscuit" at the opening of a sentence."""
-    trail = re.findall(r"[\w]+|[^\w\s]", rest)[:2]
-    if len(trail) < 2 or not any(t[:1].isalpha() for t in trail):
+def _opening_values(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tuple[int, int]]:
+    """A vocabulary value that opens an answer sentence the way the parameter opens a
+    reference sentence, with the same two tokens after it: the reference's "{pet}
+    (patient {id}) is due" finds "Biscuit" in "Biscuit (patient 543648) is due"; any
+    other word that opens a sentence ("Standard delivery takes") is no value."""
+    trails = []
+    for sent in split_sentences(item.answer):
+        if sent.text.startswith(spec.value):
+            trail = _TOKEN.findall(sent.text[len(spec.value) :])[:2]
+            if len(trail) == 2 and any(t[:1].isalpha() for t in trail):
+                trails.append(trail)
+    if not trails:
         return []
-    lead = r"\s*".join(re.escape(t) for t in trail)
-    pattern = r"(?:^|(?<=[.!?\n])\s*)(?P<v>[^\W\d][^.;:!?\n(),]{0,40}?)\s*" + lead + r"(?![\w])"
-    return [
-        (h.start("v"), h.start("v") + len(h.group("v").rstrip()))
-        for h in re.finditer(pattern, answer, re.IGNORECASE | re.MULTILINE)
-        if h.group("v").strip()
-    ]
+    out: list[tuple[int, int]] = []
+    for sent in split_sentences(answer):
+        for value in spec.values or ():
+            if (
+                sent.text.startswith(value)
+                and _TOKEN.findall(sent.text[len(value) :])[:2] in trails
+            ):
+                out.append((sent.start, sent.start + len(value)))
+    return out
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | None:
@@ -412,6 +421,9 @@ def extract_candidates(
             if spec.type in ("text", "enum"):
                 for s, e in _template_spans(answer, item, spec):
                     add(s, e, spec.type, name, "template")
+            if spec.type == "enum" and spec.values:
+                for s, e in _opening_values(answer, item, spec):
+                    add(s, e, "enum", name, "template")
 
     # "Label: value" pairs (appended fields such as "Warranty ends: 2026-08-20").
     for m in _LABEL_VALUE.finditer(answer):

@@ -714,7 +714,7 @@ class StepVerifier:
         if _contains(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
         # The same noun counted differently here ("one guest" -> "three guests").
-        seg_n = counted_nouns(mask_known(near, al.values))
+        seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
             if seg_n.get(noun) and not seg_n[noun] & counts:
                 was, now = sorted(counts), sorted(seg_n[noun])
@@ -790,7 +790,9 @@ class StepVerifier:
 # A stem length no word pair reaches: same_word() then matches only the same word,
 # an abbreviation or one word family (a prefix or a compound).
 _NO_STEM = 10_000
-_HEADING = re.compile(r":\s*$")
+# A short line ending in a colon (at most five words): "Book it online, then bring
+# these at pick-up:" states a step before its list.
+_HEADING = re.compile(r"^\W*(?:[\w'-]+\W+){0,4}[\w'-]+\s*:\s*$")
 _COST_WORDS = frozenset(
     "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge".split()
 )

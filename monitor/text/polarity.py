@@ -35,6 +35,15 @@ from monitor.text.tokens import content, same_word, tokens
 _SCOPE_WINDOW = 4
 
 
+_COST_NOUN = re.compile(r"\b(?:costs?|fees?|charges?|prices?)\b", re.IGNORECASE)
+# "Carried forward" says what "rolled over" says ("carry on" does not).
+_CARRY_PHRASES = tuple(
+    (f"{c} {d}", r)
+    for c, r in (("carry", "roll over"), ("carries", "rolls over"), ("carried", "rolled over"))
+    for d in ("over", "forward")
+)
+# Word classes that tie a negation to the other text; "carry" only in the phrases above.
+_GROUNDING_CLASSES = tuple(g - {"carry", "carries", "carried"} for g in SAME_CLASS_WORDS)
 # A zero amount is a cost word's way of saying "free" ("Cost to you: £0").
 ZERO_AMOUNT = re.compile(
     r"(?:[£$€]\s?|\b(?:USD|GBP|EUR)\s?)0(?:[.,]00)?(?![\d.,]*\d)|\b0(?:[.,]00)?\s?(?:dollars|pounds|euros)\b"
@@ -43,8 +52,10 @@ ZERO_AMOUNT = re.compile(
 
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
-    low = " " + " ".join(tokens(ZERO_AMOUNT.sub(" free ", text))) + " "
-    for phrase, plain in BOUND_PHRASES:
+    if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
+        text = ZERO_AMOUNT.sub(" free ", text)
+    low = " " + " ".join(tokens(text)) + " "
+    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return low
 
@@ -158,7 +169,7 @@ def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[s
         return False
     if any(same_word(head, w, 4) for w in other):
         return True
-    if any(head in group and group & set(other) for group in SAME_CLASS_WORDS):
+    if any(head in group and group & set(other) for group in _GROUNDING_CLASSES):
         return True  # "does not roll over" bears on "is carried forward"
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.

@@ -152,10 +152,12 @@ _CLOCK_RANGE = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?(\s*(?:-|–|to|until|till|and)\s*)"
     r"(?=(\d{1,2})(?:[:.][0-5]\d)?\s*(?:([ap])\.?m\b|in the (morning|afternoon|evening)|at night))"
 )
+# "a twenty-dollar rate" is "twenty dollar".
+_HYPHEN_CURRENCY = re.compile(r"(?<=\w)-(?=(?:dollar|euro|pound|buck)s?\b)")
+# "between 2 and 4 weeks" is the range "2 to 4 weeks".
+_BETWEEN_AND = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?|one)\s+and\s+(?=\d)")
 # The first end of a range of amounts takes the unit of the second: "3 to 4 weeks"
 # is 3 weeks to 4 weeks, "2-3 days" 2 days to 3 days.
-_HYPHEN_CURRENCY = re.compile(r"(?<=\w)-(?=(?:dollar|euro|pound|buck)s?\b)")
-_BETWEEN_AND = re.compile(r"\bbetween\s+(\d+(?:\.\d+)?|one)\s+and\s+(?=\d)")
 _UNIT_RANGE = re.compile(
     r"(?<![\w.:])(\d+(?:\.\d+)?|one)(\s*(?:-|–|to|or)\s*)(?=(\d+(?:\.\d+)?)[\s-]+("
     + _UNIT_RE
@@ -201,8 +203,19 @@ _COUNT_PER = re.compile(
     r"\s+(?:a|an|per|each|every)\s+(?P<unit>" + _PERIOD_RE + r")(?![\w])"
 )
 # "$50k", "£1.5m", "$2bn": an amount with a scale written after it.
-_MONEY_SCALE = re.compile(r"(?<![\w.])([$€£¥])\s?(\d+(?:\.\d+)?)\s?(k|m|bn)(?![\w])", re.IGNORECASE)
-_SCALE = {"k": 1000, "m": 1_000_000, "bn": 1_000_000_000}
+_MONEY_SCALE = re.compile(
+    r"(?<![\w.])([$€£¥])\s?(\d+(?:\.\d+)?)\s?(k|m|mn|bn|thousand|million|billion)(?![\w])",
+    re.IGNORECASE,
+)
+_SCALE = {
+    "k": 1000,
+    "thousand": 1000,
+    "m": 1_000_000,
+    "mn": 1_000_000,
+    "million": 1_000_000,
+    "bn": 1_000_000_000,
+    "billion": 1_000_000_000,
+}
 
 
 def _scaled_money(m: re.Match[str]) -> str:
@@ -422,7 +435,7 @@ def quantities(text: str) -> frozenset[str]:
         if h1 > 12 or h1 == 0:
             clock(h1 % 24, int(m.group(2) or 0))
         else:
-            pm = late and h1 % 12 <= h2 % 12
+            pm = late and h1 % 12 <= (h2 % 12 or 12)  # "11 to 12 at night" is 11 pm
             clock(h1 % 12 + (12 if pm else 0), int(m.group(2) or 0))
         return " " + m.group(3)
 
@@ -458,8 +471,9 @@ def quantities(text: str) -> frozenset[str]:
     # "2 visits per guest per month" states what "twice a month" states (as another
     # reading: "2 GB per day" is an amount per period, not a frequency).
     for m in _COUNT_PER.finditer(low):
-        if m.group("noun") not in _UNITS and m.group("noun").rstrip("s") not in _UNITS:
-            out.add("~" + _period(m.group("unit"), 1 / float(m.group("n"))))
+        n = float(m.group("n"))
+        if n > 0 and m.group("noun") not in _UNITS and m.group("noun").rstrip("s") not in _UNITS:
+            out.add("~" + _period(m.group("unit"), 1 / n))
 
     low = _TIMES.sub(times, low)
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 # digit, or at a line break: decimal points and dates do not split.
 # "No." before a number is an abbreviation ("patient no. 418230"), not an end.
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?!(?<=\b[Nn]o\.)\s+(?:[A-Z]*\d|<))[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
+    r"(?<=[.!?])(?!(?:(?<=\w\s[Nn]o\.)|(?<=\([Nn]o\.))\s+(?:[A-Z]*\d|<))[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
 )
 # Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but".
+_SPACES = re.compile(r"\s{2,}")
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*", re.IGNORECASE
 )
@@ -45,4 +46,6 @@ def split_sentences(text: str) -> list[Sentence]:
 
 def split_clauses(text: str) -> list[str]:
     """The non-empty clauses of a sentence, in order."""
-    return [c for c in _CLAUSE_SPLIT.split(text) if c]
+    # Runs of spaces are one space first: the split pattern backtracks over a long run
+    # (2,000 spaces took 17 s).
+    return [c for c in _CLAUSE_SPLIT.split(_SPACES.sub(" ", text)) if c]
