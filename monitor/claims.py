@@ -352,12 +352,7 @@ def _opening_values(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
     reference sentence, with the same two tokens after it: the reference's "{pet}
     (patient {id}) is due" finds "Biscuit" in "Biscuit (patient 543648) is due"; any
     other word that opens a sentence ("Standard delivery takes") is no value."""
-    trails = []
-    for sent in split_sentences(item.answer):
-        if sent.text.startswith(spec.value):
-            trail = _TOKEN.findall(sent.text[len(spec.value) :])[:2]
-            if len(trail) == 2 and any(t[:1].isalpha() for t in trail):
-                trails.append(trail)
+    trails = _opening_trails(item.answer, spec.value)
     if not trails:
         return []
     out: list[tuple[int, int]] = []
@@ -369,6 +364,19 @@ def _opening_values(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
             ):
                 out.append((sent.start, sent.start + len(value)))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _opening_trails(reference: str, value: str) -> list[list[str]]:
+    """The two tokens after ``value`` wherever it opens a sentence of ``reference``
+    (read once per reference, not per answer)."""
+    trails = []
+    for sent in split_sentences(reference):
+        if sent.text.startswith(value):
+            trail = _TOKEN.findall(sent.text[len(value) :])[:2]
+            if len(trail) == 2 and any(t[:1].isalpha() for t in trail):
+                trails.append(trail)
+    return trails
 
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")

@@ -46,6 +46,8 @@ from monitor.text import (
 )
 from monitor.text.lexicon import (
     ANTONYM_WORDS,
+    COST_FREE_WORDS,
+    COST_WORDS,
     NEGATORS,
     NUMBER_WORDS,
     SAME_CLASS_WORDS,
@@ -458,9 +460,11 @@ class StepVerifier:
         if heads:
             score = score.copy()
             score[:, heads] = 0.0
-        answer_words = content(
-            [w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws]
-        )
+        # The answer's words, sentence by sentence (all of them; and its content words).
+        sentence_words = [
+            w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws
+        ]
+        answer_words = content(sentence_words)
         ref_words = ref.answer_words
         # A segment that plainly realises another step does not also cover this
         # one unless it fits this one about as well (a deleted step must not be
@@ -489,12 +493,12 @@ class StepVerifier:
             priced = (
                 q_stated
                 and any(q.startswith("money:") for q in step.quantities)
-                and any(w in _COST_WORDS for w in answer_words)
+                and any(w in COST_WORDS for w in answer_words)
             )
             present = (
                 sum(
                     (q_stated and _quantity_word(w))
-                    or (priced and w in _COST_WORDS)
+                    or (priced and w in COST_WORDS)
                     or any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
                     for w in terms
                 )
@@ -526,7 +530,7 @@ class StepVerifier:
                 )
                 continue
             status, cue, settled = self._compare(
-                step, seg, step_words[k], answer_words, ref_words, ref.declared, al
+                step, seg, step_words[k], sentence_words, answer_words, ref_words, ref.declared, al
             )
             if status == "covered" and not settled:
                 # Covered by a borderline score: perhaps a neighbour standing in for
@@ -669,6 +673,7 @@ class StepVerifier:
         step: RefStep,
         seg: Segment,
         sw: list[str],
+        sentence_words: list[str],
         answer_words: list[str],
         ref_words: list[str],
         declared: tuple[str, ...],
@@ -721,12 +726,17 @@ class StepVerifier:
                 return "altered", f"count changed: {noun} {was} -> {now}", True
         # A declared policy term of this step whose words the answer has lost, with
         # new policy words in their place.
-        all_words = [
-            w
-            for g, ws in zip(al.segs, al.seg_words, strict=True)
-            if g.kind == "sentence"
-            for w in ws
-        ]
+        # "Free" and "waived" are kept when the sentence says that nothing is charged
+        # in other words ("it costs nothing", "pay no fee", "$0"), keeps the step's
+        # polarity (the polarity rule judges those words) and states no other amount
+        # ("pay a fee of $5; nothing else is needed" is no rewording of "waived").
+        zero = {q for q in seg_q if q.startswith("money:") and _ZERO.search(q)}
+        no_cost = (
+            bool(declared)
+            and flip is None
+            and (bool(_NO_COST.search(" ".join(gw))) or bool(zero))
+            and not any(q.startswith("money:") and q not in zero for q in seg_q)
+        )
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
@@ -738,31 +748,21 @@ class StepVerifier:
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
-            # "Free" and "waived" are kept when the sentence says that nothing is charged
-            # in other words ("it costs nothing", "pay no fee"), keeps the step's
-            # polarity (the polarity rule judges those words) and states no amount
-            # ("pay a fee of $5; nothing else is needed" is no rewording of "waived").
-            zero = {q for q in seg_q if q.startswith("money:") and _ZERO.search(q)}
-            no_cost = (
-                flip is None
-                and (bool(_NO_COST.search(" ".join(gw))) or bool(zero))
-                and not any(q.startswith("money:") and q not in zero for q in seg_q)
-            )
-            # A declared term's words are kept as written or in their own family
-            # ("refund" / "refundable"), not by a shared stem alone: "applicant portal"
-            # is not kept by "your application".
             # A fee whose amount the answer states, with a cost word in the sentence
             # ("a $40 late fee" -> "it costs $40", "you pay $40").
             priced = (
                 stated_q
                 and any(q.startswith("money:") for q in term_q)
-                and any(w in _COST_WORDS for w in gw)
+                and any(w in COST_WORDS for w in gw)
             )
+            # A declared term's words are kept as written or in their own family
+            # ("refund" / "refundable"), not by a shared stem alone: "applicant portal"
+            # is not kept by "your application".
             kept = sum(
                 (stated_q and _quantity_word(w))
-                or (no_cost and w in _COST_FREE)
-                or (priced and w in _COST_WORDS)
-                or _kept_in_other_words(w, keys, gw, all_words)
+                or (no_cost and w in COST_FREE_WORDS)
+                or (priced and w in COST_WORDS)
+                or _kept_in_other_words(w, keys, gw, sentence_words)
                 or any(same_word(w, a, _NO_STEM) for a in answer_words)
                 for w in keys
             )
@@ -793,10 +793,6 @@ _NO_STEM = 10_000
 # A short line ending in a colon (at most five words): "Book it online, then bring
 # these at pick-up:" states a step before its list.
 _HEADING = re.compile(r"^\W*(?:[\w'-]+\W+){0,4}[\w'-]+\s*:\s*$")
-_COST_WORDS = frozenset(
-    "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge".split()
-)
-_COST_FREE = frozenset({"free", "waive", "waived", "waives"})
 # Nothing is charged, in other words (on tokens: "doesn't" is "does n't").
 _NO_COST = re.compile(
     r"\b(?:costs? (?:[a-z]+ )?nothing|(?:pay|charge|charged) nothing|nothing to pay"
@@ -832,13 +828,13 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
     by a negation of its stem ("non-refundable" -> "can't be refunded", "no
     refunds"). Comparisons and ages are looked up in the whole answer, like the
     term's other words; costs and negations in the sentence."""
-    for group in _WORD_CLASSES:
+    for group in SAME_CLASS_WORDS:
         if w in group and any(x in group for x in all_words):
             return True
     if (
-        w in _COST_WORDS
-        and not any(k in _COST_FREE for k in keys)
-        and any(x in _COST_WORDS for x in gw)
+        w in COST_WORDS
+        and not any(k in COST_FREE_WORDS for k in keys)
+        and any(x in COST_WORDS for x in gw)
     ):
         return True
     for prefix in ("non-", "non", "un"):
@@ -850,7 +846,6 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
     return False
 
 
-_WORD_CLASSES = SAME_CLASS_WORDS
 _ZERO = re.compile(r":0(?:\.0+)?$")
 
 
@@ -951,7 +946,7 @@ def _substitution(
         return None
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
-    if all(w in _COST_WORDS for w in lost + new):
+    if all(w in COST_WORDS for w in lost + new):
         return None  # a cost said another way ("is charged £65" -> "fee: £65")
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
 

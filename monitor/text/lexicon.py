@@ -257,3 +257,9 @@ SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
     frozenset("age aged old older".split()),
     frozenset("roll rolls rolled carry carries carried".split()),
 )
+
+# Words that speak of what something costs, and those that say it costs nothing.
+COST_WORDS = frozenset(
+    "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge".split()
+)
+COST_FREE_WORDS = frozenset({"free", "waive", "waived", "waives"})

@@ -21,6 +21,8 @@ from monitor.text.lexicon import (
     ANTONYM_PAIRS,
     ANTONYM_TRIGGERS,
     BOUND_PHRASES,
+    COST_FREE_WORDS,
+    COST_WORDS,
     LITOTES_VERBS,
     NEGATIVE_PHRASES,
     NEGATIVE_PREFIXES,
@@ -96,11 +98,7 @@ _PREFIXED = {
 _OPPOSITE_QUANTIFIER = {"never": "always"}
 
 
-_COST_NEGATORS = frozenset({"free", "waive", "waived", "waives"})
-_COST_TALK = frozenset(
-    "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge "
-    "refund refunds refunded".split()
-)
+_COST_TALK = COST_WORDS | {"refund", "refunds", "refunded"}
 
 
 def _negations(
@@ -153,15 +151,15 @@ def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[s
     negator, scope = negation
     if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
         return True
-    if negator in _COST_NEGATORS:
+    if negator in COST_FREE_WORDS:
         # "Free" and "waived" say what something costs: they bear on a text that
         # speaks of cost ("may be transferred at no cost until 24 hours before" does
         # not negate "transfers close 24 hours before doors open").
-        return any(w in _COST_TALK or w in _COST_NEGATORS for w in other)
+        return any(w in _COST_TALK or w in COST_FREE_WORDS for w in other)
     if scope is None:
         return True
     head = scope[0]
-    if head in _COST_TALK and any(w in _COST_TALK or w in _COST_NEGATORS for w in other):
+    if head in _COST_TALK and any(w in _COST_TALK or w in COST_FREE_WORDS for w in other):
         return True  # "no charge" bears on "costs $18"
     if head in ANTONYM_TRIGGERS and _PAIR_WORDS.get(head, frozenset()) & set(other):
         return True  # an antonym's negation pairs with the other side ("not excluded")

@@ -21,28 +21,11 @@ from monitor.text.quantities import quantities
 from monitor.text.sentences import split_sentences
 from monitor.text.tokens import tokens
 from tests.conftest import ACCEPTED, item_with_params
-
-
-def item(ident: str, answer: str, steps: list[str], terms: tuple[str, ...] = ()) -> GoldenItem:
-    return GoldenItem.model_validate(
-        {
-            "id": ident,
-            "intent": ident,
-            "agent": "a",
-            "question": "how?",
-            "answer": answer,
-            "steps": steps,
-            "policy_terms": list(terms),
-        }
-    )
+from tests.unit.monitor.test_failure_classes import item, wrong
 
 
 def statuses(ref: GoldenItem, answer: str) -> list[str]:
     return [s.status for s in StepVerifier().verify(ref, answer, [])]
-
-
-def wrong(ref: GoldenItem, answer: str) -> bool:
-    return any(s in ("negated", "altered") for s in statuses(ref, answer))
 
 
 LOANS = item(
