@@ -14,6 +14,7 @@ from monitor.data import BENCH_DIR
 REPO = Path(__file__).resolve().parents[4]
 HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
 HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
+HELDOUT3 = REPO / "tests" / "data" / "heldout3_seeds"
 
 SEED = {
     "id": "clinic_reschedule",
@@ -118,7 +119,9 @@ def test_seeds_without_markup_yield_none() -> None:
     assert "P2p" not in gen.header.dropped
 
 
-@pytest.mark.parametrize("folder", [HELDOUT, HELDOUT2], ids=["heldout", "heldout2"])
+@pytest.mark.parametrize(
+    "folder", [HELDOUT, HELDOUT2, HELDOUT3], ids=["heldout", "heldout2", "heldout3"]
+)
 def test_heldout_seeds_generate_the_new_families_without_drops(folder: Path) -> None:
     seeds = load_seeds(folder)
     gen = generate(seeds, draws=2, gen_seed=2027)

@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parents[4]
 FOREIGN = REPO / "tests" / "data" / "foreign_seeds"
 HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
 HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
+HELDOUT3 = REPO / "tests" / "data" / "heldout3_seeds"
 NEW_FIELDS = {"policy_terms", "question_paraphrases", "marked_paraphrases"}
 
 
@@ -342,8 +343,12 @@ def test_load_seeds_names_file_seed_and_field(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("folder", "least_seeds", "least_domains", "earlier"),
-    [(HELDOUT, 24, 8, (FOREIGN,)), (HELDOUT2, 18, 6, (FOREIGN, HELDOUT))],
-    ids=["heldout", "heldout2"],
+    [
+        (HELDOUT, 24, 8, (FOREIGN,)),
+        (HELDOUT2, 18, 6, (FOREIGN, HELDOUT)),
+        (HELDOUT3, 18, 6, (FOREIGN, HELDOUT, HELDOUT2)),
+    ],
+    ids=["heldout", "heldout2", "heldout3"],
 )
 def test_heldout_seeds_meet_the_protocol(
     folder: Path, least_seeds: int, least_domains: int, earlier: tuple[Path, ...]
