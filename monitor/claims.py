@@ -319,26 +319,45 @@ def _template_field(
 
 def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tuple[int, int]]:
     """Free-text values located by the reference's own wording around the parameter:
-    "... assigned to {owner}." finds the owner in "... assigned to Priya Nair."."""
+    "... assigned to {owner}." finds the owner in "... assigned to Priya Nair.".
+
+    Function words alone ("The {bin} bin ...") locate nothing unless the word after
+    the value is there too: "the" opens half the sentences of any answer ("the
+    council app within 2 working days;" is no bin type). Nor is a value what the
+    reference itself states as procedure ("the crew recorded the bin"), or a run that
+    ends on a function word ("crew recorded the")."""
     out: list[tuple[int, int]] = []
+    procedure = _procedure_text(item.answer, spec.value)
     for m in re.finditer(_whole(spec.value), item.answer):
         before = raw_words(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
         after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
         if not before:
             continue
+        weak = all(w.casefold() in STOPWORDS for w in before)
+        if weak and not (after and after.group(1)[:1].isalnum()):
+            continue
         stop = re.escape(after.group(1)) if after else "$"
         lead = r"\s+".join(re.escape(w) for w in before)
-        pattern = (
-            r"(?<![\w])"
-            + lead
-            + r"\s+(?P<v>[^.;:!?\n]{1,60}?)\s*(?="
-            + stop
-            + r"(?![\w])|[.;!?\n]|$)"
-        )
+        ends = stop + r"(?![\w])" if weak else stop + r"(?![\w])|[.;!?\n]|$"
+        pattern = r"(?<![\w])" + lead + r"\s+(?P<v>[^.;:!?\n]{1,60}?)\s*(?=" + ends + ")"
         for hit in re.finditer(pattern, answer, re.IGNORECASE):
-            if hit.group("v").strip():
-                out.append((hit.start("v"), hit.start("v") + len(hit.group("v").rstrip())))
+            value = hit.group("v").strip()
+            if not value:
+                continue
+            ws = words(value)
+            if ws and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:
+                continue
+            if f" {' '.join(ws)} " in procedure:
+                continue
+            out.append((hit.start("v"), hit.start("v") + len(hit.group("v").rstrip())))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _procedure_text(reference: str, value: str) -> str:
+    """The reference's words with the parameter's own value taken out, space-padded:
+    what it states as procedure (read once per reference and parameter)."""
+    return " " + " ".join(words(reference.replace(value, " valueslot0 "))) + " "
 
 
 def _whole(value: str) -> str:

@@ -45,6 +45,7 @@ from monitor.text import (
     tokens,
 )
 from monitor.text.lexicon import (
+    ANTONYM_PAIRS,
     ANTONYM_WORDS,
     COST_FREE_WORDS,
     COST_WORDS,
@@ -743,6 +744,16 @@ class StepVerifier:
             keys = [w for w in content(tokens(term)) if not w[:1].isdigit()]
             if not keys:
                 continue
+            if flip is None and len(keys) <= 2 and any(w in NEGATORS for w in tokens(term)):
+                # A negated term ("not accepted", "not presented") is a rule. Kept when
+                # the sentence negates too, in its own words ("we can't waive it",
+                # "they won't come back"); lost when nothing in it negates or
+                # restricts ("we happily take cash"): the polarity rule did not see
+                # that, as the words the negation governed were reworded.
+                if any(w in NEGATORS or w in _RESTRICTING for w in gw):
+                    continue
+                if _about_term(step.masked, term, gw, p):
+                    return "negated", f"declared negated term lost its negation: {term}", False
             term_q = quantities(term)
             # The term's quantity stated in canonical form ("within 14 days" = "in the
             # next two weeks"): its unit, number and bound words are kept, however
@@ -799,6 +810,12 @@ _NO_COST = re.compile(
     r"|(?:no|without (?:a|any)?) ?(?:fee|fees|charge|charges|cost)"
     r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay)\b"
 )
+# Words that say "not" without a negator: the negative side of an antonym pair
+# ("refused", "prohibited", "unavailable") and restrictions ("card only", "except").
+_RESTRICTING = frozenset(
+    {w for _, right in ANTONYM_PAIRS for phrase in right for w in phrase.split()}
+    | {"only", "except", "unless", "refuse", "refuses", "refused", "nowhere", "unable"}
+)
 _QUANTITY_WORDS = frozenset(
     {"single", "quarter", "half", "once", "twice", "thrice", "every", "aged", "old", "older"}
 )
@@ -817,6 +834,19 @@ def _with_tail(units: list[str], full: str) -> list[str]:
         return units
     tail = m.group(0).strip()
     return [u if tail in u else f"{u} {tail}" for u in units]
+
+
+def _about_term(step: str, term: str, gw: list[str], p: int) -> bool:
+    """Whether the sentence ``gw`` talks about what the step's clause with ``term``
+    talks about: it shares a content word of that clause ("cash" of "Cash is not
+    accepted at the kiosk", "refunded" of "no partial refunds are given"). A sentence
+    that states another part of the step ("show the ticket at the gate" for "...;
+    screenshots are not accepted") says nothing of the term."""
+    low = term.casefold()
+    clause = next((c for c in split_clauses(step) if low in c.casefold()), step)
+    about = content(tokens(clause))
+    have = content(gw)
+    return any(same_word(w, x, p) for w in about for x in have)
 
 
 def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list[str]) -> bool:

@@ -107,12 +107,14 @@ class StructuralJudge:
         # "value" would hide procedure words). An amount tied to no field is left for
         # the step rules: it is as likely the procedure's own fee, changed ("a $4
         # late-cancellation fee" for "$40"). So is an amount after a label that names
-        # no field of the reference or the context ("- Missed visit fee: £15").
+        # no field of the reference or the context ("- Missed visit fee: £15"), and
+        # so are words after such a label ("- Phone cancellations: accepted."): they
+        # state procedure, which the steps are compared on.
         fields = set(ref.parameters) | set(observed)
         values = [
             c.value
             for c in cands
-            if len(c.value.split()) <= 4 and (c.field in fields or c.type != "money")
+            if len(c.value.split()) <= 4 and (c.field in fields or c.type not in ("money", "text"))
         ]
         return claims, (ref, trace.answer, list(observed.values()), values)
 
