@@ -86,6 +86,7 @@ class FieldInfo:
     reference: ParamSpec | None = None
     vocabulary: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = field(default_factory=tuple)
+    suffixes: tuple[str, ...] = field(default_factory=tuple)
 
 
 def field_label_words(name: str) -> str:
@@ -119,16 +120,35 @@ def _reference_prefixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[s
     Other parameters' values become a wildcard: in "scanned at FRA on {date}" the
     date's prefix is "* on", which also matches "scanned at JFK on 2026-05-16".
     """
-    text = item.answer
-    for other, ospec in sorted(item.parameters.items(), key=lambda kv: -len(kv[1].value)):
-        if other != name and ospec.value != spec.value:
-            text = text.replace(ospec.value, f" {WILDCARD} ")
+    text = _wildcarded(item, name, spec)
     prefixes: list[str] = []
     for m in re.finditer(_whole(spec.value), text):
         before = words(text[max(0, m.start() - 60) : m.start()])
         if before:
             prefixes.append(" ".join(before[-2:]))
     return tuple(dict.fromkeys(prefixes))
+
+
+def _reference_suffixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[str, ...]:
+    """The two words after each occurrence of the parameter in the reference answer,
+    when one of them is not a function word: "collected {minutes} minutes after
+    closing" gives "minutes after", which "picked up 38 minutes after we closed"
+    fills."""
+    text = _wildcarded(item, name, spec)
+    suffixes: list[str] = []
+    for m in re.finditer(_whole(spec.value), text):
+        after = words(text[m.end() : m.end() + 60])[:2]
+        if len(after) == 2 and WILDCARD not in after and any(w not in STOPWORDS for w in after):
+            suffixes.append(" ".join(after))
+    return tuple(dict.fromkeys(suffixes))
+
+
+def _wildcarded(item: GoldenItem, name: str, spec: ParamSpec) -> str:
+    text = item.answer
+    for other, ospec in sorted(item.parameters.items(), key=lambda kv: -len(kv[1].value)):
+        if other != name and ospec.value != spec.value:
+            text = text.replace(ospec.value, f" {WILDCARD} ")
+    return text
 
 
 def _prefix_matches(before: list[str], prefix: str) -> bool:
@@ -153,6 +173,7 @@ def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str,
                 reference=spec,
                 vocabulary=tuple(spec.values or ()),
                 prefixes=_reference_prefixes(item, name, spec),
+                suffixes=_reference_suffixes(item, name, spec),
             )
     for name, value in observed.items():
         info = fields.get(name)
@@ -287,6 +308,14 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
         and after[len(lw) : len(lw) + 1] != ["per"]  # "2 tickets per order"
         and any(w not in STOPWORDS for w in lw)
     }
+    return found.pop() if len(found) == 1 else None
+
+
+def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None:
+    """The count field whose slot in the reference a number fills by the two words
+    after it ("{minutes} minutes after"), None when no field's or several do."""
+    after = " ".join(words(text[end : end + 60])[:2])
+    found = {i.name for i in fields.values() if i.type == "integer" and after in i.suffixes}
     return found.pop() if len(found) == 1 else None
 
 
@@ -487,6 +516,9 @@ def extract_candidates(
         if fld is None and f.type == "integer":
             fld = _label_after(answer, f.end, fields)
             cue = "label" if fld else "none"
+            if fld is None:
+                fld = _slot_after(answer, f.end, fields)
+                cue = "template" if fld else "none"
         if fld is None and f.type in _SLOT_TYPES:
             fld = _only_slot(f, sent, answer, item, fields, found)
             cue = "shape" if fld else "none"

@@ -62,6 +62,14 @@ def _plain(text: str) -> str:
     return low
 
 
+_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|not|n't) ((?:\S+ ){0,3}?)until ")
+
+
+def _only_until(m: re.Match[str]) -> str:
+    verb = {"ca": "can ", "wo": "will "}.get(m.group(1) or "", "")
+    return f" {verb}{m.group(2)}only until "
+
+
 def _one_form(s: str, a: str) -> tuple[str, str]:
     """``s`` and ``a`` with "not refundable" written "nonrefundable" where one text
     has the prefixed form and both use the word: the antonym with a negator and with
@@ -221,6 +229,13 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     ``modal``, joined by `` + ``), or None. ``context``: the text ``answer`` is part
     of, where the step's negation scopes are looked up (default: ``answer``)."""
     s, a = _one_form(_plain(step), _plain(answer))
+    # "Not ... until" against an "only" sets the same time, it denies nothing: "was
+    # not docked until 18:40" = "was docked only at 18:40" (against another negation,
+    # "not before 18:40", it stays one).
+    if " only " in a and " only " not in s:
+        s = _NOT_UNTIL.sub(_only_until, s)
+    elif " only " in s and " only " not in a:
+        a = _NOT_UNTIL.sub(_only_until, a)
     st, at = s.strip(), a.strip()
     neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
     flips = (len(neg_s) + len(neg_a)) % 2

@@ -20,7 +20,7 @@ import math
 import re
 from decimal import Decimal
 
-from monitor.text.lexicon import NUMBER_WORDS
+from monitor.text.lexicon import NUMBER_WORDS, STOPWORDS
 
 _ONES: dict[str, int] = {
     **{w: int(v) for w, v in NUMBER_WORDS.items()},
@@ -665,7 +665,7 @@ def counted_nouns(text: str) -> dict[str, set[float]]:
     out: dict[str, set[float]] = {}
     for m in _COUNTED.finditer(text.casefold()):
         noun = m.group("noun")
-        if noun in _NOT_NOUNS or _noun_key(noun) in _UNIT_KEYS:
+        if noun in _NOT_NOUNS or noun in STOPWORDS or _noun_key(noun) in _UNIT_KEYS:
             continue
         raw = m.group("num")
         value = float(raw) if raw[0].isdigit() else (1.0 if raw == "a single" else _WORD_VALUE[raw])
@@ -673,6 +673,8 @@ def counted_nouns(text: str) -> dict[str, set[float]]:
     return out
 
 
+# Every form of a unit ("minute", "minutes": the plural strip keeps "minut").
 _UNIT_KEYS = frozenset(
-    {_noun_key(w) for u in _UNITS for w in u.split()} | {"calendar", "working", "busines"}
+    {_noun_key(f) for u in _UNITS for w in u.split() for f in (w, w + "s", w + "es")}
+    | {"calendar", "working", "busines"}
 )

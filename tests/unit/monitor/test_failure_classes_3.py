@@ -3,8 +3,8 @@ hand-written cases from invented domains (freight depots, ski passes, lockers, h
 kiosks, allotments, piano tuning; none is a bench seed): paraphrases that must pass,
 real changes that must be caught.
 
-Each paraphrase case fails on the judge before this change; the others are controls
-(a change that must stay caught).
+Most cases fail on the judge before these changes; the others are controls (a
+paraphrase that must stay uncaught, a change that must stay caught).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.structural import StructuralJudge
 from monitor.schemas import GoldenItem, Trace
 from monitor.text.polarity import polarity_flip
+from monitor.text.quantities import counted_nouns
 from tests.conftest import ACCEPTED, item_with_params
 from tests.unit.monitor.test_failure_classes import item, wrong
 
@@ -151,3 +152,78 @@ def test_a_negated_term_turned_positive_is_caught(ref: GoldenItem, answer: str) 
 )
 def test_failed_to_is_a_negation(step: str, answer: str, flip: bool) -> None:
     assert (polarity_flip(step, answer) is not None) is flip
+
+
+# (5) A duration's unit is no counted noun in any form ("every 5 minutes" against
+# "56 minutes after closing"); nor is a function word ("$10 for").
+def test_minutes_are_a_unit_not_a_counted_noun() -> None:
+    assert counted_nouns("charged at $10 for every 5 minutes or part thereof") == {}
+    assert counted_nouns("3 lockers and one key") == {"locker": {3.0}, "key": {1.0}}
+
+
+TUNING = item(
+    "piano_tuning",
+    "A late cancellation is charged at $15 for every 10 minutes of the slot. "
+    "Book the tuner in the app.",
+    ["Book the tuner in the app."],
+)
+
+
+def test_an_instance_duration_is_no_changed_count() -> None:
+    answer = (
+        "Your tuner waited 40 minutes before the slot was cancelled. A late cancellation "
+        "costs $15 for every 10 minutes of the slot. Book the tuner in the app."
+    )
+    assert not wrong(TUNING, answer)
+    changed = answer.replace("every 10 minutes", "every 30 minutes")
+    assert wrong(TUNING, changed)
+
+
+# (6) "Not ... until" against an "only" is the same time, not a negation.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "The scooter was not parked until 18:40.",
+            "The scooter was recorded as parked only at 18:40.",
+            False,
+        ),
+        (
+            "You can collect the skis only from 9 am.",
+            "You can't collect the skis until 9 am.",
+            False,
+        ),
+        # Against another negation, or with no "only", it stays one.
+        (
+            "Work must not start until the permit is issued.",
+            "Work must start until the permit is issued.",
+            True,
+        ),
+        (
+            "Work must not start until the permit is issued.",
+            "Starting work before the permit is issued is not allowed.",
+            False,
+        ),
+    ],
+)
+def test_not_until_against_only(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+# (7) A number that fills the exemplar's slot by the words after it is the field's.
+KITCHEN = item_with_params(
+    "kitchen_hire",
+    "Booking 7731 ran 20 minutes over the hire slot, so an overrun fee applies.",
+    {
+        "booking": {"type": "digits", "value": "7731", "label": "booking"},
+        "overrun": {"type": "integer", "value": "20", "label": "overrun"},
+    },
+)
+
+
+def test_a_number_in_the_slot_by_the_words_after_it_is_a_claim() -> None:
+    answer = "The kitchen on booking 4410 was used 35 minutes over the hire slot."
+    cands = extract_candidates(answer, KITCHEN, {"overrun": "50"})
+    assert [c.value for c in cands if c.field == "overrun"] == ["35"]
+    assert judge(KITCHEN, answer, {"booking": "4410", "overrun": "50"})
+    assert not judge(KITCHEN, answer, {"booking": "4410", "overrun": "35"})
