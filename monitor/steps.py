@@ -461,6 +461,17 @@ class StepVerifier:
         if heads:
             score = score.copy()
             score[:, heads] = 0.0
+        # A sentence that is a step word for word (entity values aside) states that
+        # step and no other: its clauses cannot stand in for a step the answer left
+        # out ("While paused you pay no fee, but ..." for "Set up the pause ...").
+        exact = {tuple(content(sw)): k for k, sw in enumerate(step_words) if content(sw)}
+        for g, gw in zip(segs, seg_words, strict=True):
+            k_own = exact.get(tuple(content(gw))) if g.kind == "sentence" else None
+            if k_own is None:
+                continue
+            inside = [j for j, h in enumerate(segs) if h.at == g.at]
+            others = [k for k in range(len(steps)) if k != k_own]
+            score[np.ix_(others, inside)] = 0.0
         # The answer's words, sentence by sentence (all of them; and its content words).
         sentence_words = [
             w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws

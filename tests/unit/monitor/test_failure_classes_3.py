@@ -15,6 +15,7 @@ from monitor.claims import extract_candidates
 from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.structural import StructuralJudge
 from monitor.schemas import GoldenItem, Trace
+from monitor.steps import StepVerifier
 from monitor.text.polarity import polarity_flip
 from monitor.text.quantities import counted_nouns
 from tests.conftest import ACCEPTED, item_with_params
@@ -227,3 +228,22 @@ def test_a_number_in_the_slot_by_the_words_after_it_is_a_claim() -> None:
     assert [c.value for c in cands if c.field == "overrun"] == ["35"]
     assert judge(KITCHEN, answer, {"booking": "4410", "overrun": "50"})
     assert not judge(KITCHEN, answer, {"booking": "4410", "overrun": "35"})
+
+
+# (8) A sentence that is a step word for word states no other step: its clauses do not
+# stand in for a step the answer left out.
+LOCKER = item(
+    "locker_pause",
+    "Pause the locker rental in the app. "
+    "While the locker rental is paused in the app you pay no fee, but the key stays with you.",
+    ["Pause the locker rental in the app."],
+)
+
+
+def test_a_verbatim_sentence_states_only_its_own_step() -> None:
+    answer = (
+        "While the locker rental is paused in the app you pay no fee, but the key stays with you."
+    )
+    assert StepVerifier().verify(LOCKER, answer, [])[0].status == "missing"
+    full = "Pause the locker rental in the app. " + answer
+    assert [s.status for s in StepVerifier().verify(LOCKER, full, [])] == ["covered"] * 2
