@@ -614,8 +614,16 @@ class StepVerifier:
         if len(parts) > 1 and len(units) > 1:
             best = [max((_recall(tokens(part), tokens(u), p), u) for u in units) for part in parts]
             taken = {u for _, u in best}
-            for part, (rec, unit) in zip(parts, best, strict=True):
-                if rec < 0.5:
+            # As many parts as clauses, each clause the best of its own part but one,
+            # left to the part no clause fits well: that part is read from it when
+            # they share a word ("..., and you cannot choose a delivery date" ->
+            # "..., and you can pick the delivery day").
+            pairs = _one_each(parts, units, p) if len(parts) == len(units) else None
+            for k, (part, (rec, own)) in enumerate(zip(parts, best, strict=True)):
+                unit = own
+                if rec < 0.5 and pairs is not None and pairs[k][0] > 0:
+                    unit = pairs[k][1]
+                elif rec < 0.5:
                     continue
                 if polarity_flip(part, unit, context=full):
                     return True
@@ -845,6 +853,22 @@ def _with_tail(units: list[str], full: str) -> list[str]:
         return units
     tail = m.group(0).strip()
     return [u if tail in u else f"{u} {tail}" for u in units]
+
+
+def _one_each(parts: list[str], units: list[str], p: int) -> list[tuple[float, str]] | None:
+    """Each part's clause when every part but one has its own best clause (term recall
+    at least 0.5, no two parts the same clause): the one left over goes to the part
+    left over, with its recall. None otherwise."""
+    rec = [[_recall(tokens(a), tokens(u), p) for u in units] for a in parts]
+    own = [max(range(len(units)), key=r.__getitem__) for r in rec]
+    sure = [k for k, r in enumerate(rec) if r[own[k]] >= 0.5]
+    if len(sure) != len(parts) - 1 or len({own[k] for k in sure}) != len(sure):
+        return None
+    (left,) = [k for k in range(len(parts)) if k not in sure]
+    (free,) = [j for j in range(len(units)) if j not in {own[k] for k in sure}]
+    out = [(rec[k][own[k]], units[own[k]]) for k in range(len(parts))]
+    out[left] = (rec[left][free], units[free])
+    return out
 
 
 def _about_term(step: str, term: str, gw: list[str], p: int) -> bool:

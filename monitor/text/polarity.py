@@ -132,8 +132,23 @@ def _negations(
             # it", "you cannot skip it" is still a negation.
             continue
         scope = tuple(x for x in content(after) if x not in POLARITY_NEGATORS)
-        out.append((w, scope or None))
+        modal = "can" if w == "cannot" else _MODAL_FORMS.get(ws[i - 1]) if i else None
+        out.append((f"{modal}+{w}" if modal else w, scope or None))
     return out
+
+
+# Modals whose negation is read against the same modal ("cannot choose" against "can
+# pick"); the tokenizer writes "can't" as "ca n't".
+_MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may", "must": "must"}
+
+
+def _affirmed_modal(modal: str, other: list[str]) -> bool:
+    """Whether ``other`` uses ``modal`` without negating it ("you can pick the day")."""
+    forms = {f for f, m in _MODAL_FORMS.items() if m == modal}
+    return any(
+        w in forms and (i + 1 == len(other) or other[i + 1] not in ("not", "n't"))
+        for i, w in enumerate(other)
+    )
 
 
 def _negative_phrases(padded: str) -> tuple[int, str]:
@@ -157,6 +172,10 @@ def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[s
     via direct debit" bears on "collected by direct debit"); or its negator is the
     opposite of a quantifier the other text uses ("never" / "always")."""
     negator, scope = negation
+    if negator and "+" in negator:
+        modal, negator = negator.split("+")
+        if _affirmed_modal(modal, other):
+            return True  # "you cannot choose the day" against "you can pick the day"
     if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
         return True
     if negator in COST_FREE_WORDS:

@@ -247,3 +247,33 @@ def test_a_verbatim_sentence_states_only_its_own_step() -> None:
     assert StepVerifier().verify(LOCKER, answer, [])[0].status == "missing"
     full = "Pause the locker rental in the app. " + answer
     assert [s.status for s in StepVerifier().verify(LOCKER, full, [])] == ["covered"] * 2
+
+
+# (9) A negated modal is read against the same modal affirmed, whatever verb each uses;
+# and a part of a two-part step is read from the clause the other part leaves over.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        ("You cannot choose the tuning date.", "You can pick the tuning day.", True),
+        ("Guests may not bring pets.", "Guests may bring along their dogs.", True),
+        ("You cannot choose the tuning date.", "You can't pick the tuning day.", False),
+        # Another modal, or none: the negation is still judged by its words.
+        ("You cannot choose the tuning date.", "We will pick the tuning day.", False),
+    ],
+)
+def test_a_negated_modal_against_the_same_modal(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+HUT = item(
+    "ski_hut",
+    "Book the hut online. The hut sleeps up to 8 guests, and you cannot choose your bunk beds.",
+    ["Book the hut online."],
+)
+
+
+def test_the_part_left_over_is_read_from_the_clause_left_over() -> None:
+    assert wrong(HUT, "Book the hut online. It sleeps up to 8 guests, and you can pick the beds.")
+    assert not wrong(
+        HUT, "Book the hut online. It sleeps up to 8 guests, and you can't pick the beds."
+    )
