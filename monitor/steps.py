@@ -738,6 +738,13 @@ class StepVerifier:
         gw = tokens(full)
         if _contains(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
+        # The step word for word but for one span, where a quantity the answer states
+        # nowhere stood ("a freeze fee of $5 per month" -> "of your full monthly
+        # fee", "closes 24 hours before doors open" -> "closes when the event
+        # starts"): the rest held fixed, the span was changed on purpose.
+        swapped = _one_span(sw, gw) if lost_q else None
+        if swapped:
+            return "altered", f"quantity replaced: {', '.join(sorted(lost_q))} -> {swapped}", False
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
@@ -1014,6 +1021,23 @@ def _substitution(
     if all(w in COST_WORDS for w in lost + new):
         return None  # a cost said another way ("is charged £65" -> "fee: £65")
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
+
+
+def _one_span(sw: list[str], gw: list[str]) -> str | None:
+    """The words that replace one span of the step in a sentence that keeps the rest
+    of it word for word (at least three content words and three fifths of its
+    words), or None."""
+    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
+    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace" or same < max(3, 0.6 * len(a)):
+        return None
+    j1, j2 = changed[0][3], changed[0][4]
+    if any(w[:1].isdigit() or w in NUMBER_WORDS for w in b[j1:j2]):
+        return None  # a number written another way is the quantity rule's
+    return " ".join(b[j1:j2])
 
 
 def _count_value(words: list[str]) -> float | None:

@@ -7,9 +7,18 @@ from dataclasses import dataclass
 
 # A sentence ends at . ! ? (and closing quotes or brackets) before a capital or a
 # digit, or at a line break: decimal points and dates do not split.
-# "No." before a number is an abbreviation ("patient no. 418230"), not an end.
+# "No." before a number is an abbreviation ("patient no. 418230"), not an end; so are
+# the other short abbreviations that stand before a number ("max. 5 working days",
+# "approx. 3 weeks", "min. 2 nights", "ref. 4471", "tel. 0161 ...").
+_ABBREVIATIONS = ("max", "min", "approx", "appx", "ca", "nr", "ref", "tel", "ext", "incl", "excl")
+_BEFORE_NUMBER = "|".join(
+    [r"(?<=\w\s[Nn]o\.)", r"(?<=\([Nn]o\.)"]
+    + [rf"(?<=\b{a[0]}{a[1:]}\.)|(?<=\b{a[0].upper()}{a[1:]}\.)" for a in _ABBREVIATIONS]
+)
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?!(?:(?<=\w\s[Nn]o\.)|(?<=\([Nn]o\.))\s+(?:[A-Z]*\d|<))[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
+    r"(?<=[.!?])(?!(?:"
+    + _BEFORE_NUMBER
+    + r")\s+(?:[A-Z]*\d|<))[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
 )
 # Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but".
 _SPACES = re.compile(r"\s{2,}")

@@ -18,6 +18,7 @@ from monitor.schemas import GoldenItem, Trace
 from monitor.steps import StepVerifier
 from monitor.text.polarity import polarity_flip
 from monitor.text.quantities import counted_nouns
+from monitor.text.sentences import split_sentences
 from tests.conftest import ACCEPTED, item_with_params
 from tests.unit.monitor.test_failure_classes import item, wrong
 
@@ -276,4 +277,38 @@ def test_the_part_left_over_is_read_from_the_clause_left_over() -> None:
     assert wrong(HUT, "Book the hut online. It sleeps up to 8 guests, and you can pick the beds.")
     assert not wrong(
         HUT, "Book the hut online. It sleeps up to 8 guests, and you can't pick the beds."
+    )
+
+
+# (10) A short abbreviation before a number ends no sentence ("max. 5 working days").
+@pytest.mark.parametrize(
+    ("text", "n"),
+    [
+        ("Sign the form, max. 5 working days after the offer.", 1),
+        ("Stay min. 2 nights. Max. 4 guests.", 2),
+        ("It takes approx. 3 weeks. Then we call.", 2),
+        # A sentence that ends on a word and is followed by a number still ends.
+        ("The tuner comes in two days. 3 keys are needed.", 2),
+    ],
+)
+def test_an_abbreviation_before_a_number_ends_no_sentence(text: str, n: int) -> None:
+    assert len(split_sentences(text)) == n
+
+
+DESK = item(
+    "desk_hire",
+    "Hire the desk in the app. A hot desk costs $12 per month and includes coffee.",
+    ["Hire the desk in the app."],
+)
+
+
+def test_a_quantity_replaced_by_words_in_an_unchanged_sentence_is_caught() -> None:
+    assert wrong(
+        DESK,
+        "Hire the desk in the app. A hot desk costs your full monthly fee and includes coffee.",
+    )
+    # The same quantity in other words, or a reworded sentence, is no swap.
+    assert not wrong(
+        DESK,
+        "Hire the desk in the app. A hot desk costs twelve dollars a month and includes coffee.",
     )
