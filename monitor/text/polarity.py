@@ -139,6 +139,8 @@ def _negations(
 
 # Modals whose negation is read against the same modal ("cannot choose" against "can
 # pick"); the tokenizer writes "can't" as "ca n't".
+# "Will" is left out: it is how most answers say what happens next, so an affirmed
+# "will" bears on a "won't" far less often (tried: as many negations lost as found).
 _MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may", "must": "must"}
 
 
@@ -211,9 +213,10 @@ for _left, _right in ANTONYM_PAIRS:
 
 def _prefixed(head: str, other: list[str]) -> bool:
     """Whether the other text has ``head`` (or a word of its family) with a negative
-    prefix: "not refund" against "non-refundable"."""
+    prefix: "not refund" against "non-refundable", "don't use" against "unused"."""
+    forms = {head, head + "d", head + "ed", head + "s"}
     return any(
-        w.startswith(p) and (w[len(p) :] == head or _family(w[len(p) :], head))
+        w.startswith(p) and (w[len(p) :] in forms or _family(w[len(p) :], head))
         for w in other
         for p in NEGATIVE_PREFIXES
     )
@@ -257,6 +260,10 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
         a = _NOT_UNTIL.sub(_only_until, a)
     st, at = s.strip(), a.strip()
     neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
+    # A negation the other text writes with a negative prefix is the same statement,
+    # whatever else either text negates: "if you don't use it" = "unused".
+    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], at.split()))]
+    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], st.split()))]
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         sw = st.split()

@@ -312,3 +312,26 @@ def test_a_quantity_replaced_by_words_in_an_unchanged_sentence_is_caught() -> No
         DESK,
         "Hire the desk in the app. A hot desk costs twelve dollars a month and includes coffee.",
     )
+
+
+# (11) A negation the other text writes with a negative prefix ("if you don't use it" =
+# "unused") is the same statement, whatever else either text negates.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "Unused ski credit does not roll over to the next season.",
+            "Ski credit carries over to next season if you don't use it.",
+            True,
+        ),
+        (
+            "Unused ski credit does not roll over to the next season.",
+            "Ski credit you don't use doesn't carry over to next season.",
+            False,
+        ),
+    ],
+)
+def test_a_negation_written_with_a_prefix_is_one_statement(
+    step: str, answer: str, flip: bool
+) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
