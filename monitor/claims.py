@@ -244,7 +244,9 @@ def _find_vocabulary(text: str, term: str) -> list[tuple[int, int]]:
     pattern = r"(?<![\w])" + r"\s+".join(re.escape(p) for p in term.split()) + r"(?![\w])"
     for m in re.finditer(pattern, text):
         sentence_start = not text[: m.start()].strip() or text[: m.start()].rstrip()[-1] in ".!?\n"
-        if sentence_start and len(term.split()) == 1 and term[:1].isupper():
+        # A possessive names its owner: "Biscuit's prescription" (a verb takes no 's).
+        possessive = text[m.end() : m.end() + 2] in ("'s", "\u2019s")
+        if sentence_start and len(term.split()) == 1 and term[:1].isupper() and not possessive:
             continue
         out.append((m.start(), m.end()))
     return out
@@ -435,6 +437,16 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     for info in fields.values():
         if norm in info.labels:
             return info.name
+    # A count label with another tail word: "Refills remaining: 2" for "refills left".
+    counted = _count_label(norm)
+    if counted != [singular(w) for w in norm.split()]:
+        found = {
+            info.name
+            for info in fields.values()
+            if info.type == "integer" and any(_count_label(lb) == counted for lb in info.labels)
+        }
+        if len(found) == 1:
+            return found.pop()
     return None
 
 

@@ -335,3 +335,31 @@ def test_a_negation_written_with_a_prefix_is_one_statement(
     step: str, answer: str, flip: bool
 ) -> None:
     assert (polarity_flip(step, answer) is not None) is flip
+
+
+# (12) A name that opens a sentence in the possessive is a claim ("Nala's booking");
+# a count label with another tail word names the count field ("Lessons remaining: 2").
+ROVER = item_with_params(
+    "dog_daycare",
+    "Booking 5512 for Rex has 3 sessions left.",
+    {
+        "booking": {"type": "digits", "value": "5512", "label": "booking"},
+        "dog": {"type": "enum", "value": "Rex", "values": ["Rex", "Nala", "Bo"], "label": "dog"},
+        "left": {"type": "integer", "value": "3", "label": "sessions left"},
+    },
+)
+
+
+def test_a_possessive_name_opening_a_sentence_is_a_claim() -> None:
+    answer = "Nala's booking 7781 has 2 sessions left."
+    assert [c.value for c in extract_candidates(answer, ROVER, {}) if c.field == "dog"] == ["Nala"]
+    assert judge(ROVER, answer, {"dog": "Bo", "booking": "7781"})
+    # A capitalised word that opens a sentence without the possessive stays no claim.
+    cands = extract_candidates("Rex the booking in the app.", ROVER, {})
+    assert [c.value for c in cands if c.field == "dog"] == []
+
+
+def test_a_count_label_with_another_tail_names_the_count_field() -> None:
+    answer = "Booking 7781 (Nala)\n- Sessions remaining: 2"
+    assert [c.value for c in extract_candidates(answer, ROVER, {}) if c.field == "left"] == ["2"]
+    assert judge(ROVER, answer, {"left": "4", "booking": "7781"})
