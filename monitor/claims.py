@@ -354,9 +354,9 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
 
     Function words alone ("The {bin} bin ...") locate nothing unless the word after
     the value is there too: "the" opens half the sentences of any answer ("the
-    council app within 2 working days;" is no bin type). Nor is a value what the
-    reference itself states as procedure ("the crew recorded the bin"), or a run that
-    ends on a function word ("crew recorded the")."""
+    council app within 2 working days;" is no bin type); and what they locate is no
+    value when the reference itself states it as procedure ("the crew recorded the
+    bin"). Nor is a run of words that ends on a function word ("crew recorded the")."""
     out: list[tuple[int, int]] = []
     procedure = _procedure_text(item.answer, spec.value)
     for m in re.finditer(_whole(spec.value), item.answer):
@@ -370,15 +370,19 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
         stop = re.escape(after.group(1)) if after else "$"
         lead = r"\s+".join(re.escape(w) for w in before)
         ends = stop + r"(?![\w])" if weak else stop + r"(?![\w])|[.;!?\n]|$"
-        pattern = r"(?<![\w])" + lead + r"\s+(?P<v>[^.;:!?\n]{1,60}?)\s*(?=" + ends + ")"
+        # The value opens on a non-space: spaces before it belong to the lead's \s+
+        # alone (else a run of spaces is split every way between them: quadratic).
+        pattern = (
+            r"(?<![\w])" + lead + r"\s+(?P<v>[^\s.;:!?\n][^.;:!?\n]{0,59}?)\s*(?=" + ends + ")"
+        )
         for hit in re.finditer(pattern, answer, re.IGNORECASE):
             value = hit.group("v").strip()
             if not value:
                 continue
             ws = words(value)
-            if ws and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:
+            if len(ws) > 1 and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:
                 continue
-            if f" {' '.join(ws)} " in procedure:
+            if weak and f" {' '.join(ws)} " in procedure:
                 continue
             out.append((hit.start("v"), hit.start("v") + len(hit.group("v").rstrip())))
     return out
@@ -530,7 +534,7 @@ def extract_candidates(
             cue = "label" if fld else "none"
             if fld is None:
                 fld = _slot_after(answer, f.end, fields)
-                cue = "template" if fld else "none"
+                cue = "slot" if fld else "none"
         if fld is None and f.type in _SLOT_TYPES:
             fld = _only_slot(f, sent, answer, item, fields, found)
             cue = "shape" if fld else "none"
@@ -539,8 +543,11 @@ def extract_candidates(
             continue  # procedure, not an instance fact
         if fld is not None and in_procedure and cue != "template":
             # The exemplar states this number as procedure ("within 5 business days");
-            # a nearby field label does not make it an instance fact.
+            # a nearby field label, or the words after a slot ("the first 10 minutes
+            # over the slot are free"), do not make it an instance fact.
             continue
+        if cue == "slot":
+            cue = "template"
         cands.append(
             Candidate(
                 f.start,

@@ -461,16 +461,26 @@ class StepVerifier:
         if heads:
             score = score.copy()
             score[:, heads] = 0.0
+
         # A sentence that is a step word for word (entity values aside) states that
         # step and no other: its clauses cannot stand in for a step the answer left
         # out ("While paused you pay no fee, but ..." for "Set up the pause ...").
-        exact = {tuple(content(sw)): k for k, sw in enumerate(step_words) if content(sw)}
+        # The steps it contains keep it too: a declared step cut from a longer
+        # sentence of the reference is stated by that sentence, word for word.
+        def words_of(ws: list[str]) -> tuple[str, ...]:
+            return tuple(w for w in ws if w[:1].isalnum() or w == "n't")
+
+        exact = {words_of(sw): k for k, sw in enumerate(step_words) if content(sw)}
         for g, gw in zip(segs, seg_words, strict=True):
-            k_own = exact.get(tuple(content(gw))) if g.kind == "sentence" else None
+            k_own = exact.get(words_of(gw)) if g.kind == "sentence" else None
             if k_own is None:
                 continue
             inside = [j for j, h in enumerate(segs) if h.at == g.at]
-            others = [k for k in range(len(steps)) if k != k_own]
+            others = [
+                k
+                for k in range(len(steps))
+                if k != k_own and not _contains(list(words_of(gw)), list(words_of(step_words[k])))
+            ]
             score[np.ix_(others, inside)] = 0.0
         # The answer's words, sentence by sentence (all of them; and its content words).
         sentence_words = [
@@ -637,6 +647,7 @@ class StepVerifier:
                     if u not in taken
                     and any(same_word(w, x, p) for w in pc for x in content(tokens(u)))
                 ]
+                more = [u for u in more if u != unit]  # the clause left over, once
                 if more and polarity_flip(part, " ".join([unit, *more]), context=full):
                     return True
             return False
@@ -742,7 +753,9 @@ class StepVerifier:
         # nowhere stood ("a freeze fee of $5 per month" -> "of your full monthly
         # fee", "closes 24 hours before doors open" -> "closes when the event
         # starts"): the rest held fixed, the span was changed on purpose.
-        swapped = _one_span(sw, gw) if lost_q else None
+        # A zero amount said in words ("$0" -> "nothing", "no fee") is no swap.
+        priced_q = {q for q in lost_q if not (q.startswith("money:") and _ZERO.search(q))}
+        swapped = _one_span(sw, gw) if priced_q else None
         if swapped:
             return "altered", f"quantity replaced: {', '.join(sorted(lost_q))} -> {swapped}", False
         # The same noun counted differently here ("one guest" -> "three guests").
@@ -773,9 +786,11 @@ class StepVerifier:
             if flip is None and len(keys) <= 2 and any(w in NEGATORS for w in tokens(term)):
                 # A negated term ("not accepted", "not presented") is a rule. Kept when
                 # the sentence negates too, in its own words ("we can't waive it",
-                # "they won't come back"); lost when nothing in it negates or
-                # restricts ("we happily take cash"): the polarity rule did not see
-                # that, as the words the negation governed were reworded.
+                # "they won't come back"); lost when nothing in it negates or restricts
+                # ("we happily take cash"): the polarity rule did not see that, as the
+                # words the negation governed were reworded. (Read in the sentence: a
+                # paraphrase often puts the negation in a clause of its own, "..., and
+                # there's nowhere to leave it".)
                 if any(w in NEGATORS or w in _RESTRICTING for w in gw):
                     continue
                 if _about_term(step.masked, term, gw, p):
@@ -837,9 +852,17 @@ _NO_COST = re.compile(
     r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay)\b"
 )
 # Words that say "not" without a negator: the negative side of an antonym pair
-# ("refused", "prohibited", "unavailable") and restrictions ("card only", "except").
+# ("refused", "prohibited", "unavailable", "optional") and restrictions ("card only",
+# "except"); not the pairs of order, state or time (after, close, stop), which say
+# when, not whether.
 _RESTRICTING = frozenset(
-    {w for _, right in ANTONYM_PAIRS for phrase in right for w in phrase.split()}
+    {
+        w
+        for _, right in ANTONYM_PAIRS
+        for phrase in right
+        for w in phrase.split()
+        if w not in {"after", "close", "closed", "stop", "stopped", "disable", "disabled"}
+    }
     | {"only", "except", "unless", "refuse", "refuses", "refused", "nowhere", "unable"}
 )
 _QUANTITY_WORDS = frozenset(

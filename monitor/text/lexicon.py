@@ -142,10 +142,6 @@ NEGATIVE_PHRASES = (
     "n't compulsory",
     "is voluntary",
     "are voluntary",
-    # "If the dock failed to lock" = "if the dock didn't lock" ("don't fail to" is
-    # litotes, so not the bare "fail to").
-    "failed to",
-    "fails to",
 )
 # Antonym pairs: one side in the step and the other in the answer flips the
 # polarity ("Do not throw away the items" = "Keep the items"; "must be included"

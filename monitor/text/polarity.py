@@ -57,17 +57,25 @@ def _plain(text: str) -> str:
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
     low = " " + " ".join(tokens(text)) + " "
-    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES):
+    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return low
 
 
-_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|not|n't) ((?:\S+ ){0,3}?)until ")
+# "If the dock failed to lock" = "if the dock did not lock": a negation with the verb
+# as its scope ("don't fail to" is litotes, so not the bare "fail to").
+_FAILED = (("failed to", "did not"), ("fails to", "does not"))
 
 
-def _only_until(m: re.Match[str]) -> str:
-    verb = {"ca": "can ", "wo": "will "}.get(m.group(1) or "", "")
-    return f" {verb}{m.group(2)}only until "
+_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't) ((?:\S+ ){0,3}?)until ")
+# "Only" that sets when something starts ("only at 18:40", "only from 9 am"), not
+# when it ends ("only until 9 am" is the opposite of "not until 9 am").
+_ONLY_FROM = re.compile(r" only (?:at|from|after|once|when|on) ")
+
+
+def _only_from(m: re.Match[str]) -> str:
+    verb = "can " if m.group(1) == "ca" or m.group(2) else "will " if m.group(1) else ""
+    return f" {verb}{m.group(3)}only from "
 
 
 def _one_form(s: str, a: str) -> tuple[str, str]:
@@ -132,7 +140,11 @@ def _negations(
             # it", "you cannot skip it" is still a negation.
             continue
         scope = tuple(x for x in content(after) if x not in POLARITY_NEGATORS)
-        modal = "can" if w == "cannot" else _MODAL_FORMS.get(ws[i - 1]) if i else None
+        modal = None
+        if w == "cannot":
+            modal = "can"
+        elif w in ("not", "n't", "never") and i:
+            modal = _MODAL_FORMS.get(ws[i - 1])
         out.append((f"{modal}+{w}" if modal else w, scope or None))
     return out
 
@@ -141,14 +153,20 @@ def _negations(
 # pick"); the tokenizer writes "can't" as "ca n't".
 # "Will" is left out: it is how most answers say what happens next, so an affirmed
 # "will" bears on a "won't" far less often (tried: as many negations lost as found).
-_MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may", "must": "must"}
+# "Must" is left out too: "must not X" is said again as "must Y" ("must not leave bags
+# unattended" = "must keep your bags with you").
+_MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may"}
 
 
 def _affirmed_modal(modal: str, other: list[str]) -> bool:
-    """Whether ``other`` uses ``modal`` without negating it ("you can pick the day")."""
+    """Whether ``other`` uses ``modal`` without negating or restricting it ("you can
+    pick the day"; not "you can no longer pick it", "can only be changed by phone",
+    "may keep service animals only")."""
     forms = {f for f, m in _MODAL_FORMS.items() if m == modal}
     return any(
-        w in forms and (i + 1 == len(other) or other[i + 1] not in ("not", "n't"))
+        w in forms
+        and (i + 1 == len(other) or other[i + 1] not in POLARITY_NEGATORS)
+        and "only" not in other[i + 1 : i + 6]
         for i, w in enumerate(other)
     )
 
@@ -168,16 +186,25 @@ def polarity(text: str) -> int:
     return len(_negations(_plain(text))) % 2
 
 
-def _grounded(negation: tuple[str | None, tuple[str, ...] | None], other: list[str]) -> bool:
+def _grounded(
+    negation: tuple[str | None, tuple[str, ...] | None],
+    other: list[str],
+    own: list[str] | None = None,
+) -> bool:
     """Whether a negation bears on the other text: the first word of its scope occurs
     there, not under a negative prefix, or two of its other scope words do ("not taken
     via direct debit" bears on "collected by direct debit"); or its negator is the
-    opposite of a quantifier the other text uses ("never" / "always")."""
+    opposite of a quantifier the other text uses ("never" / "always"); or it negates
+    a modal that the other text affirms and ``own`` (the negating text) does not
+    ("cannot choose" / "can pick")."""
     negator, scope = negation
     if negator and "+" in negator:
         modal, negator = negator.split("+")
-        if _affirmed_modal(modal, other):
-            return True  # "you cannot choose the day" against "you can pick the day"
+        if _affirmed_modal(modal, other) and not _affirmed_modal(modal, own or []):
+            # "you cannot choose the day" against "you can pick the day"; not when
+            # the negating text affirms the modal too ("you can't bring food, but you
+            # can buy snacks"): the other text's may be that one.
+            return True
     if negator in _OPPOSITE_QUANTIFIER and _OPPOSITE_QUANTIFIER[negator] in other:
         return True
     if negator in COST_FREE_WORDS:
@@ -251,13 +278,13 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     ``modal``, joined by `` + ``), or None. ``context``: the text ``answer`` is part
     of, where the step's negation scopes are looked up (default: ``answer``)."""
     s, a = _one_form(_plain(step), _plain(answer))
-    # "Not ... until" against an "only" sets the same time, it denies nothing: "was
-    # not docked until 18:40" = "was docked only at 18:40" (against another negation,
-    # "not before 18:40", it stays one).
-    if " only " in a and " only " not in s:
-        s = _NOT_UNTIL.sub(_only_until, s)
-    elif " only " in s and " only " not in a:
-        a = _NOT_UNTIL.sub(_only_until, a)
+    # "Not ... until" against an "only at / from" sets the same time, it denies
+    # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
+    # another negation, "not before 18:40", or "only until", it stays one).
+    if _ONLY_FROM.search(a) and " only " not in s:
+        s = _NOT_UNTIL.sub(_only_from, s)
+    elif _ONLY_FROM.search(s) and " only " not in a:
+        a = _NOT_UNTIL.sub(_only_from, a)
     st, at = s.strip(), a.strip()
     neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
     # A negation the other text writes with a negative prefix is the same statement,
@@ -273,8 +300,8 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
         # not call you about it").
         deny_s = "always" in aw and "always" not in sw
         deny_a = "always" in sw and "always" not in at.split()
-        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw)]
-        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw)]
+        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw)]
+        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, at.split())]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     if (set(st.split()) | set(at.split())) & ANTONYM_TRIGGERS:

@@ -675,6 +675,6 @@ def counted_nouns(text: str) -> dict[str, set[float]]:
 
 # Every form of a unit ("minute", "minutes": the plural strip keeps "minut").
 _UNIT_KEYS = frozenset(
-    {_noun_key(f) for u in _UNITS for w in u.split() for f in (w, w + "s", w + "es")}
+    {_noun_key(f) for u in _UNITS for w in u.split() for f in (w, w + "s")}
     | {"calendar", "working", "busines"}
 )

@@ -15,10 +15,16 @@ _BEFORE_NUMBER = "|".join(
     [r"(?<=\w\s[Nn]o\.)", r"(?<=\([Nn]o\.)"]
     + [rf"(?<=\b{a[0]}{a[1:]}\.)|(?<=\b{a[0].upper()}{a[1:]}\.)" for a in _ABBREVIATIONS]
 )
+# "min." after a number is the unit ("$2 per 30 min. 2 hours is the maximum stay"):
+# that one ends a sentence.
+_UNIT_MIN = r"(?<=\d min\.)|(?<=\dmin\.)"
+_ABBREVIATION_BEFORE_NUMBER = (
+    r"(?!(?:" + _UNIT_MIN + r"))(?:" + _BEFORE_NUMBER + r")\s+(?:[A-Z]*\d|<)"
+)
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?!(?:"
-    + _BEFORE_NUMBER
-    + r")\s+(?:[A-Z]*\d|<))[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
+    r"(?<=[.!?])(?!"
+    + _ABBREVIATION_BEFORE_NUMBER
+    + r")[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
 )
 # Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but".
 _SPACES = re.compile(r"\s{2,}")

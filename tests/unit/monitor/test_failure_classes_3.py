@@ -363,3 +363,67 @@ def test_a_count_label_with_another_tail_names_the_count_field() -> None:
     answer = "Booking 7781 (Nala)\n- Sessions remaining: 2"
     assert [c.value for c in extract_candidates(answer, ROVER, {}) if c.field == "left"] == ["2"]
     assert judge(ROVER, answer, {"left": "4", "booking": "7781"})
+
+
+# (13) Found by review: controls for the rules above.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        # "must not X" said again as "must Y"; the step's own "can" is no affirmation.
+        ("You must not leave bags unattended.", "You must keep your bags with you.", False),
+        (
+            "You can't bring food, but you can buy snacks inside.",
+            "Outside food is banned, but snacks can be bought inside.",
+            False,
+        ),
+        ("You can free up a slot by cancelling online.", "You can release a slot online.", False),
+        # "only until" is the opposite of "not until"; "failed to" keeps its verb.
+        ("The gate does not open until 9 am.", "The gate is open only until 9 am.", True),
+        (
+            "You cannot collect the skis until 9 am.",
+            "You can collect the skis only from 9 am.",
+            False,
+        ),
+        ("If the payment fails to go through, retry.", "If the payment is declined, retry.", False),
+    ],
+)
+def test_review_controls_for_polarity(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+def test_a_verbatim_sentence_keeps_the_steps_it_contains() -> None:
+    ref = item(
+        "gym_join",
+        "Bring your photo ID and pay the joining fee at the desk. The induction is booked in "
+        "the app.",
+        ["Bring your photo ID.", "Pay the joining fee at the desk."],
+    )
+    statuses = [s.status for s in StepVerifier().verify(ref, ref.answer.split(". ")[0] + ".", [])]
+    assert statuses[:2] == ["covered", "covered"]
+
+
+def test_a_zero_amount_said_in_words_is_no_replaced_quantity() -> None:
+    ref = item(
+        "car_park",
+        "Book the bay in the app. Parking costs $0 for members on weekdays.",
+        ["Book the bay in the app."],
+    )
+    assert not wrong(ref, "Book the bay in the app. Parking costs nothing for members on weekdays.")
+
+
+def test_a_number_the_reference_states_as_procedure_is_no_slot_claim() -> None:
+    ref = item_with_params(
+        "kitchen_overrun",
+        "Booking 7731 ran 20 minutes over the hire slot. The first 10 minutes over the slot "
+        "are free.",
+        {
+            "booking": {"type": "digits", "value": "7731", "label": "booking"},
+            "overrun": {"type": "integer", "value": "20", "label": "overrun"},
+        },
+    )
+    answer = (
+        "Booking 4410 ran 35 minutes over the hire slot. "
+        "The first 10 minutes over the slot are free."
+    )
+    assert [c.value for c in extract_candidates(answer, ref, {}) if c.field == "overrun"] == ["35"]
+    assert not judge(ref, answer, {"booking": "4410", "overrun": "35"})
