@@ -510,8 +510,12 @@ def extract_candidates(
             or len(words(value)) > 6
         ):
             continue
-        fld = _match_field_by_label(label, fields) or label
-        add(m.start("value"), m.start("value") + len(value), shape_of(value), fld, "label")
+        fld = _match_field_by_label(label, fields)
+        if fld is not None and not type_fits(shape_of(value), fields[fld]):
+            # Words after the label of a number field state something else about it
+            # ("- Contract: month to month" for the contract number).
+            fld = None
+        add(m.start("value"), m.start("value") + len(value), shape_of(value), fld or label, "label")
 
     found = find_typed_values(answer)
     for f in found:

@@ -740,6 +740,14 @@ class StepVerifier:
         seg_q = quantities(mask_known(near, al.values))
         lost_q = {q for q in main_readings(step_q) if not stated(q, answer_q)}
         new_q = {q for q in main_readings(seg_q) if not stated(q, main_readings(step_q))}
+        # A bare number that is a reading of one of the step's quantities writes that
+        # quantity in a way not read here ("24+ hours", "Day 30: lien notice"); it is
+        # no new quantity against the step's others ("in full").
+        new_q = {
+            q
+            for q in new_q
+            if not (q.startswith("n:") and any(not conflict(a, q) for a in main_readings(step_q)))
+        }
         if any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",

@@ -427,3 +427,30 @@ def test_a_number_the_reference_states_as_procedure_is_no_slot_claim() -> None:
     )
     assert [c.value for c in extract_candidates(answer, ref, {}) if c.field == "overrun"] == ["35"]
     assert not judge(ref, answer, {"booking": "4410", "overrun": "35"})
+
+
+# (14) Found on the third set's test half after its clean figure was taken: a bare
+# number that reads one of the step's quantities is no new quantity ("24+ hours",
+# "Day 30:"); words after a number field's label are no value of it.
+STORE = item(
+    "kayak_store",
+    "At 30 days overdue we send a reminder, and at 60 days the kayak may be sold.",
+    ["At 30 days overdue we send a reminder, and at 60 days the kayak may be sold."],
+)
+
+
+def test_a_bare_number_reading_a_step_quantity_is_no_change() -> None:
+    assert not wrong(STORE, "- Day 30: reminder sent\n- Day 60: the kayak may be sold")
+    assert wrong(STORE, "- Day 30: reminder sent\n- Day 90: the kayak may be sold")
+
+
+def test_words_after_a_number_fields_label_are_no_value_of_it() -> None:
+    ref = item_with_params(
+        "locker_contract",
+        "Contract 7731 runs month to month.",
+        {"contract": {"type": "digits", "value": "7731", "label": "contract number"}},
+    )
+    answer = "- Contract: month to month\n- Notice: 14 days"
+    cands = extract_candidates(answer, ref, {"contract": "5520"})
+    assert [c.value for c in cands if c.field == "contract"] == []
+    assert not judge(ref, answer, {"contract": "5520"})
