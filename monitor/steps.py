@@ -471,17 +471,20 @@ class StepVerifier:
             return tuple(w for w in ws if w[:1].isalnum() or w == "n't")
 
         exact = {words_of(sw): k for k, sw in enumerate(step_words) if content(sw)}
+        by_sentence: dict[tuple[int, ...], list[int]] = {}
+        for j, h in enumerate(segs):
+            by_sentence.setdefault(h.at, []).append(j)
         for g, gw in zip(segs, seg_words, strict=True):
             k_own = exact.get(words_of(gw)) if g.kind == "sentence" else None
             if k_own is None:
                 continue
-            inside = [j for j, h in enumerate(segs) if h.at == g.at]
+            said = list(words_of(gw))
             others = [
                 k
                 for k in range(len(steps))
-                if k != k_own and not _contains(list(words_of(gw)), list(words_of(step_words[k])))
+                if k != k_own and not _contains(said, list(words_of(step_words[k])))
             ]
-            score[np.ix_(others, inside)] = 0.0
+            score[np.ix_(others, by_sentence[g.at])] = 0.0
         # The answer's words, sentence by sentence (all of them; and its content words).
         sentence_words = [
             w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws
@@ -765,7 +768,11 @@ class StepVerifier:
         priced_q = {q for q in lost_q if not (q.startswith("money:") and _ZERO.search(q))}
         swapped = _one_span(sw, gw) if priced_q else None
         if swapped:
-            return "altered", f"quantity replaced: {', '.join(sorted(lost_q))} -> {swapped}", False
+            return (
+                "altered",
+                f"quantity replaced: {', '.join(sorted(priced_q))} -> {swapped}",
+                False,
+            )
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
