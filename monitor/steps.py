@@ -625,13 +625,14 @@ class StepVerifier:
         parts = [c for c in split_clauses(step) if content(tokens(c))]
         units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
         if len(parts) > 1 and len(units) > 1:
-            best = [max((_recall(tokens(part), tokens(u), p), u) for u in units) for part in parts]
+            recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
+            best = [max(zip(r, units, strict=True)) for r in recall]
             taken = {u for _, u in best}
             # As many parts as clauses, each clause the best of its own part but one,
             # left to the part no clause fits well: that part is read from it when
             # they share a word ("..., and you cannot choose a delivery date" ->
             # "..., and you can pick the delivery day").
-            pairs = _one_each(parts, units, p) if len(parts) == len(units) else None
+            pairs = _one_each(recall, units) if len(parts) == len(units) else None
             for k, (part, (rec, own)) in enumerate(zip(parts, best, strict=True)):
                 unit = own
                 if rec < 0.5 and pairs is not None and pairs[k][0] > 0:
@@ -900,18 +901,18 @@ def _with_tail(units: list[str], full: str) -> list[str]:
     return [u if tail in u else f"{u} {tail}" for u in units]
 
 
-def _one_each(parts: list[str], units: list[str], p: int) -> list[tuple[float, str]] | None:
-    """Each part's clause when every part but one has its own best clause (term recall
-    at least 0.5, no two parts the same clause): the one left over goes to the part
-    left over, with its recall. None otherwise."""
-    rec = [[_recall(tokens(a), tokens(u), p) for u in units] for a in parts]
+def _one_each(rec: list[list[float]], units: list[str]) -> list[tuple[float, str]] | None:
+    """Each part's clause, given each part's term recall on each clause (``rec``), when
+    every part but one has its own best clause (recall at least 0.5, no two parts the
+    same clause): the one left over goes to the part left over, with its recall. None
+    otherwise."""
     own = [max(range(len(units)), key=r.__getitem__) for r in rec]
     sure = [k for k, r in enumerate(rec) if r[own[k]] >= 0.5]
-    if len(sure) != len(parts) - 1 or len({own[k] for k in sure}) != len(sure):
+    if len(sure) != len(rec) - 1 or len({own[k] for k in sure}) != len(sure):
         return None
-    (left,) = [k for k in range(len(parts)) if k not in sure]
+    (left,) = [k for k in range(len(rec)) if k not in sure]
     (free,) = [j for j in range(len(units)) if j not in {own[k] for k in sure}]
-    out = [(rec[k][own[k]], units[own[k]]) for k in range(len(parts))]
+    out = [(rec[k][own[k]], units[own[k]]) for k in range(len(rec))]
     out[left] = (rec[left][free], units[free])
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.claims import extract_candidates
-from monitor.judges.base import JudgeRequest, is_penalized
+from monitor.judges.base import JudgeRequest
 from monitor.judges.structural import StructuralJudge
 from monitor.schemas import GoldenItem, Trace
 from monitor.steps import StepVerifier
@@ -21,12 +21,7 @@ from monitor.text.quantities import counted_nouns
 from monitor.text.sentences import split_sentences
 from tests.conftest import ACCEPTED, item_with_params
 from tests.unit.monitor.test_failure_classes import item, wrong
-
-
-def judge(ref: GoldenItem, answer: str, context: dict[str, str]) -> bool:
-    trace = Trace(trace_id="t", question="q", answer=answer, context=context)
-    return is_penalized(StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED)).scores)
-
+from tests.unit.monitor.test_failure_classes_2 import judge
 
 # (1) "The {kind} crate ...": a parameter after a bare function word locates nothing
 # unless the word after it is there too; the reference's own procedure is no value.
