@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parents[4]
 HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
 HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
 HELDOUT3 = REPO / "tests" / "data" / "heldout3_seeds"
+HELDOUT4 = REPO / "tests" / "data" / "heldout4_seeds"
 
 SEED = {
     "id": "clinic_reschedule",
@@ -120,7 +121,9 @@ def test_seeds_without_markup_yield_none() -> None:
 
 
 @pytest.mark.parametrize(
-    "folder", [HELDOUT, HELDOUT2, HELDOUT3], ids=["heldout", "heldout2", "heldout3"]
+    "folder",
+    [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4],
+    ids=["heldout", "heldout2", "heldout3", "heldout4"],
 )
 def test_heldout_seeds_generate_the_new_families_without_drops(folder: Path) -> None:
     seeds = load_seeds(folder)

@@ -26,6 +26,7 @@ FOREIGN = REPO / "tests" / "data" / "foreign_seeds"
 HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
 HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
 HELDOUT3 = REPO / "tests" / "data" / "heldout3_seeds"
+HELDOUT4 = REPO / "tests" / "data" / "heldout4_seeds"
 NEW_FIELDS = {"policy_terms", "question_paraphrases", "marked_paraphrases"}
 
 
@@ -347,8 +348,9 @@ def test_load_seeds_names_file_seed_and_field(tmp_path: Path) -> None:
         (HELDOUT, 24, 8, (FOREIGN,)),
         (HELDOUT2, 18, 6, (FOREIGN, HELDOUT)),
         (HELDOUT3, 18, 6, (FOREIGN, HELDOUT, HELDOUT2)),
+        (HELDOUT4, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3)),
     ],
-    ids=["heldout", "heldout2", "heldout3"],
+    ids=["heldout", "heldout2", "heldout3", "heldout4"],
 )
 def test_heldout_seeds_meet_the_protocol(
     folder: Path, least_seeds: int, least_domains: int, earlier: tuple[Path, ...]
