@@ -51,6 +51,8 @@ from monitor.text.lexicon import (
     COST_WORDS,
     NEGATORS,
     NUMBER_WORDS,
+    ORIGINAL_PAYMENT,
+    PAID_WITH,
     SAME_CLASS_WORDS,
     STOPWORDS,
 )
@@ -752,6 +754,20 @@ class StepVerifier:
             for q in new_q
             if not (q.startswith("n:") and any(not conflict(a, q) for a in main_readings(step_q)))
         }
+        if (
+            lost_q
+            and seg.kind == "clause"
+            and not any(conflict(a, b) for a in lost_q for b in new_q)
+        ):
+            # A step of two parts read from the clause of one: the other part's
+            # quantity may sit in a sibling clause that shares no word with the step
+            # ("Guests must be 18 or older, and ... twice a month" -> "They have to be
+            # 14 or over, and one person can come twice a month").
+            new_q |= {
+                q
+                for q in main_readings(quantities(mask_known(full, al.values)))
+                if not stated(q, main_readings(step_q))
+            }
         if any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
@@ -811,6 +827,8 @@ class StepVerifier:
                     continue
                 if _about_term(step.masked, term, gw, p):
                     return "negated", f"declared negated term lost its negation: {term}", False
+            if ORIGINAL_PAYMENT.search(term.casefold()) and PAID_WITH.search(" ".join(gw)):
+                continue  # "original payment method" = "the card you paid with"
             term_q = quantities(term)
             # The term's quantity stated in canonical form ("within 14 days" = "in the
             # next two weeks"): its unit, number and bound words are kept, however
@@ -865,7 +883,7 @@ _HEADING = re.compile(r"^\W*(?:[\w'-]+\W+){0,4}[\w'-]+\s*:\s*$")
 _NO_COST = re.compile(
     r"\b(?:costs? (?:[a-z]+ )?nothing|(?:pay|charge|charged) nothing|nothing to pay"
     r"|(?:no|without (?:a|any)?) ?(?:fee|fees|charge|charges|cost)"
-    r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay)\b"
+    r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay|without paying)\b"
 )
 # Words that say "not" without a negator: the negative side of an antonym pair
 # ("refused", "prohibited", "unavailable", "optional") and restrictions ("card only",

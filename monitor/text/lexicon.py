@@ -6,6 +6,8 @@ set: policy terms always come from the reference itself, never from a list.
 
 from __future__ import annotations
 
+import re
+
 # Function words: never policy terms, ignored in overlap.
 STOPWORDS = frozenset(
     """a an the and or but if then than so of to in on at by for from with as into onto over
@@ -16,6 +18,11 @@ STOPWORDS = frozenset(
     some such both either own same other another someone somebody anyone anybody everyone
     everybody something anything everything one ones until till since during throughout
     upon yourself yourselves itself themselves""".split()
+) | frozenset(
+    # A pronoun with its verb contracted ("it'll", "you're") is still a function word.
+    f"{pronoun}'{verb}"
+    for pronoun in "i you we they he she it that there here what who let".split()
+    for verb in ("ll", "re", "ve", "d", "s", "m")
 )
 # Light verbs, adverbs and generic nouns that paraphrases swap freely. They count
 # for coverage but are not *policy terms*: replacing "call" by "phone" or "keep"
@@ -183,7 +190,9 @@ ANTONYM_TRIGGERS = frozenset(
     t for pair in ANTONYM_PAIRS for side in pair for w in side for t in w.split()
 )
 # Obligation vs permission: "must be collected in person" -> "can be collected by
-# anyone" weakens a rule without a negator; it is a polarity flip of the rule.
+# anyone" weakens a rule without a negator; it is a polarity flip of the rule. An
+# instruction to see to something ("make sure the inspector can get onto the site")
+# is an obligation too.
 OBLIGATION = (
     "must",
     "have to",
@@ -194,6 +203,12 @@ OBLIGATION = (
     "shall",
     "mandatory",
     "only",
+    "make sure",
+    "makes sure",
+    "be sure to",
+    "ensure",
+    "ensures",
+    "remember to",
 )
 PERMISSION = ("can", "may", "could", "optional", "allowed to", "free to")
 # Small numbers written as words read as the digits (procedure: "two days" = "2 days").
@@ -256,6 +271,19 @@ SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
     frozenset("less under below smaller fewer shorter lower".split()),
     frozenset("age aged old older".split()),
     frozenset("roll rolls rolled carry carries carried".split()),
+    # When something follows something else ("once payment has cleared" = "after the
+    # payment has gone through").
+    frozenset("once after following upon".split()),
+)
+
+# "The original payment method" said as what the customer paid with: "the card you
+# paid with", "the card or account you used to pay", "the same card you booked with".
+ORIGINAL_PAYMENT = re.compile(
+    r"\boriginal (?:payment (?:method|card)|(?:form|method|means) of payment|card)\b"
+)
+PAID_WITH = re.compile(
+    r"\b(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we) "
+    r"(?:\w+ ){0,2}?(?:paid|pay|used|booked|bought|charged)\b"
 )
 
 # Words that speak of what something costs, and those that say it costs nothing.

@@ -52,16 +52,30 @@ ZERO_AMOUNT = re.compile(
 )
 
 
+# "No" answering a yes/no question ("No: tickets can't be refunded ...", "No, you
+# can't") is a reply, not a negation of the clause after it; "No. 5" is a number.
+_ANSWER_NO = re.compile(
+    r"(^|[.!?\n]\s*)(?:no|nope)\s*(?:[,:;!]|\.(?!\s*\d)|\s[-\u2013\u2014])\s", re.I
+)
+
+
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
+    text = _ANSWER_NO.sub(r"\1", text)
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
     low = " " + " ".join(tokens(text)) + " "
-    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED):
+    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_BEYOND):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return low
 
 
+# "Beyond repair" says "cannot be repaired" without a negator.
+_BEYOND = (
+    ("beyond economical repair", "not economically repairable"),
+    ("beyond economic repair", "not economically repairable"),
+    ("beyond repair", "not repairable"),
+)
 # "If the dock failed to lock" = "if the dock did not lock": a negation with the verb
 # as its scope ("don't fail to" is litotes, so not the bare "fail to").
 _FAILED = (("failed to", "did not"), ("fails to", "does not"))
@@ -71,11 +85,34 @@ _NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't) ((?:\S+ ){0,3}?)unti
 # "Only" that sets when something starts ("only at 18:40", "only from 9 am"), not
 # when it ends ("only until 9 am" is the opposite of "not until 9 am").
 _ONLY_FROM = re.compile(r" only (?:at|from|after|once|when|on) ")
+# An obligation to do one thing before another ("your instructor must sign you off
+# before a test can be booked") sets the same order as the other thing denied until
+# the first ("a test cannot be booked until your instructor has confirmed it").
+_MUST_BEFORE = re.compile(
+    r" (?:must|have to|has to|need to|needs to|required to) ((?:\S+ ){0,10}?)before ((?:\S+ ){1,8})"
+)
 
 
 def _only_from(m: re.Match[str]) -> str:
     verb = "can " if m.group(1) == "ca" or m.group(2) else "will " if m.group(1) else ""
     return f" {verb}{m.group(3)}only from "
+
+
+def _must_before(text: str, other: str) -> bool:
+    """Whether ``text`` obliges one thing before a second ("must A before B") that
+    ``other`` denies until something ("B cannot be booked until A"): the second
+    thing's words are in ``other`` before its "until", more than after it."""
+    m = _MUST_BEFORE.search(text)
+    u = _NOT_UNTIL.search(other)
+    if m is None or u is None:
+        return False
+    second = content(m.group(2).split())
+    head, tail = other[: u.end()].split(), other[u.end() :].split()
+
+    def shared(ws: list[str]) -> int:
+        return sum(any(same_word(w, x, 5) for x in content(ws)) for w in second)
+
+    return shared(head) > 0 and shared(head) > shared(tail)
 
 
 def _one_form(s: str, a: str) -> tuple[str, str]:
@@ -280,10 +317,11 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     s, a = _one_form(_plain(step), _plain(answer))
     # "Not ... until" against an "only at / from" sets the same time, it denies
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
-    # another negation, "not before 18:40", or "only until", it stays one).
-    if _ONLY_FROM.search(a) and " only " not in s:
+    # another negation, "not before 18:40", or "only until", it stays one). Nor
+    # against "must ... before", when what is denied is what comes second.
+    if (_ONLY_FROM.search(a) or _must_before(a, s)) and " only " not in s:
         s = _NOT_UNTIL.sub(_only_from, s)
-    elif _ONLY_FROM.search(s) and " only " not in a:
+    elif (_ONLY_FROM.search(s) or _must_before(s, a)) and " only " not in a:
         a = _NOT_UNTIL.sub(_only_from, a)
     st, at = s.strip(), a.strip()
     neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
