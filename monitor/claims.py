@@ -550,6 +550,17 @@ def extract_candidates(
             # a nearby field label, or the words after a slot ("the first 10 minutes
             # over the slot are free"), do not make it an instance fact.
             continue
+        if fld is not None and in_procedure and cue == "template":
+            before = words(answer[max(0, f.start - 60) : f.start])[-2:]
+            if not any(
+                _prefix_matches(before, p)
+                and any(w != WILDCARD and w not in STOPWORDS for w in p.split())
+                for p in fields[fld].prefixes
+            ):
+                # Nor does a slot found by function words alone ("{ref} is {balance}"
+                # finds "the extra is £65", which the exemplar states as procedure:
+                # "extra time is billed at £65 per hour").
+                continue
         if cue == "slot":
             cue = "template"
         cands.append(

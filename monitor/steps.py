@@ -47,6 +47,7 @@ from monitor.text import (
 from monitor.text.lexicon import (
     ANTONYM_PAIRS,
     ANTONYM_WORDS,
+    COMMON_VERBS,
     COST_FREE_WORDS,
     COST_WORDS,
     NEGATORS,
@@ -834,6 +835,9 @@ class StepVerifier:
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
+            # A verb around a quantity this sentence states is reworded freely ("the
+            # charge is reduced by 50%" -> "50% off", "a fifty per cent reduction").
+            verb_free = bool(term_q) and all(stated(q, seg_q) for q in main_readings(term_q))
             # A fee whose amount the answer states, with a cost word in the sentence
             # ("a $40 late fee" -> "it costs $40", "you pay $40").
             priced = (
@@ -846,6 +850,7 @@ class StepVerifier:
             # is not kept by "your application".
             kept = sum(
                 (stated_q and _quantity_word(w))
+                or (verb_free and w in COMMON_VERBS)
                 or (no_cost and w in COST_FREE_WORDS)
                 or (priced and w in COST_WORDS)
                 or _kept_in_other_words(w, keys, gw, sentence_words)
@@ -970,12 +975,17 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
         stem = w[len(prefix) :]
         if w.startswith(prefix) and len(stem) >= 4:
             return any(x in NEGATORS or x == "n't" for x in gw) and any(
-                same_word(stem, x, 4) or same_word(x, stem, 4) for x in gw
+                same_word(stem, x, 4) or same_word(x, stem, 4) or _one_class(stem, x) for x in gw
             )
     return False
 
 
 _ZERO = re.compile(r":0(?:\.0+)?$")
+
+
+def _one_class(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are words of one class of :data:`SAME_CLASS_WORDS`."""
+    return any(a in group and b in group for group in SAME_CLASS_WORDS)
 
 
 def _modifier_swap(
@@ -1075,6 +1085,8 @@ def _substitution(
         return None
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
+    if len(lost) == len(new) and all(_one_class(a, b) for a, b in zip(lost, new, strict=True)):
+        return None  # the same thing in a word of its class ("returned" / "refunded")
     if all(w in COST_WORDS for w in lost + new):
         return None  # a cost said another way ("is charged £65" -> "fee: £65")
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"

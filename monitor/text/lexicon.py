@@ -209,6 +209,7 @@ OBLIGATION = (
     "ensure",
     "ensures",
     "remember to",
+    "essential",
 )
 PERMISSION = ("can", "may", "could", "optional", "allowed to", "free to")
 # Small numbers written as words read as the digits (procedure: "two days" = "2 days").
@@ -274,6 +275,11 @@ SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
     # When something follows something else ("once payment has cleared" = "after the
     # payment has gone through").
     frozenset("once after following upon".split()),
+    # Money given back ("non-refundable" = "not returnable", "returned credits" =
+    # "refunded credits").
+    frozenset("refund refunds refunded refundable return returns returned returnable".split()),
+    # A price for each one ("£38 per head" = "£38 each").
+    frozenset("head person each apiece".split()),
 )
 
 # "The original payment method" said as what the customer paid with: "the card you

@@ -81,15 +81,19 @@ _BEYOND = (
 _FAILED = (("failed to", "did not"), ("fails to", "does not"))
 
 
-_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't) ((?:\S+ ){0,3}?)until ")
+_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't|no) ((?:\S+ ){0,5}?)(?:until|before) ")
 # "Only" that sets when something starts ("only at 18:40", "only from 9 am"), not
 # when it ends ("only until 9 am" is the opposite of "not until 9 am").
 _ONLY_FROM = re.compile(r" only (?:at|from|after|once|when|on) ")
 # An obligation to do one thing before another ("your instructor must sign you off
-# before a test can be booked") sets the same order as the other thing denied until
-# the first ("a test cannot be booked until your instructor has confirmed it").
+# before a test can be booked", "wait for the assessor to approve it before arranging
+# repairs") sets the same order as the other thing denied until the first ("a test
+# cannot be booked until your instructor has confirmed it", "no repairs until ...").
+# A restriction with its alternative: "list only, or pay ...", "... only; otherwise".
+_ONLY_OR = re.compile(r" only (?:\S+ ){0,3}?(?:or|otherwise|else) ")
 _MUST_BEFORE = re.compile(
-    r" (?:must|have to|has to|need to|needs to|required to) ((?:\S+ ){0,10}?)before ((?:\S+ ){1,8})"
+    r" (?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
+    r"((?:\S+ ){0,10}?)before ((?:\S+ ){1,8})"
 )
 
 
@@ -199,7 +203,7 @@ def _affirmed_modal(modal: str, other: list[str]) -> bool:
     """Whether ``other`` uses ``modal`` without negating or restricting it ("you can
     pick the day"; not "you can no longer pick it", "can only be changed by phone",
     "may keep service animals only")."""
-    forms = {f for f, m in _MODAL_FORMS.items() if m == modal}
+    forms = set(_MODAL_FORMS)  # can, could and may grant one permission
     return any(
         w in forms
         and (i + 1 == len(other) or other[i + 1] not in POLARITY_NEGATORS)
@@ -323,6 +327,12 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
         s = _NOT_UNTIL.sub(_only_from, s)
     elif (_ONLY_FROM.search(s) or _must_before(s, a)) and " only " not in a:
         a = _NOT_UNTIL.sub(_only_from, a)
+    # "Must come from our list unless you pay a fee" = "our list only, or pay the fee":
+    # the "unless" states the other way of the restriction, not a negation.
+    if " unless " in s and " unless " not in a and _ONLY_OR.search(a):
+        s = s.replace(" unless ", " or if ")
+    elif " unless " in a and " unless " not in s and _ONLY_OR.search(s):
+        a = a.replace(" unless ", " or if ")
     st, at = s.strip(), a.strip()
     neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
     # A negation the other text writes with a negative prefix is the same statement,

@@ -248,9 +248,12 @@ _FRACTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "t
 _FRACTION = re.compile(
     r"(?<![\w-])(?<!the )(?:(?P<k>a|one|two|three|\d)\s+)?"
     r"(?P<f>half|thirds?|quarters?|fifths?|tenths?)"
-    r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund)\b)"
+    r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund|full|empty)\b)"
     r"(?!\s+of\s+(?:an?\s+)?(?:" + _PERIOD_RE + r")s?\b)"
 )
+# A fraction in digits ("max 1/4 tank", "3/4 of the deposit"); not a date ("1/4/2026")
+# or a rate ("24/7", read before).
+_SLASH_FRACTION = re.compile(r"(?<![\w/.])([1-9])\s?/\s?([2-9]|10)(?![\w/.])")
 _FULL = re.compile(
     r"(?<![\w])(?:full refund|refunded in full|refund in full|in full|the full amount"
     r"|all (?:of )?(?:your|the) money)(?![\w])"
@@ -499,6 +502,15 @@ def quantities(text: str) -> frozenset[str]:
         return " "
 
     low = _FRACTION.sub(fraction, low)
+
+    def slash_fraction(m: re.Match[str]) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        if a >= b:
+            return m.group(0)
+        out.add("pct:" + _fmt(round(100 * a / b, 1)))
+        return " "
+
+    low = _SLASH_FRACTION.sub(slash_fraction, low)
     if _FULL.search(low):
         out.add("pct:100")
         low = _FULL.sub(" ", low)

@@ -14,8 +14,11 @@ import pytest
 
 from monitor.schemas import GoldenItem
 from monitor.text.polarity import polarity_flip
+from monitor.text.quantities import quantities
 from monitor.text.tokens import content, tokens
+from tests.conftest import item_with_params
 from tests.unit.monitor.test_failure_classes import item, wrong
+from tests.unit.monitor.test_failure_classes_2 import judge
 
 
 # (1) "No" answering a yes/no question is a reply, not a negation of what follows.
@@ -209,3 +212,177 @@ KAYAK = item(
 )
 def test_a_quantity_in_a_sibling_clause_is_compared(answer: str, caught: bool) -> None:
     assert wrong(KAYAK, answer) is caught
+
+
+# ---------------------------------------------------------------------------
+# Found on the fourth held-out set's tuning half (marina, venue hire, removals), again
+# on invented domains (surveys, catering, lockers, wine tastings, fuel, conservatories).
+
+
+# (8) A negated "can" against an affirmed "may" (or "could"): one permission.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "After the deadline, numbers cannot go down.",
+            "After the deadline, the total may be reduced.",
+            True,
+        ),
+        (
+            "After the deadline, numbers cannot go down.",
+            "After the deadline, numbers are final.",
+            False,
+        ),
+    ],
+)
+def test_a_negated_modal_against_another_permission(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+# (9) Fractions: "a quarter full" and "1/4" are a quarter, not three months or two
+# numbers; a date keeps its slashes.
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("with the fuel tank no more than a quarter full", {"pct:25"}),
+        ("fuel max 1/4 tank", {"pct:25"}),
+        ("3/4 of the deposit", {"pct:75"}),
+        ("every quarter", {"every:month:3"}),
+    ],
+)
+def test_fractions_are_read_as_fractions(text: str, want: set[str]) -> None:
+    assert set(quantities(text)) == want
+
+
+def test_a_date_with_slashes_is_no_fraction() -> None:
+    assert not any(q.startswith("pct:") for q in quantities("due on 1/4/2026"))
+
+
+# (10) "Wait for A before B" = "no B until A" (or "before A").
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "Wait for the surveyor to sign off the report before booking any repairs.",
+            "No repairs can be booked until the surveyor has signed off the report.",
+            False,
+        ),
+        (
+            "Wait for the surveyor to sign off the report before booking any repairs.",
+            "No repairs before the surveyor signs off the report.",
+            False,
+        ),
+        (
+            "Wait for the surveyor to sign off the report before booking any repairs.",
+            "The surveyor cannot sign off the report until repairs are booked.",
+            True,
+        ),
+    ],
+)
+def test_wait_before_is_no_until(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+# (11) "X unless you pay" = "X only, or pay": the restriction with its alternative.
+def test_unless_against_only_or() -> None:
+    step = "Catering must come from our approved list unless you pay a corkage fee."
+    assert polarity_flip(step, "Catering: approved list only, or pay the corkage fee.") is None
+
+
+# (12) Words of one class keep a declared term: "returnable" for "refundable", "each"
+# for "per head".
+LOCKER = item(
+    "locker_rental",
+    "The £20 key deposit is non-refundable. Lockers are emptied every Friday.",
+    ["The £20 key deposit is non-refundable."],
+    ("non-refundable",),
+)
+TASTING = item(
+    "wine_tasting",
+    "Each additional guest is charged at £15 per head.",
+    ["Each additional guest is charged at £15 per head."],
+    ("£15 per head",),
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "caught"),
+    [
+        (LOCKER, "The £20 key deposit is not returnable. Lockers are emptied every Friday.", False),
+        (LOCKER, "The £20 key deposit is refundable. Lockers are emptied every Friday.", True),
+        (TASTING, "Extra guests are charged £15 each.", False),
+        (TASTING, "Each additional guest is charged at £25 each.", True),
+    ],
+)
+def test_a_declared_term_in_a_word_of_its_class(ref: GoldenItem, answer: str, caught: bool) -> None:
+    assert wrong(ref, answer) is caught
+
+
+# (13) A number the exemplar states as procedure is no claim when only function words
+# ("... is £65") tie it to a slot.
+CONSERVATORY = item_with_params(
+    "conservatory_fitting",
+    "The remaining balance on booking 4471 is £500.00, due by 2026-03-01. "
+    "Extra fitting hours are billed at £65 per hour.",
+    {
+        "booking": {"type": "digits", "value": "4471", "label": "booking"},
+        "balance": {"type": "money", "value": "£500.00", "label": "balance due"},
+        "due": {"type": "date", "value": "2026-03-01", "label": "due date"},
+    },
+)
+CONSERVATORY_CONTEXT = {"booking": "9921", "balance": "£820.00", "due": "2026-05-14"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "penalised"),
+    [
+        (
+            "The balance left on booking 9921 is £820.00, due by 2026-05-14. If fitting "
+            "runs over, the extra is £65 an hour.",
+            False,
+        ),
+        (
+            "The remaining balance on booking 9921 is £700.00, due by 2026-05-14. "
+            "Extra fitting hours are billed at £65 per hour.",
+            True,
+        ),
+    ],
+)
+def test_a_procedure_number_after_function_words_is_no_claim(answer: str, penalised: bool) -> None:
+    assert judge(CONSERVATORY, answer, CONSERVATORY_CONTEXT) is penalised
+
+
+# (14) A declared term that is a verb around a quantity ("reduced by 50%") is kept when
+# the sentence states the quantity in other words; another amount is still a change.
+TOLL = item(
+    "bridge_toll",
+    "If you pay within 7 days, the toll is reduced by 50%.",
+    ["If you pay within 7 days, the toll is reduced by 50%."],
+    ("reduced by 50%",),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("- Discount: 50% off if paid within 7 days", False),
+        ("Paying within seven days gets you a fifty per cent discount on the toll.", False),
+        ("If you pay within 7 days, the toll is reduced by 20%.", True),
+    ],
+)
+def test_a_verb_around_a_stated_quantity_is_reworded_freely(answer: str, caught: bool) -> None:
+    assert wrong(TOLL, answer) is caught
+
+
+# (15) "It is essential that ..." is an obligation.
+def test_essential_is_an_obligation() -> None:
+    step = "An adult must be at home from 8am to let the fitters in."
+    assert (
+        polarity_flip(
+            step, "It is essential that an adult is at home from 8am so the fitters can get in."
+        )
+        is None
+    )
+    assert (
+        polarity_flip(step, "An adult can be at home from 8am to let the fitters in.") is not None
+    )
