@@ -336,16 +336,25 @@ _COUNT_TAILS = frozenset({"left", "remaining", "available", "used", "total", "co
 
 def _template_field(
     text: str, start: int, fields: dict[str, FieldInfo], vtype: ValueType
-) -> str | None:
+) -> tuple[str | None, bool]:
+    """The one field whose reference prefix ends right before ``start``, and whether a
+    matching prefix has a content word (not only function words and other slots: "*
+    is" finds any "... is")."""
     before = words(text[max(0, start - 60) : start])[-2:]
     if not before:
-        return None
+        return None, False
     matches = [
-        f.name
+        f
         for f in fields.values()
         if type_fits(vtype, f) and any(_prefix_matches(before, p) for p in f.prefixes)
     ]
-    return matches[0] if len(matches) == 1 else None
+    if len(matches) != 1:
+        return None, False
+    strong = any(
+        _prefix_matches(before, p) and any(w != WILDCARD and w not in STOPWORDS for w in p.split())
+        for p in matches[0].prefixes
+    )
+    return matches[0].name, strong
 
 
 def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tuple[int, int]]:
@@ -481,7 +490,7 @@ def extract_candidates(
                 # uses a vocabulary term as procedure, only a label or template cue
                 # ("status Gold", "holds {tier} status") makes it an instance claim.
                 anchored = (
-                    _template_field(answer, s, fields, "enum") == info.name
+                    _template_field(answer, s, fields, "enum")[0] == info.name
                     or _label_before(answer, s, sentence_of(s), fields, "enum") == info.name
                 )
                 if procedural and not anchored:
@@ -520,7 +529,7 @@ def extract_candidates(
     found = find_typed_values(answer)
     for f in found:
         sent = sentence_of(f.start)
-        fld = _template_field(answer, f.start, fields, f.type)
+        fld, strong = _template_field(answer, f.start, fields, f.type)
         cue = "template" if fld else "none"
         if fld is None:
             fld = _label_before(answer, f.start, sent, fields, f.type)
@@ -550,17 +559,11 @@ def extract_candidates(
             # a nearby field label, or the words after a slot ("the first 10 minutes
             # over the slot are free"), do not make it an instance fact.
             continue
-        if fld is not None and in_procedure and cue == "template":
-            before = words(answer[max(0, f.start - 60) : f.start])[-2:]
-            if not any(
-                _prefix_matches(before, p)
-                and any(w != WILDCARD and w not in STOPWORDS for w in p.split())
-                for p in fields[fld].prefixes
-            ):
-                # Nor does a slot found by function words alone ("{ref} is {balance}"
-                # finds "the extra is £65", which the exemplar states as procedure:
-                # "extra time is billed at £65 per hour").
-                continue
+        if fld is not None and in_procedure and cue == "template" and not strong:
+            # Nor does a slot found by function words alone ("{ref} is {balance}" finds
+            # "the extra is £65", which the exemplar states as procedure: "extra time is
+            # billed at £65 per hour").
+            continue
         if cue == "slot":
             cue = "template"
         cands.append(

@@ -50,12 +50,14 @@ from monitor.text.lexicon import (
     COMMON_VERBS,
     COST_FREE_WORDS,
     COST_WORDS,
+    DOWN_WORDS,
     NEGATORS,
     NUMBER_WORDS,
     ORIGINAL_PAYMENT,
-    PAID_WITH,
-    SAME_CLASS_WORDS,
     STOPWORDS,
+    TERM_CLASS_WORDS,
+    UP_WORDS,
+    paid_with,
 )
 from monitor.text.polarity import ZERO_AMOUNT
 from monitor.text.quantities import (
@@ -828,7 +830,7 @@ class StepVerifier:
                     continue
                 if _about_term(step.masked, term, gw, p):
                     return "negated", f"declared negated term lost its negation: {term}", False
-            if ORIGINAL_PAYMENT.search(term.casefold()) and PAID_WITH.search(" ".join(gw)):
+            if ORIGINAL_PAYMENT.search(term.casefold()) and paid_with(" ".join(gw)):
                 continue  # "original payment method" = "the card you paid with"
             term_q = quantities(term)
             # The term's quantity stated in canonical form ("within 14 days" = "in the
@@ -837,7 +839,11 @@ class StepVerifier:
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
             # A verb around a quantity this sentence states is reworded freely ("the
             # charge is reduced by 50%" -> "50% off", "a fifty per cent reduction").
-            verb_free = bool(term_q) and all(stated(q, seg_q) for q in main_readings(term_q))
+            verb_free = (
+                bool(term_q)
+                and all(stated(q, seg_q) for q in main_readings(term_q))
+                and not _opposite_way(tokens(term), gw)
+            )
             # A fee whose amount the answer states, with a cost word in the sentence
             # ("a $40 late fee" -> "it costs $40", "you pay $40").
             priced = (
@@ -962,7 +968,7 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
     by a negation of its stem ("non-refundable" -> "can't be refunded", "no
     refunds"). Comparisons and ages are looked up in the whole answer, like the
     term's other words; costs and negations in the sentence."""
-    for group in SAME_CLASS_WORDS:
+    for group in TERM_CLASS_WORDS:
         if w in group and any(x in group for x in all_words):
             return True
     if (
@@ -983,9 +989,20 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
 _ZERO = re.compile(r":0(?:\.0+)?$")
 
 
+def _opposite_way(term: list[str], gw: list[str]) -> bool:
+    """Whether the sentence moves an amount the other way from the term ("reduced by
+    50%" -> "50% extra") and not its way."""
+    up, down = set(term) & UP_WORDS, set(term) & DOWN_WORDS
+    g = set(gw)
+    return bool(
+        (down and g & UP_WORDS and not g & DOWN_WORDS)
+        or (up and g & DOWN_WORDS and not g & UP_WORDS)
+    )
+
+
 def _one_class(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are words of one class of :data:`SAME_CLASS_WORDS`."""
-    return any(a in group and b in group for group in SAME_CLASS_WORDS)
+    """Whether ``a`` and ``b`` are words of one class of :data:`TERM_CLASS_WORDS`."""
+    return any(a in group and b in group for group in TERM_CLASS_WORDS)
 
 
 def _modifier_swap(
@@ -1085,8 +1102,8 @@ def _substitution(
         return None
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
-    if len(lost) == len(new) and all(_one_class(a, b) for a, b in zip(lost, new, strict=True)):
-        return None  # the same thing in a word of its class ("returned" / "refunded")
+    if ORIGINAL_PAYMENT.search(" ".join(a[max(0, i1 - 2) : i2 + 2])) and paid_with(" ".join(gw)):
+        return None  # "original payment method" -> "the card you paid with"
     if all(w in COST_WORDS for w in lost + new):
         return None  # a cost said another way ("is charged £65" -> "fee: £65")
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"

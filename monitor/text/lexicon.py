@@ -272,11 +272,17 @@ SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
     frozenset("less under below smaller fewer shorter lower".split()),
     frozenset("age aged old older".split()),
     frozenset("roll rolls rolled carry carries carried".split()),
+)
+# More classes that keep a word of a declared policy term (and of a negatively prefixed
+# one), but are not evidence that two texts talk about one thing: "no refunds for sale
+# items" does not bear on "sale items can be returned for store credit", and "returned
+# to the sender" is not "refunded to the sender".
+TERM_CLASS_WORDS: tuple[frozenset[str], ...] = (
+    *SAME_CLASS_WORDS,
     # When something follows something else ("once payment has cleared" = "after the
     # payment has gone through").
     frozenset("once after following upon".split()),
-    # Money given back ("non-refundable" = "not returnable", "returned credits" =
-    # "refunded credits").
+    # Money given back ("non-refundable" = "not returnable").
     frozenset("refund refunds refunded refundable return returns returned returnable".split()),
     # A price for each one ("£38 per head" = "£38 each").
     frozenset("head person each apiece".split()),
@@ -290,6 +296,29 @@ ORIGINAL_PAYMENT = re.compile(
 PAID_WITH = re.compile(
     r"\b(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we) "
     r"(?:\w+ ){0,2}?(?:paid|pay|used|booked|bought|charged)\b"
+)
+# ... but not where it is denied or left open: "not the card you paid with", "instead
+# of the card you paid with", "whatever card you paid with".
+PAID_WITH_DENIED = re.compile(
+    r"\b(?:not|n't|never|instead of|rather than|whatever|whichever|other than)"
+    r" (?:\S+ ){0,3}?(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we) "
+)
+
+
+def paid_with(text: str) -> bool:
+    """Whether ``text`` (tokens, space-joined) names the original payment method as
+    what the customer paid with, without denying it."""
+    return bool(PAID_WITH.search(text)) and not PAID_WITH_DENIED.search(text)
+
+
+# Which way an amount moves: "reduced by 50%" is "50% off", not "50% extra".
+UP_WORDS = frozenset(
+    """increase increased increases increasing raise raised raises rise rises extra more
+    higher surcharge added add adds plus""".split()
+)
+DOWN_WORDS = frozenset(
+    """reduce reduced reduces reducing reduction lower lowered cut cuts discount
+    discounted off less minus decrease decreased decreases""".split()
 )
 
 # Words that speak of what something costs, and those that say it costs nothing.

@@ -26,6 +26,7 @@ from monitor.text.lexicon import (
     LITOTES_VERBS,
     NEGATIVE_PHRASES,
     NEGATIVE_PREFIXES,
+    NEGATORS,
     OBLIGATION,
     PERMISSION,
     POLARITY_NEGATORS,
@@ -59,17 +60,6 @@ _ANSWER_NO = re.compile(
 )
 
 
-def _plain(text: str) -> str:
-    """The text's tokens, space-joined and padded, with bound phrases rewritten."""
-    text = _ANSWER_NO.sub(r"\1", text)
-    if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
-        text = ZERO_AMOUNT.sub(" free ", text)
-    low = " " + " ".join(tokens(text)) + " "
-    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_BEYOND):
-        low = low.replace(" " + phrase + " ", " " + plain + " ")
-    return low
-
-
 # "Beyond repair" says "cannot be repaired" without a negator.
 _BEYOND = (
     ("beyond economical repair", "not economically repairable"),
@@ -81,20 +71,34 @@ _BEYOND = (
 _FAILED = (("failed to", "did not"), ("fails to", "does not"))
 
 
-_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't|no) ((?:\S+ ){0,5}?)(?:until|before) ")
+def _plain(text: str) -> str:
+    """The text's tokens, space-joined and padded, with bound phrases rewritten."""
+    text = _ANSWER_NO.sub(r"\1", text)
+    if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
+        text = ZERO_AMOUNT.sub(" free ", text)
+    low = " " + " ".join(tokens(text)) + " "
+    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_BEYOND):
+        low = low.replace(" " + phrase + " ", " " + plain + " ")
+    return low
+
+
+_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't) ((?:\S+ ){0,3}?)until ")
 # "Only" that sets when something starts ("only at 18:40", "only from 9 am"), not
 # when it ends ("only until 9 am" is the opposite of "not until 9 am").
 _ONLY_FROM = re.compile(r" only (?:at|from|after|once|when|on) ")
 # An obligation to do one thing before another ("your instructor must sign you off
 # before a test can be booked", "wait for the assessor to approve it before arranging
 # repairs") sets the same order as the other thing denied until the first ("a test
-# cannot be booked until your instructor has confirmed it", "no repairs until ...").
-# A restriction with its alternative: "list only, or pay ...", "... only; otherwise".
-_ONLY_OR = re.compile(r" only (?:\S+ ){0,3}?(?:or|otherwise|else) ")
+# cannot be booked until your instructor has confirmed it", "no repairs before ...").
 _MUST_BEFORE = re.compile(
-    r" (?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
+    r"((?:\S+ ){0,6}?)(?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
     r"((?:\S+ ){0,10}?)before ((?:\S+ ){1,8})"
 )
+_DENIED_UNTIL = re.compile(
+    r" (?:(ca|wo) n't|(cannot)|not|n't|no) ((?:\S+ ){0,5}?)(?:until|before) "
+)
+# A restriction with its alternative: "list only, or pay ...", "... only; otherwise".
+_ONLY_OR = re.compile(r" only (?:\S+ ){0,3}?(?:or|otherwise|else) ")
 
 
 def _only_from(m: re.Match[str]) -> str:
@@ -104,19 +108,39 @@ def _only_from(m: re.Match[str]) -> str:
 
 def _must_before(text: str, other: str) -> bool:
     """Whether ``text`` obliges one thing before a second ("must A before B") that
-    ``other`` denies until something ("B cannot be booked until A"): the second
-    thing's words are in ``other`` before its "until", more than after it."""
+    ``other`` denies until the first ("B cannot be booked until A"): the second
+    thing's words are in ``other`` before its "until", more than after it, and the
+    first thing's after it."""
     m = _MUST_BEFORE.search(text)
-    u = _NOT_UNTIL.search(other)
+    u = _DENIED_UNTIL.search(other)
     if m is None or u is None:
         return False
-    second = content(m.group(2).split())
+    # The first thing with its subject ("your instructor ... sign you off"), the second.
+    first = content((m.group(1) + m.group(2)).split())
+    second = content(m.group(3).split())
     head, tail = other[: u.end()].split(), other[u.end() :].split()
 
-    def shared(ws: list[str]) -> int:
-        return sum(any(same_word(w, x, 5) for x in content(ws)) for w in second)
+    def shared(need: list[str], ws: list[str]) -> int:
+        have = content(ws)
+        return sum(any(same_word(w, x, 5) for x in have) for w in need)
 
-    return shared(head) > 0 and shared(head) > shared(tail)
+    # The second thing is what is denied, and the first is what it waits for ("you do
+    # not need to show your ID before you get on" denies the first thing instead).
+    return shared(second, head) > shared(second, tail) and shared(first, tail) > 0
+
+
+# What we undertake to do is a promise, not an obligation on the reader: "we ensure
+# refunds are processed within 5 days" grants or denies the reader nothing.
+_PROMISE = re.compile(r" (?:we|we'll|we will|our \S+) (?:ensure|ensures|make sure|makes sure) ")
+
+
+def _promises(padded: str) -> str:
+    return _PROMISE.sub(" we ", padded)
+
+
+def _negates(padded: str) -> bool:
+    """Whether a padded text has a negator other than "unless"."""
+    return any(w in NEGATORS for w in padded.split())
 
 
 def _one_form(s: str, a: str) -> tuple[str, str]:
@@ -202,8 +226,9 @@ _MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may"}
 def _affirmed_modal(modal: str, other: list[str]) -> bool:
     """Whether ``other`` uses ``modal`` without negating or restricting it ("you can
     pick the day"; not "you can no longer pick it", "can only be changed by phone",
-    "may keep service animals only")."""
-    forms = set(_MODAL_FORMS)  # can, could and may grant one permission
+    "may keep service animals only"). Only the same modal: "we may move you" grants
+    nothing that "you cannot choose your seat" denies."""
+    forms = {f for f, m in _MODAL_FORMS.items() if m == modal}
     return any(
         w in forms
         and (i + 1 == len(other) or other[i + 1] not in POLARITY_NEGATORS)
@@ -323,33 +348,38 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
     # another negation, "not before 18:40", or "only until", it stays one). Nor
     # against "must ... before", when what is denied is what comes second.
-    if (_ONLY_FROM.search(a) or _must_before(a, s)) and " only " not in s:
+    if _ONLY_FROM.search(a) and " only " not in s:
         s = _NOT_UNTIL.sub(_only_from, s)
-    elif (_ONLY_FROM.search(s) or _must_before(s, a)) and " only " not in a:
+    elif _ONLY_FROM.search(s) and " only " not in a:
         a = _NOT_UNTIL.sub(_only_from, a)
+    elif _must_before(a, s) and " only " not in s:
+        s = _DENIED_UNTIL.sub(_only_from, s, count=1)
+    elif _must_before(s, a) and " only " not in a:
+        a = _DENIED_UNTIL.sub(_only_from, a, count=1)
     # "Must come from our list unless you pay a fee" = "our list only, or pay the fee":
     # the "unless" states the other way of the restriction, not a negation.
-    if " unless " in s and " unless " not in a and _ONLY_OR.search(a):
+    # (Not when the "unless" text negates too: "you cannot park here unless ...".)
+    if " unless " in s and " unless " not in a and _ONLY_OR.search(a) and not _negates(s):
         s = s.replace(" unless ", " or if ")
-    elif " unless " in a and " unless " not in s and _ONLY_OR.search(s):
+    elif " unless " in a and " unless " not in s and _ONLY_OR.search(s) and not _negates(a):
         a = a.replace(" unless ", " or if ")
     st, at = s.strip(), a.strip()
-    neg_s, neg_a = _negations(s, at.split()), _negations(a, st.split())
+    sw, aw_own = st.split(), at.split()
+    neg_s, neg_a = _negations(s, aw_own), _negations(a, sw)
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
-    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], at.split()))]
-    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], st.split()))]
+    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own))]
+    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw))]
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
-        sw = st.split()
-        aw = _plain(context).split() if context is not None else at.split()
+        aw = _plain(context).split() if context is not None else aw_own
         # A negation against an "always" the negating text does not repeat denies it,
         # whatever verb each uses ("are always discussed with you by phone" -> "will
         # not call you about it").
         deny_s = "always" in aw and "always" not in sw
-        deny_a = "always" in sw and "always" not in at.split()
+        deny_a = "always" in sw and "always" not in aw_own
         kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw)]
-        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, at.split())]
+        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own)]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     if (set(st.split()) | set(at.split())) & ANTONYM_TRIGGERS:
@@ -359,7 +389,7 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
                 reasons.append("antonym")
     # Modal words inside a negative phrase are that phrase's ("does not have to" is
     # counted as a negation, not as an obligation).
-    ms, ma = _negative_phrases(s)[1], _negative_phrases(a)[1]
+    ms, ma = _promises(_negative_phrases(s)[1]), _promises(_negative_phrases(a)[1])
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
     perm_a = any(_has(ma, w) for w in PERMISSION)

@@ -251,9 +251,13 @@ _FRACTION = re.compile(
     r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund|full|empty)\b)"
     r"(?!\s+of\s+(?:an?\s+)?(?:" + _PERIOD_RE + r")s?\b)"
 )
-# A fraction in digits ("max 1/4 tank", "3/4 of the deposit"); not a date ("1/4/2026")
-# or a rate ("24/7", read before).
-_SLASH_FRACTION = re.compile(r"(?<![\w/.])([1-9])\s?/\s?([2-9]|10)(?![\w/.])")
+# A fraction in digits before what it is a fraction of ("max 1/4 tank", "3/4 of the
+# deposit", "1/2 price"); not a date ("1/4/2026"), a range ("2/3 days"), an age ("5/6
+# years") or a rating ("rated 4/5").
+_SLASH_FRACTION = re.compile(
+    r"(?<![\w/.])([1-9])\s?/\s?([2-9]|10)"
+    r"(?=\s+(?:of|tank|full|off|price|refund|deposit|fare|fee)\b)"
+)
 _FULL = re.compile(
     r"(?<![\w])(?:full refund|refunded in full|refund in full|in full|the full amount"
     r"|all (?:of )?(?:your|the) money)(?![\w])"
