@@ -377,7 +377,8 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
         if weak and not (after and after.group(1)[:1].isalnum()):
             continue
         stop = re.escape(after.group(1)) if after else "$"
-        lead = r"\s+".join(re.escape(w) for w in before)
+        # An apostrophe in the lead matches either way of typing it ("Biscuit’s").
+        lead = r"\s+".join(re.escape(w).replace("'", "['’]") for w in before)
         ends = stop + r"(?![\w])" if weak else stop + r"(?![\w])|[.;!?\n]|$"
         # The value opens on a non-space: spaces before it belong to the lead's \s+
         # alone (else a run of spaces is split every way between them: quadratic).

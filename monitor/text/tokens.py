@@ -40,8 +40,9 @@ def raw_words(text: str) -> list[str]:
 
 
 def words(text: str) -> list[str]:
-    """:func:`raw_words`, casefolded."""
-    return [w.casefold() for w in raw_words(text)]
+    """:func:`raw_words`, casefolded, with a typographic apostrophe read as ``'``
+    ("It’ll" is "it'll", not "it" and "ll")."""
+    return [w.casefold() for w in raw_words(text.replace("’", "'"))]
 
 
 def singular(w: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 from monitor.schemas import GoldenItem
 from monitor.text.polarity import polarity_flip
 from monitor.text.quantities import quantities
-from monitor.text.tokens import content, tokens
+from monitor.text.tokens import content, tokens, words
 from tests.conftest import item_with_params
 from tests.unit.monitor.test_failure_classes import item, wrong
 from tests.unit.monitor.test_failure_classes_2 import judge
@@ -451,3 +451,14 @@ PARCELS = item(
 )
 def test_review_controls_for_the_new_term_rules(ref: GoldenItem, answer: str, caught: bool) -> None:
     assert wrong(ref, answer) is caught
+
+
+# (16) A typographic apostrophe is an apostrophe, in labels and claims too.
+def test_a_typographic_apostrophe_is_read_as_an_apostrophe() -> None:
+    assert words("It’ll be refunded; Biscuit’s jab") == [
+        "it'll",
+        "be",
+        "refunded",
+        "biscuit's",
+        "jab",
+    ]
