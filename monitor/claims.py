@@ -344,17 +344,14 @@ def _template_field(
     if not before:
         return None, False
     matches = [
-        f
+        (f.name, hits)
         for f in fields.values()
-        if type_fits(vtype, f) and any(_prefix_matches(before, p) for p in f.prefixes)
+        if type_fits(vtype, f) and (hits := [p for p in f.prefixes if _prefix_matches(before, p)])
     ]
     if len(matches) != 1:
         return None, False
-    strong = any(
-        _prefix_matches(before, p) and any(w != WILDCARD and w not in STOPWORDS for w in p.split())
-        for p in matches[0].prefixes
-    )
-    return matches[0].name, strong
+    name, hits = matches[0]
+    return name, any(w != WILDCARD and w not in STOPWORDS for p in hits for w in p.split())
 
 
 def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tuple[int, int]]:

@@ -747,15 +747,19 @@ class StepVerifier:
         step_q, answer_q = step.quantities, al.answer_q
         near = self._with_related(sw, seg, al.segs)
         seg_q = quantities(mask_known(near, al.values))
-        lost_q = {q for q in main_readings(step_q) if not stated(q, answer_q)}
-        new_q = {q for q in main_readings(seg_q) if not stated(q, main_readings(step_q))}
+        step_main = main_readings(step_q)
+        lost_q = {q for q in step_main if not stated(q, answer_q)}
+
+        def new_in(qs: frozenset[str]) -> set[str]:
+            return {q for q in main_readings(qs) if not stated(q, step_main)}
+
         # A bare number that is a reading of one of the step's quantities writes that
         # quantity in a way not read here ("24+ hours", "Day 30: lien notice"); it is
         # no new quantity against the step's others ("in full").
         new_q = {
             q
-            for q in new_q
-            if not (q.startswith("n:") and any(not conflict(a, q) for a in main_readings(step_q)))
+            for q in new_in(seg_q)
+            if not (q.startswith("n:") and any(not conflict(a, q) for a in step_main))
         }
         if (
             lost_q
@@ -766,11 +770,7 @@ class StepVerifier:
             # quantity may sit in a sibling clause that shares no word with the step
             # ("Guests must be 18 or older, and ... twice a month" -> "They have to be
             # 14 or over, and one person can come twice a month").
-            new_q |= {
-                q
-                for q in main_readings(quantities(mask_known(full, al.values)))
-                if not stated(q, main_readings(step_q))
-            }
+            new_q |= new_in(quantities(mask_known(full, al.values)))
         if any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
@@ -815,10 +815,11 @@ class StepVerifier:
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
-            keys = [w for w in content(tokens(term)) if not w[:1].isdigit()]
+            term_words = tokens(term)
+            keys = [w for w in content(term_words) if not w[:1].isdigit()]
             if not keys:
                 continue
-            if flip is None and len(keys) <= 2 and any(w in NEGATORS for w in tokens(term)):
+            if flip is None and len(keys) <= 2 and any(w in NEGATORS for w in term_words):
                 # A negated term ("not accepted", "not presented") is a rule. Kept when
                 # the sentence negates too, in its own words ("we can't waive it",
                 # "they won't come back"); lost when nothing in it negates or restricts
@@ -842,7 +843,7 @@ class StepVerifier:
             verb_free = (
                 bool(term_q)
                 and all(stated(q, seg_q) for q in main_readings(term_q))
-                and not _opposite_way(tokens(term), gw)
+                and not _opposite_way(term_words, gw)
             )
             # A fee whose amount the answer states, with a cost word in the sentence
             # ("a $40 late fee" -> "it costs $40", "you pay $40").
@@ -877,7 +878,7 @@ class StepVerifier:
                     f"declared policy term replaced: {term} -> {' '.join(new)}",
                     False,
                 )
-        same_q = bool(step_q) and all(stated(q, seg_q) for q in main_readings(step_q))
+        same_q = bool(step_q) and all(stated(q, seg_q) for q in step_main)
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False

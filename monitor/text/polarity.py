@@ -82,7 +82,10 @@ def _plain(text: str) -> str:
     return low
 
 
-_NOT_UNTIL = re.compile(r" (?:(ca|wo) n't|(cannot)|not|n't) ((?:\S+ ){0,3}?)until ")
+# The negator of a "not ... until": its groups ("ca" / "wo" of "can't" / "won't",
+# "cannot") tell _only_from which verb to keep, in both patterns that use it.
+_DENY = r" (?:(ca|wo) n't|(cannot)|not|n't"
+_NOT_UNTIL = re.compile(_DENY + r") ((?:\S+ ){0,3}?)until ")
 # "Only" that sets when something starts ("only at 18:40", "only from 9 am"), not
 # when it ends ("only until 9 am" is the opposite of "not until 9 am").
 _ONLY_FROM = re.compile(r" only (?:at|from|after|once|when|on) ")
@@ -94,9 +97,7 @@ _MUST_BEFORE = re.compile(
     r"((?:\S+ ){0,6}?)(?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
     r"((?:\S+ ){0,10}?)before ((?:\S+ ){1,8})"
 )
-_DENIED_UNTIL = re.compile(
-    r" (?:(ca|wo) n't|(cannot)|not|n't|no) ((?:\S+ ){0,5}?)(?:until|before) "
-)
+_DENIED_UNTIL = re.compile(_DENY + r"|no) ((?:\S+ ){0,5}?)(?:until|before) ")
 # A restriction with its alternative: "list only, or pay ...", "... only; otherwise".
 _ONLY_OR = re.compile(r" only (?:\S+ ){0,3}?(?:or|otherwise|else) ")
 
