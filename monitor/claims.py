@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -294,23 +295,50 @@ def _label_before(
 
 
 def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None:
-    """The count field a number is written with: "5 tickets", "2 refills left" (the
-    field's label right after the number, plurals aside), None for anything else."""
+    """The count field a number is written with: "5 tickets", "2 refills left", "7
+    left", "56 GB" (the field's label, its count tail or its unit word right after
+    the number, plurals aside), None for anything else."""
     after = [singular(w) for w in words(text[end : end + 40])[:5]]
     before = words(text[max(0, end - 60) : end])[-3:-1]
-    if any(w in _LIMIT_WORDS for w in before):
+    if _limit_before(before):
         return None  # "up to 8 tickets", "at most 14 nights": a limit, not this instance's
-    found = {
-        info.name
-        for info in fields.values()
-        if info.type == "integer"
-        for label in info.labels
-        if (lw := _count_label(label))
-        and after[: len(lw)] == lw
-        and after[len(lw) : len(lw) + 1] != ["per"]  # "2 tickets per order"
-        and any(w not in STOPWORDS for w in lw)
-    }
+    if after[1:2] == ["per"]:
+        return None  # "2 tickets per order"
+    found: set[str] = set()
+    for info in fields.values():
+        if info.type != "integer":
+            continue
+        for label in info.labels:
+            lw = _count_label(label)
+            if not any(w not in STOPWORDS for w in lw):
+                continue
+            full = [singular(w) for w in label.split()]
+            tail = _TAIL_GROUP.get(full[-1]) if len(full) > 1 else None
+            if (
+                after[: len(lw)] == lw
+                # "7 left" for "guest passes left": the count's own tail word
+                or (tail is not None and after[:1] and _TAIL_GROUP.get(after[0]) == tail)
+                # "56 GB" for "allowance gb": the label's last word, a unit
+                or (
+                    tail is None
+                    and len(full) > 1
+                    and full[-1] not in STOPWORDS
+                    and full[-1] not in GENERIC_LABEL_TAIL
+                    and after[:1] == full[-1:]
+                )
+            ):
+                found.add(info.name)
     return found.pop() if len(found) == 1 else None
+
+
+def _limit_before(before: list[str]) -> bool:
+    """Whether the words right before a number make it a bound: "up to 8", "at most
+    14", "more than 3", "maximum of 6" (not "corresponding to the 265 kWh")."""
+    if not before:
+        return False
+    if before[-1] in _LIMIT_WORDS:
+        return True
+    return before[-1] == "of" and len(before) > 1 and before[-2] in _LIMIT_WORDS
 
 
 def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None:
@@ -325,13 +353,30 @@ def _count_label(label: str) -> list[str]:
     """A count field's label as the noun it counts: "guest passes left" -> "guest
     pass" ("6 guest passes available" states it), plurals aside."""
     lw = [singular(w) for w in label.split()]
-    while len(lw) > 1 and lw[-1] in _COUNT_TAILS:
+    while len(lw) > 1 and lw[-1] in _TAIL_GROUP:
         lw = lw[:-1]
     return lw
 
 
+def _count_tail(label: str) -> str | None:
+    """What a count label counts by its tail: "refills remaining" and "refills left"
+    both count what is left, "passes used" what is used; None without a tail."""
+    lw = [singular(w) for w in label.split()]
+    return _TAIL_GROUP.get(lw[-1]) if len(lw) > 1 else None
+
+
 _LIMIT_WORDS = frozenset({"to", "most", "least", "maximum", "minimum", "max", "min", "than"})
-_COUNT_TAILS = frozenset({"left", "remaining", "available", "used", "total", "count"})
+# A count label's tail words, by what they count: the same count in other words.
+_TAIL_GROUP = {
+    "left": "left",
+    "remaining": "left",
+    "available": "left",
+    "used": "used",
+    "total": "total",
+    "count": "count",
+    "done": "done",
+    "completed": "done",
+}
 
 
 def _template_field(
@@ -448,17 +493,42 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     for info in fields.values():
         if norm in info.labels:
             return info.name
-    # A count label with another tail word: "Refills remaining: 2" for "refills left".
+    # A count label with another tail word of the same count: "Refills remaining: 2"
+    # for "refills left" (not "Refills used: 2").
     counted = _count_label(norm)
     if counted != [singular(w) for w in norm.split()]:
+        tail = _count_tail(norm)
         found = {
             info.name
             for info in fields.values()
-            if info.type == "integer" and any(_count_label(lb) == counted for lb in info.labels)
+            if info.type == "integer"
+            and any(
+                _count_label(lb) == counted and _count_tail(lb) in (tail, None)
+                for lb in info.labels
+            )
         }
         if len(found) == 1:
             return found.pop()
-    return None
+    # An identifier's label with another generic tail ("Application number" for
+    # "application id"), or the words of one field's label in their own family
+    # ("Vehicle" for "vehicle registration", "Registered" for "registration date").
+    ws = norm.split()
+    while len(ws) > 1 and ws[-1] in GENERIC_LABEL_TAIL:
+        ws = ws[:-1]
+    stripped = " ".join(ws)
+    for info in fields.values():
+        if stripped in info.labels:
+            return info.name
+    keys = [w for w in ws if w not in STOPWORDS and w not in GENERIC_LABEL_TAIL]
+    if not keys:
+        return None
+    found = {
+        info.name
+        for info in fields.values()
+        for lb in info.labels
+        if all(any(same_word(k, w, 5) for w in lb.split()) for k in keys)
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def extract_candidates(
@@ -518,11 +588,29 @@ def extract_candidates(
         ):
             continue
         fld = _match_field_by_label(label, fields)
-        if fld is not None and not type_fits(shape_of(value), fields[fld]):
+        if (
+            fld is not None
+            and not type_fits(shape_of(value), fields[fld])
+            and not _short_code_of(value, fields[fld])
+        ):
             # Words after the label of a number field state something else about it
             # ("- Contract: month to month" for the contract number).
             fld = None
         add(m.start("value"), m.start("value") + len(value), shape_of(value), fld or label, "label")
+
+    # A short code right after its field's label ("error 9QW" for the error code
+    # "M95"): too short to be read as an identifier on its own shape.
+    for info in fields.values():
+        if not _short_code_of(info.observed or "", info):
+            continue
+        for label in info.labels:
+            for m in re.finditer(
+                r"(?<![\w])" + r"\s+".join(re.escape(w) for w in label.split()) + _SHORT_CODE,
+                answer,
+                re.IGNORECASE,
+            ):
+                if _short_code_of(m.group("code"), info):
+                    add(m.start("code"), m.end("code"), info.type, info.name, "label")
 
     found = find_typed_values(answer)
     for f in found:
@@ -540,9 +628,11 @@ def extract_candidates(
             ]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
+        counted = False
         if fld is None and f.type == "integer":
             fld = _label_after(answer, f.end, fields)
             cue = "label" if fld else "none"
+            counted = fld is not None
             if fld is None:
                 fld = _slot_after(answer, f.end, fields)
                 cue = "slot" if fld else "none"
@@ -552,6 +642,10 @@ def extract_candidates(
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if fld is None and (f.type == "integer" or in_procedure):
             continue  # procedure, not an instance fact
+        if counted and in_procedure and item is not None:
+            # "2 tickets" counts the entity's tickets unless the exemplar's procedure
+            # says "2 tickets" too: the number alone ("within 2 days") is another fact.
+            in_procedure = _procedure_counts(item, f.text, words(answer[f.end : f.end + 40])[:1])
         if fld is not None and in_procedure and cue != "template":
             # The exemplar states this number as procedure ("within 5 business days");
             # a nearby field label, or the words after a slot ("the first 10 minutes
@@ -578,6 +672,41 @@ def extract_candidates(
         )
 
     return _resolve_overlaps(cands)
+
+
+# A code of two to four letters and digits, with a digit, after a label and a space
+# or a colon.
+_SHORT_CODE = r"\s*[:#]?\s*(?P<code>(?=[A-Za-z]*\d)[A-Za-z0-9]{2,4})(?![\w-])"
+
+
+def _short_code_of(value: str, info: FieldInfo) -> bool:
+    """Whether ``value`` is a short code (two to four letters and digits, with a digit)
+    of the length and letter case of the field's observed code ("E4" for "C3")."""
+    like = normalize_id(info.observed or "")
+    return (
+        info.type in ("alnum", "digits")
+        and 2 <= len(like) <= 4
+        and re.fullmatch(r"(?=[A-Za-z]*\d)[A-Za-z0-9]{2,4}", value) is not None
+        and len(normalize_id(value)) == len(like)
+        and value.isupper() == like.isupper()
+    )
+
+
+def _procedure_counts(item: GoldenItem, number: str, noun: list[str]) -> bool:
+    """Whether the exemplar's procedure writes ``number`` with the noun after it."""
+    if not noun:
+        return True
+    ws = _procedure_words(item.answer, tuple(spec.value for spec in item.parameters.values()))
+    want = singular(noun[0])
+    return any(a == number and singular(b) == want for a, b in itertools.pairwise(ws))
+
+
+@functools.lru_cache(maxsize=4096)
+def _procedure_words(answer: str, instance_values: tuple[str, ...]) -> tuple[str, ...]:
+    text = answer
+    for value in sorted(instance_values, key=len, reverse=True):
+        text = text.replace(value, " ")
+    return tuple(words(text))
 
 
 # Value types that a sentence rarely states about anything but the entity's own

@@ -1,0 +1,226 @@
+"""Claims a reworded answer states about the entity, found by closed-class cues.
+
+A paraphrase does not keep the exemplar's words around a value, so the template cue
+finds nothing there; what still ties a number or a code to its field is how it is
+written: the count noun or unit after it ("3 left", "200 GB"), a label in other words
+("Membership number:" for a member id, "Registered:" for a registration date), a
+short code right after its label ("fault E4"). Each rule has a control that must stay
+procedure or unattributed. The domains are invented (bowling, cloud storage, EV
+charging, theatre, boilers, a film club, piano lessons).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.claims import extract_candidates
+from tests.conftest import item_with_params
+from tests.unit.monitor.test_failure_classes_2 import judge
+
+
+def fields_of(answer: str, ref: object, observed: dict[str, str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for c in extract_candidates(answer, ref, observed):  # type: ignore[arg-type]
+        if c.field is not None:
+            out.setdefault(c.field, []).append(c.value)
+    return out
+
+
+BOWLING = item_with_params(
+    "bowling_card",
+    "Card 55123 has 4 games left until 2026-05-01. Each game is up to 6 players, "
+    "and lanes are held for 10 minutes after your slot.",
+    {
+        "card": {"type": "digits", "value": "55123", "label": "card"},
+        "gamesLeft": {"type": "integer", "value": "4", "label": "games left"},
+        "renews": {"type": "date", "value": "2026-05-01", "label": "renewal date"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        ("Bowling card 70411: 3 left, and they renew on 2026-08-01.", ["3"]),
+        ("You have 3 games remaining on card 70411.", ["3"]),
+        ("Games available: 3. Card 70411.", ["3"]),
+        # Another count, or a bound: not the entity's games left.
+        ("You have 3 used on card 70411.", []),
+        ("Games used: 3 (card 70411).", []),
+        ("Each game takes up to 3 players on card 70411.", []),
+        ("Lanes are held for at most 3 games.", []),
+    ],
+)
+def test_a_count_in_other_words(answer: str, found: list[str]) -> None:
+    assert (
+        fields_of(answer, BOWLING, {"card": "70411", "gamesLeft": "5"}).get("gamesLeft", [])
+        == found
+    )
+
+
+def test_a_count_in_other_words_is_judged() -> None:
+    answer = "Bowling card 70411: 3 left. Lanes are held for 10 minutes after your slot."
+    assert judge(BOWLING, answer, {"card": "70411", "gamesLeft": "5"})
+    assert not judge(BOWLING, answer, {"card": "70411", "gamesLeft": "3"})
+
+
+CLOUD = item_with_params(
+    "cloud_quota",
+    "Account 88120345 has a storage quota of 500 GB on the Family plan. Files in the "
+    "bin are deleted after 30 days.",
+    {
+        "account": {"type": "digits", "value": "88120345", "label": "account"},
+        "quotaGb": {"type": "integer", "value": "500", "label": "storage quota gb"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        ("Your 200 GB are nearly full on account 44100299.", ["200"]),
+        ("Account 44100299 can hold 200 GB in total.", ["200"]),
+        # A bound on something else, and a number with another noun.
+        ("Uploads are capped at most 200 GB a day.", []),
+        ("Files stay in the bin for 200 days.", []),
+    ],
+)
+def test_a_count_written_with_its_unit(answer: str, found: list[str]) -> None:
+    assert (
+        fields_of(answer, CLOUD, {"account": "44100299", "quotaGb": "500"}).get("quotaGb", [])
+        == found
+    )
+
+
+CHARGING = item_with_params(
+    "ev_session",
+    "Session 7710042 delivered 38 kWh to your car. Sessions over 3 hours pay an idle "
+    "fee, and receipts are emailed within 2 days.",
+    {
+        "session": {"type": "digits", "value": "7710042", "label": "session"},
+        "kwh": {"type": "integer", "value": "38", "label": "kwh"},
+    },
+)
+
+
+def test_to_before_the_is_no_bound() -> None:
+    # "corresponding to the 52 kWh": "to" is a bound only right before the number.
+    answer = "The charge for session 5510023 corresponds to the 52 kWh your car took."
+    assert fields_of(answer, CHARGING, {"kwh": "40"}).get("kwh") == ["52"]
+    assert (
+        fields_of("You can take up to 52 kWh per session.", CHARGING, {"kwh": "40"}).get("kwh", [])
+        == []
+    )
+
+
+THEATRE = item_with_params(
+    "theatre_order",
+    "Order 5520 has 4 tickets for Hamlet, and they can be transferred free of charge. "
+    "Your friend must accept within 2 days, and each ticket moves only once.",
+    {
+        "order": {"type": "digits", "value": "5520", "label": "order"},
+        "tickets": {"type": "integer", "value": "4", "label": "ticket count"},
+    },
+)
+
+
+def test_a_procedure_number_with_the_count_noun_is_still_a_claim() -> None:
+    # "2" is procedure in the exemplar ("within 2 days"), "2 tickets" is not.
+    answer = "All 2 tickets on order 7731 can go to a friend, who has 2 days to accept."
+    assert fields_of(answer, THEATRE, {"order": "7731", "tickets": "3"}).get("tickets") == ["2"]
+    assert judge(THEATRE, answer, {"order": "7731", "tickets": "3"})
+
+
+def test_the_exemplar_own_count_stays_procedure() -> None:
+    ref = item_with_params(
+        "theatre_group",
+        "Order 5520 has 6 tickets. Groups of 2 tickets or more sit together.",
+        {
+            "order": {"type": "digits", "value": "5520", "label": "order"},
+            "tickets": {"type": "integer", "value": "6", "label": "ticket count"},
+        },
+    )
+    answer = "Order 7731: groups of 2 tickets or more sit together."
+    assert "tickets" not in fields_of(answer, ref, {"order": "7731", "tickets": "3"})
+
+
+CLUB = item_with_params(
+    "film_club",
+    "Member 40388105 registered on 2024-03-02 and can bring 2 guests a month.",
+    {
+        "memberId": {"type": "digits", "value": "40388105", "label": "member id"},
+        "regDate": {"type": "date", "value": "2024-03-02", "label": "registration date"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "field", "value"),
+    [
+        ("Membership number: 51207734. Guests: 2 a month.", "memberId", "51207734"),
+        ("Member no: 51207734", "memberId", "51207734"),
+        ("- Registered: 2023-11-19\n- Guests: 2 a month", "regDate", "2023-11-19"),
+    ],
+)
+def test_a_label_in_other_words(answer: str, field: str, value: str) -> None:
+    observed = {"memberId": "99887766", "regDate": "2024-01-05"}
+    assert fields_of(answer, CLUB, observed).get(field) == [value]
+
+
+def test_a_label_of_no_field_names_none() -> None:
+    observed = {"memberId": "99887766", "regDate": "2024-01-05"}
+    found = fields_of("Renewal: 2023-11-19", CLUB, observed)
+    assert "regDate" not in found and "memberId" not in found
+
+
+BOILER = item_with_params(
+    "boiler_fault",
+    "Boiler BX44120 shows fault code F7. Reset it once at the switch, and if fault F7 "
+    "comes back within 2 hours, book an engineer in the app.",
+    {
+        "boiler": {"type": "alnum", "value": "BX44120", "label": "boiler"},
+        "fault": {"type": "alnum", "value": "F7", "label": "fault code"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        ("If fault E4 comes back, book an engineer in the app.", ["E4"]),
+        ("Fault code: E4. Reset it once at the switch.", ["E4"]),
+        # No digit, lower case, or another length: no code.
+        ("If the fault comes back, book an engineer.", []),
+        ("Fault code reset: press the switch once.", []),
+        ("If fault E41 comes back, book an engineer.", []),
+    ],
+)
+def test_a_short_code_after_its_label(answer: str, found: list[str]) -> None:
+    assert fields_of(answer, BOILER, {"fault": "C3"}).get("fault", []) == found
+
+
+def test_a_short_code_after_its_label_is_judged() -> None:
+    answer = (
+        "Boiler BX55102: if fault E4 comes back within 2 hours of a reset at the switch, "
+        "book an engineer in the app."
+    )
+    assert judge(BOILER, answer, {"boiler": "BX55102", "fault": "C3"})
+    assert not judge(BOILER, answer, {"boiler": "BX55102", "fault": "E4"})
+
+
+PIANO = item_with_params(
+    "piano_lessons",
+    "Student 698119 has done 12 lessons. The grade exam needs at least 20 lessons.",
+    {
+        "student": {"type": "digits", "value": "698119", "label": "student"},
+        "lessonsDone": {"type": "integer", "value": "12", "label": "lessons completed"},
+    },
+)
+
+
+def test_a_count_tail_of_the_same_count() -> None:
+    observed = {"student": "551200", "lessonsDone": "30"}
+    assert fields_of("So far you've done 17 lessons.", PIANO, observed).get("lessonsDone") == ["17"]
+    assert fields_of("- Lessons done: 17", PIANO, observed).get("lessonsDone") == ["17"]
+    # The exemplar's bound is procedure.
+    assert "lessonsDone" not in fields_of("The exam needs at least 20 lessons.", PIANO, observed)
