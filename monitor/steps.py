@@ -457,11 +457,11 @@ class StepVerifier:
         # A heading that introduces a list ("To reschedule 8944419:") names the topic
         # the steps are about; it states none of them.
         # A window that opens with one is its second sentence, which is scored alone.
-        head_at = {g.at for g in segs if g.kind == "sentence" and _HEADING.search(g.text)}
+        head_at = {g.at for g in segs if g.kind == "sentence" and _is_heading(g.text)}
         heads = [
             j
             for j, g in enumerate(segs)
-            if (g.kind != "window" and _HEADING.search(g.text)) or g.at[:1] in head_at
+            if (g.kind != "window" and _is_heading(g.text)) or g.at[:1] in head_at
         ]
         if heads:
             score = score.copy()
@@ -890,7 +890,32 @@ class StepVerifier:
 _NO_STEM = 10_000
 # A short line ending in a colon (at most five words): "Book it online, then bring
 # these at pick-up:" states a step before its list.
-_HEADING = re.compile(r"^\W*(?:[\w'-]+\W+){0,4}[\w'-]+\s*:\s*$")
+_HEADING_RUN = re.compile(r"[\w'-]+")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _is_heading(text: str) -> bool:
+    """A short line ending in a colon: at most five words, the last right before the
+    colon. Read without backtracking: a line of "- - - ..." is no heading, found in
+    linear time (the pattern it replaces tried every split of the dashes)."""
+    body = text.rstrip()
+    if not body.endswith(":"):
+        return False
+    body = body[:-1].rstrip()
+    if not body or not _HEADING_RUN.fullmatch(body[-1]):
+        return False
+    # Each word is a run of letters, digits, "'" and "-"; a run of dashes or quotes
+    # alone is punctuation between words, but for the last run, which is the word
+    # before the colon.
+    runs = 1
+    for run in _HEADING_RUN.findall(body)[:-1]:
+        if _WORD_CHAR.search(run):
+            runs += 1
+            if runs > 5:
+                return False
+    return True
+
+
 # Nothing is charged, in other words (on tokens: "doesn't" is "does n't").
 _NO_COST = re.compile(
     r"\b(?:costs? (?:[a-z]+ )?nothing|(?:pay|charge|charged) nothing|nothing to pay"

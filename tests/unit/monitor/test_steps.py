@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from monitor.embeddings import HashingEmbedder
@@ -271,3 +275,36 @@ async def test_a_full_step_cache_still_verifies(monkeypatch: pytest.MonkeyPatch)
     expected = StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[1], [])
     assert StepVerifier(HashingEmbedder()).verify(GYM, PARAPHRASES[1], []) == expected
     assert await StepVerifier(HashingEmbedder()).verify_async(GYM, PARAPHRASES[1], []) == expected
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '"1" + " -" * 30_000 + " years old"',  # every split of the dashes was tried
+        '"-" * 150_000 + ":"',
+        '"a - " * 30_000 + "b:"',
+    ],
+)
+def test_a_line_of_dashes_gets_its_verdicts_without_backtracking(answer: str) -> None:
+    # A liveness check, not a speed target: the heading reader once tried every way of
+    # splitting "- - - ..." into five words, and one such answer held a worker for
+    # hours. It must finish; the limit is generous (it takes milliseconds). In a child
+    # process: a regular expression holds the interpreter, so a thread could not time out.
+    code = (
+        "from tests.unit.monitor.test_steps import verdicts\n"
+        f"out = verdicts({answer})\n"
+        "assert set(out.values()) <= {'missing', 'covered'}, out\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            check=False,
+            cwd=root,
+            timeout=60,
+            capture_output=True,
+            text=True,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("the step verifier did not finish within 60 s")
+    assert done.returncode == 0, done.stderr[-2000:]
