@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -316,18 +315,69 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
             tail = _TAIL_GROUP.get(full[-1]) if len(full) > 1 else None
             if (
                 after[: len(lw)] == lw
-                # "7 left" for "guest passes left": the count's own tail word
-                or (tail is not None and after[:1] and _TAIL_GROUP.get(after[0]) == tail)
+                # "7 left" for "guest passes left": the count's own tail word, ending
+                # its phrase ("3 left turns", "2 remaining spaces" count something else)
+                or (
+                    tail is not None
+                    and after[:1]
+                    and _TAIL_GROUP.get(after[0]) == tail
+                    and _phrase_ends_after_first(text, end)
+                )
                 # "56 GB" for "allowance gb": the label's last word, a unit
                 or (
                     tail is None
                     and len(full) > 1
                     and full[-1] not in STOPWORDS
                     and full[-1] not in GENERIC_LABEL_TAIL
+                    and full[-1] not in _TIME_UNITS
                     and after[:1] == full[-1:]
+                    and after[1:2] != ["of"]
+                    and not (before and before[-1] in ("a", "an", "each", "extra", "every"))
                 )
             ):
                 found.add(info.name)
+    return found.pop() if len(found) == 1 else None
+
+
+_TIME_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "night"})
+
+
+def _phrase_ends_after_first(text: str, end: int) -> bool:
+    """Whether the word after a number ends its phrase: punctuation, the end, or a
+    function word next ("3 left, and", "3 left on card"; not "3 left turns")."""
+    m = re.match(r"\s*[\w'-]+(\s*[^\w\s]|\s*$|\s+([\w'-]+))", text[end:])
+    if m is None:
+        return False
+    nxt = m.group(2)
+    return nxt is None or nxt.casefold() in STOPWORDS or nxt.casefold() in _PREPOSITIONS
+
+
+_PREPOSITIONS = frozenset(
+    {"before", "after", "until", "till", "from", "of", "now", "so", "this", "yet"}
+)
+
+
+def _head_before(text: str, start: int, fields: dict[str, FieldInfo]) -> str | None:
+    """The count field whose label's last word comes right before a number:
+    "position 194" for "waiting list position" (not a function word, a generic tail
+    such as "number", nor a count tail such as "left")."""
+    before = [singular(w) for w in words(text[max(0, start - 40) : start])[-1:]]
+    if not before:
+        return None
+    nxt = words(text[start : start + 40])[1:3]
+    if nxt[:1] == ["of"] and not (nxt[1:2] and nxt[1][:1].isdigit()):
+        return None  # "position 2 of the form" (not "position 2 of 40")
+    found = {
+        info.name
+        for info in fields.values()
+        if info.type == "integer"
+        for label in info.labels
+        if len(ws := [singular(w) for w in label.split()]) > 1
+        and ws[-1] == before[0]
+        and ws[-1] not in STOPWORDS
+        and ws[-1] not in GENERIC_LABEL_TAIL
+        and ws[-1] not in _TAIL_GROUP
+    }
     return found.pop() if len(found) == 1 else None
 
 
@@ -338,7 +388,11 @@ def _limit_before(before: list[str]) -> bool:
         return False
     if before[-1] in _LIMIT_WORDS:
         return True
-    return before[-1] == "of" and len(before) > 1 and before[-2] in _LIMIT_WORDS
+    return before[-1] in ("of", *_HEDGES) and len(before) > 1 and before[-2] in _LIMIT_WORDS
+
+
+# "up to about 6", "at least another 2": one hedge between the bound and the number.
+_HEDGES = frozenset({"about", "around", "roughly", "approximately", "another", "a", "further"})
 
 
 def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None:
@@ -365,7 +419,22 @@ def _count_tail(label: str) -> str | None:
     return _TAIL_GROUP.get(lw[-1]) if len(lw) > 1 else None
 
 
-_LIMIT_WORDS = frozenset({"to", "most", "least", "maximum", "minimum", "max", "min", "than"})
+_LIMIT_WORDS = frozenset(
+    {
+        "to",
+        "most",
+        "least",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+        "than",
+        "over",
+        "under",
+        "above",
+        "below",
+    }
+)
 # A count label's tail words, by what they count: the same count in other words.
 _TAIL_GROUP = {
     "left": "left",
@@ -376,6 +445,7 @@ _TAIL_GROUP = {
     "count": "count",
     "done": "done",
     "completed": "done",
+    "balance": "balance",
 }
 
 
@@ -410,6 +480,7 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
     bin"). Nor is a run of words that ends on a function word ("crew recorded the")."""
     out: list[tuple[int, int]] = []
     procedure = _procedure_text(item.answer, spec.value)
+    longest = max(len(words(v)) for v in (spec.value, *(spec.values or ())))
     for m in re.finditer(_whole(spec.value), item.answer):
         before = raw_words(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
         after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
@@ -418,7 +489,13 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
         weak = all(w.casefold() in STOPWORDS for w in before)
         if weak and not (after and after.group(1)[:1].isalnum()):
             continue
-        stop = re.escape(after.group(1)) if after else "$"
+        # The word after the value starts a word of its own: "the {type} on" finds no
+        # "inspecti" in "the inspection".
+        stop = (
+            (r"(?<![\w])" if after.group(1)[:1].isalnum() else "") + re.escape(after.group(1))
+            if after
+            else "$"
+        )
         # An apostrophe in the lead matches either way of typing it ("Biscuit’s").
         lead = r"\s+".join(re.escape(w).replace("'", "['’]") for w in before)
         ends = stop + r"(?![\w])" if weak else stop + r"(?![\w])|[.;!?\n]|$"
@@ -427,11 +504,19 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
         pattern = (
             r"(?<![\w])" + lead + r"\s+(?P<v>[^\s.;:!?\n][^.;:!?\n]{0,59}?)\s*(?=" + ends + ")"
         )
+        if weak:
+            # Tried at every lead ("the"), not only after the last match: the nearest
+            # lead before the stop word opens the value, and a value runs at most one
+            # word longer than any the field takes ("If the inspection finds damage,
+            # the screen fix on ..." holds "screen fix", not a clause).
+            pattern = "(?=" + pattern + ")"
         for hit in re.finditer(pattern, answer, re.IGNORECASE):
             value = hit.group("v").strip()
             if not value:
                 continue
             ws = words(value)
+            if weak and len(ws) > longest + 1:
+                continue
             if len(ws) > 1 and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:
                 continue
             if weak and f" {' '.join(ws)} " in procedure:
@@ -502,16 +587,14 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
             info.name
             for info in fields.values()
             if info.type == "integer"
-            and any(
-                _count_label(lb) == counted and _count_tail(lb) in (tail, None)
-                for lb in info.labels
-            )
+            and any(_count_label(lb) == counted for lb in info.labels)
+            and all(_count_tail(lb) in (tail, None) for lb in info.labels)
         }
         if len(found) == 1:
             return found.pop()
-    # An identifier's label with another generic tail ("Application number" for
-    # "application id"), or the words of one field's label in their own family
-    # ("Vehicle" for "vehicle registration", "Registered" for "registration date").
+    # An identifier's label with another generic tail: "Application number" for
+    # "application id". (Not a label in its own word family: "Renewed:" may be the
+    # last renewal where the field is the next one.)
     ws = norm.split()
     while len(ws) > 1 and ws[-1] in GENERIC_LABEL_TAIL:
         ws = ws[:-1]
@@ -519,16 +602,7 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     for info in fields.values():
         if stripped in info.labels:
             return info.name
-    keys = [w for w in ws if w not in STOPWORDS and w not in GENERIC_LABEL_TAIL]
-    if not keys:
-        return None
-    found = {
-        info.name
-        for info in fields.values()
-        for lb in info.labels
-        if all(any(same_word(k, w, 5) for w in lb.split()) for k in keys)
-    }
-    return found.pop() if len(found) == 1 else None
+    return None
 
 
 def extract_candidates(
@@ -588,6 +662,17 @@ def extract_candidates(
         ):
             continue
         fld = _match_field_by_label(label, fields)
+        like = fields[fld].observed if fld is not None else None
+        if (
+            fld is not None
+            and like
+            and " ".join(words(label)) not in fields[fld].labels
+            and fields[fld].type in ("digits", "alnum")
+            and not compatible_shape(value, shape_of(value), like)
+        ):
+            # A label matched in other words names the field only with a value of its
+            # shape ("Accounts: 0345 600 1234" is a phone line, not the account number).
+            fld = None
         if (
             fld is not None
             and not type_fits(shape_of(value), fields[fld])
@@ -609,7 +694,9 @@ def extract_candidates(
                 answer,
                 re.IGNORECASE,
             ):
-                if _short_code_of(m.group("code"), info):
+                if _short_code_of(m.group("code"), info) and not (
+                    item is not None and _in_procedure_text(item, m.group("code"))
+                ):
                     add(m.start("code"), m.end("code"), info.type, info.name, "label")
 
     found = find_typed_values(answer)
@@ -628,11 +715,12 @@ def extract_candidates(
             ]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
-        counted = False
         if fld is None and f.type == "integer":
             fld = _label_after(answer, f.end, fields)
             cue = "label" if fld else "none"
-            counted = fld is not None
+            if fld is None:
+                fld = _head_before(answer, f.start, fields)
+                cue = "label" if fld else "none"
             if fld is None:
                 fld = _slot_after(answer, f.end, fields)
                 cue = "slot" if fld else "none"
@@ -642,10 +730,6 @@ def extract_candidates(
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if fld is None and (f.type == "integer" or in_procedure):
             continue  # procedure, not an instance fact
-        if counted and in_procedure and item is not None:
-            # "2 tickets" counts the entity's tickets unless the exemplar's procedure
-            # says "2 tickets" too: the number alone ("within 2 days") is another fact.
-            in_procedure = _procedure_counts(item, f.text, words(answer[f.end : f.end + 40])[:1])
         if fld is not None and in_procedure and cue != "template":
             # The exemplar states this number as procedure ("within 5 business days");
             # a nearby field label, or the words after a slot ("the first 10 minutes
@@ -690,23 +774,6 @@ def _short_code_of(value: str, info: FieldInfo) -> bool:
         and len(normalize_id(value)) == len(like)
         and value.isupper() == like.isupper()
     )
-
-
-def _procedure_counts(item: GoldenItem, number: str, noun: list[str]) -> bool:
-    """Whether the exemplar's procedure writes ``number`` with the noun after it."""
-    if not noun:
-        return True
-    ws = _procedure_words(item.answer, tuple(spec.value for spec in item.parameters.values()))
-    want = singular(noun[0])
-    return any(a == number and singular(b) == want for a, b in itertools.pairwise(ws))
-
-
-@functools.lru_cache(maxsize=4096)
-def _procedure_words(answer: str, instance_values: tuple[str, ...]) -> tuple[str, ...]:
-    text = answer
-    for value in sorted(instance_values, key=len, reverse=True):
-        text = text.replace(value, " ")
-    return tuple(words(text))
 
 
 # Value types that a sentence rarely states about anything but the entity's own

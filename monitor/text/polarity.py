@@ -69,6 +69,8 @@ _BEYOND = (
 # "If the dock failed to lock" = "if the dock did not lock": a negation with the verb
 # as its scope ("don't fail to" is litotes, so not the bare "fail to").
 _FAILED = (("failed to", "did not"), ("fails to", "does not"))
+# "We are unable to accept cash" = "we cannot accept cash".
+_UNABLE = (("unable to", "cannot"),)
 
 
 def _plain(text: str) -> str:
@@ -77,7 +79,7 @@ def _plain(text: str) -> str:
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
     low = " " + " ".join(tokens(text)) + " "
-    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_BEYOND):
+    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return low
 

@@ -376,6 +376,24 @@ def _period(unit: str, n: float) -> str:
     return f"every:{family}:{_fmt(n * factor)}"
 
 
+# An age: "12-year-olds", "18 years old", "8 weeks old", "aged 6 to 12 years".
+_AGE_OLD = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?:-|to|\u2013)\s*(\d+(?:\.\d+)?))?[\s-]+"
+    r"(years?|yrs?|months?|weeks?|days?)[\s-]+(?:olds?|of age)\b"
+)
+_AGED = re.compile(
+    r"\b(aged?)\s+(\d+(?:\.\d+)?)(?:\s*(?:-|to|\u2013)\s*(\d+(?:\.\d+)?))?\s+"
+    r"(years?|yrs?|months?|weeks?|days?)\b"
+)
+_AGE_DAYS = {"y": 365.25, "m": 30.4375, "w": 7.0, "d": 1.0}
+# The end of a day as a deadline: "by 11:59 pm" is "by midnight" (not "opens at 11:59
+# pm", a minute before "opens at midnight").
+_DAY_END = re.compile(
+    r"\b(by|before|until|till|no later than|not later than|deadline(?: is)?:?|due(?: at)?)\s+"
+    r"(?:11[:.]59\s*(?:pm|p\.m\.)|23[:.]59)(?![\w:])"
+)
+
+
 @functools.lru_cache(maxsize=8192)
 def quantities(text: str) -> frozenset[str]:
     """Canonical quantities of ``text``: ``min:20160`` (two weeks), ``bday:10``,
@@ -396,6 +414,19 @@ def quantities(text: str) -> frozenset[str]:
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
+    low = _DAY_END.sub(r"\1 midnight", low)
+
+    # An age is no duration ("a 5-year warranty" is not "5 years old"), in days;
+    # compared with a bare number as years ("ages 6 to 12" = "6 to 12-year-olds").
+    def age(m: re.Match[str], first: int) -> str:
+        per = _AGE_DAYS[m.group(first + 2)[0]]
+        for g in (first, first + 1):
+            if m.group(g):
+                out.add(f"age:{_fmt(float(m.group(g)) * per)}")
+        return " " if first == 1 else f" {m.group(1)} "
+
+    low = _AGE_OLD.sub(lambda m: age(m, 1), low)
+    low = _AGED.sub(lambda m: age(m, 2), low)
     low = _DOZEN.sub(lambda m: " 6 " if m.group(1) else " 12 ", low)
     low = _GLUED.sub(
         lambda m: (
@@ -572,6 +603,8 @@ def _readings(q: str) -> set[float]:
         return {value, value / 12, value / 3}
     if fam == "clock":
         return {value / 60, (value / 60) % 12} if value % 60 == 0 else {value}
+    if fam == "age":
+        return {round(value / d, 3) for d in _AGE_DAYS.values()}
     # In any unit of its family: 100,000 km is "100000" (km) or "62137" (miles).
     return {value} | {round(value / f, 3) for u, (g, f) in _UNITS.items() if g == fam}
 
@@ -582,8 +615,8 @@ def _kind(q: str) -> str:
     every, fam, _ = _parse(q)
     if every:
         return "period"
-    if fam in ("min", "bday", "month"):
-        return "duration"
+    if fam in ("min", "bday", "month", "age"):
+        return "duration"  # an age changed into a duration is a changed number
     return fam
 
 
@@ -612,6 +645,14 @@ def same_quantity(a: str, b: str) -> bool:
     if a == b:
         return True
     (ea, fa, va), (eb, fb, vb) = _parse(a), _parse(b)
+    if "age" in (fa, fb):
+        # Two ages within a tenth; an age and a bare number of years.
+        if fa == fb:
+            return abs(va - vb) <= 0.1 * max(va, vb)
+        if {fa, fb} == {"age", "n"} and not (ea or eb):
+            years, days = (va, vb) if fa == "n" else (vb, va)
+            return abs(years * _AGE_DAYS["y"] - days) < 1
+        return False
     if ea != eb or fa == fb or fa not in _DAYS or fb not in _DAYS:
         return False  # one unit compares exactly; other families not at all
     da, db = va * _DAYS[fa], vb * _DAYS[fb]

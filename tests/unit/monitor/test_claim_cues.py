@@ -3,7 +3,7 @@
 A paraphrase does not keep the exemplar's words around a value, so the template cue
 finds nothing there; what still ties a number or a code to its field is how it is
 written: the count noun or unit after it ("3 left", "200 GB"), a label in other words
-("Membership number:" for a member id, "Registered:" for a registration date), a
+("Membership number:" for a member id, "Refills remaining:" for refills left), a
 short code right after its label ("fault E4"). Each rule has a control that must stay
 procedure or unattributed. The domains are invented (bowling, cloud storage, EV
 charging, theatre, boilers, a film club, piano lessons).
@@ -124,11 +124,11 @@ THEATRE = item_with_params(
 )
 
 
-def test_a_procedure_number_with_the_count_noun_is_still_a_claim() -> None:
-    # "2" is procedure in the exemplar ("within 2 days"), "2 tickets" is not.
-    answer = "All 2 tickets on order 7731 can go to a friend, who has 2 days to accept."
-    assert fields_of(answer, THEATRE, {"order": "7731", "tickets": "3"}).get("tickets") == ["2"]
-    assert judge(THEATRE, answer, {"order": "7731", "tickets": "3"})
+def test_a_procedure_number_stays_procedure_with_a_count_noun() -> None:
+    # "2" is procedure in the exemplar ("within 2 days"): "2 tickets" in a paraphrase
+    # may be the exemplar's own number reworded, so no claim (a P2 miss we accept).
+    answer = "Up to 2 tickets on order 7731 can go to a friend, who has 2 days to accept."
+    assert "tickets" not in fields_of(answer, THEATRE, {"order": "7731", "tickets": "3"})
 
 
 def test_the_exemplar_own_count_stays_procedure() -> None:
@@ -157,9 +157,8 @@ CLUB = item_with_params(
 @pytest.mark.parametrize(
     ("answer", "field", "value"),
     [
-        ("Membership number: 51207734. Guests: 2 a month.", "memberId", "51207734"),
+        ("Member number: 51207734. Guests: 2 a month.", "memberId", "51207734"),
         ("Member no: 51207734", "memberId", "51207734"),
-        ("- Registered: 2023-11-19\n- Guests: 2 a month", "regDate", "2023-11-19"),
     ],
 )
 def test_a_label_in_other_words(answer: str, field: str, value: str) -> None:
@@ -224,3 +223,91 @@ def test_a_count_tail_of_the_same_count() -> None:
     assert fields_of("- Lessons done: 17", PIANO, observed).get("lessonsDone") == ["17"]
     # The exemplar's bound is procedure.
     assert "lessonsDone" not in fields_of("The exam needs at least 20 lessons.", PIANO, observed)
+
+
+REPAIR = item_with_params(
+    "bike_repair",
+    "The wheel truing on job 58KT2W was finished on 2026-03-09. "
+    "If the inspection finds a cracked rim, the standard price applies.",
+    {
+        "job": {"type": "alnum", "value": "58KT2W", "label": "job"},
+        "work": {
+            "type": "enum",
+            "value": "wheel truing",
+            "values": ["wheel truing", "brake bleed", "chain swap"],
+            "label": "work",
+        },
+    },
+)
+
+
+def test_a_slot_ends_before_a_whole_word() -> None:
+    # "The {work} on job": the "on" that ends the slot is a word, not the end of
+    # "inspection"; a value runs from the nearest "the" and is no clause.
+    answer = (
+        "The brake bleed on job 77QX1A was finished on 2026-04-01. If the inspection "
+        "finds a cracked rim, the standard price applies."
+    )
+    assert fields_of(answer, REPAIR, {"job": "77QX1A", "work": "brake bleed"}).get("work") == [
+        "brake bleed"
+    ]
+    assert not judge(REPAIR, answer, {"job": "77QX1A", "work": "brake bleed"})
+    answer = "If the inspection finds damage, the chain swap on job 77QX1A is free."
+    assert fields_of(answer, REPAIR, {"work": "brake bleed"}).get("work") == ["chain swap"]
+
+
+QUEUE = item_with_params(
+    "marina_queue",
+    "Request 88213 is at waiting list position 42. Offers must be accepted within 7 days, "
+    "and you earn 5 loyalty points a month.",
+    {
+        "request": {"type": "digits", "value": "88213", "label": "request"},
+        "listPosition": {"type": "integer", "value": "42", "label": "waiting list position"},
+        "pointsBalance": {"type": "integer", "value": "120", "label": "loyalty points balance"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "field", "found"),
+    [
+        ("Request 55120 now stands at position 17 on the list.", "listPosition", ["17"]),
+        ("You have 310 loyalty points on request 55120.", "pointsBalance", ["310"]),
+        # A generic word before the number, or the exemplar's own procedure number.
+        ("Request 55120 is number 17 on the list.", "listPosition", []),
+        ("Offers must be accepted within 7 days of position changes.", "listPosition", []),
+    ],
+)
+def test_a_label_head_before_and_a_balance_tail(answer: str, field: str, found: list[str]) -> None:
+    observed = {"request": "55120", "listPosition": "30", "pointsBalance": "200"}
+    assert fields_of(answer, QUEUE, observed).get(field, []) == found
+
+
+KETTLE = item_with_params(
+    "coffee_machine",
+    "Machine CM2210 shows fault code F7. If fault E1 shows, top up the water tank and restart.",
+    {
+        "machine": {"type": "alnum", "value": "CM2210", "label": "machine"},
+        "fault": {"type": "alnum", "value": "F7", "label": "fault code"},
+    },
+)
+
+
+# Review controls: what the rules above must not read as the entity's count or code.
+@pytest.mark.parametrize(
+    ("ref", "answer", "field"),
+    [
+        (BOWLING, "At the end of the hall, take 3 left turns to lane 9.", "gamesLeft"),
+        (BOWLING, "Finish the 3 remaining frames before the lane closes.", "gamesLeft"),
+        (BOWLING, "Each game is up to about 3 players.", "gamesLeft"),
+        (CLOUD, "You've used 120 GB of your plan this month.", "quotaGb"),
+        (CLOUD, "A 50 GB add-on costs £2 a month.", "quotaGb"),
+        (QUEUE, "Sign in position 2 of the form before you send it.", "listPosition"),
+        (KETTLE, "If fault E1 shows, top up the water tank and restart.", "fault"),
+    ],
+)
+def test_no_claim_from_a_phrase_that_counts_something_else(
+    ref: object, answer: str, field: str
+) -> None:
+    observed = {"gamesLeft": "5", "quotaGb": "500", "listPosition": "30", "fault": "C3"}
+    assert field not in fields_of(answer, ref, observed)

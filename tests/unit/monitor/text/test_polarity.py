@@ -196,3 +196,49 @@ def test_a_litotes_verb_the_other_side_uses_is_a_real_negation() -> None:
 def test_voluntary_agrees_with_not_mandatory() -> None:
     assert polarity_flip("Attendance is not mandatory.", "Attendance is voluntary.") is None
     assert polarity_flip("Attendance is mandatory.", "Attendance is voluntary.") is not None
+
+
+def test_unable_to_is_cannot() -> None:
+    # Invented domains: a climbing wall, a museum cloakroom.
+    assert (
+        polarity_flip(
+            "Staff cannot belay a climber who has not done the induction.",
+            "We are unable to belay anyone who has not done the induction.",
+        )
+        is None
+    )
+    assert (
+        polarity_flip(
+            "Umbrellas are not accepted at the cloakroom.",
+            "Sorry, the cloakroom is unable to accept umbrellas.",
+        )
+        is None
+    )
+    assert (
+        polarity_flip(
+            "The cloakroom accepts umbrellas.", "The cloakroom is unable to accept umbrellas."
+        )
+        == "negation"
+    )
+
+
+def test_no_before_a_symbol_is_a_number() -> None:
+    # "locker no. + key card": the number of the locker, not a negation.
+    assert (
+        polarity_flip(
+            "Bring your locker number and your key card to the desk.",
+            "- Desk: locker no. + key card",
+        )
+        is None
+    )
+    assert polarity_flip("Bring your key card.", "No. You do not need a key card.") == "negation"
+
+
+def test_no_at_the_end_of_a_sentence_is_still_no() -> None:
+    assert (
+        polarity_flip(
+            "Guests can bring their own food.",
+            "Can guests bring food? Our answer is no. (Food is sold at the bar.)",
+        )
+        == "negation"
+    )

@@ -75,10 +75,28 @@ from monitor.text.quantities import (
         ("at 3:45", "at a quarter to four"),
         ("opens at 10:30", "opens at 10.30"),
         ("on the 5th of each month", "on the fifth of each month"),
+        # the last minute of a day is its end, as a deadline
+        ("entries close by 11:59 pm", "entries close before midnight"),
+        ("deadline: 11:59 pm", "by midnight"),
     ],
 )
 def test_same_quantity(a: str, b: str) -> None:
     assert main_readings(quantities(a)) == main_readings(quantities(b)) != set()
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("climbers aged 8 to 11", "8 to 11-year-olds"),
+        ("riders must be 16 or older", "riders must be at least 16 years old"),
+        ("open to ages 14 to 17", "open to anyone aged 14 to 17 years"),
+        ("puppies 8 weeks old", "puppies aged 8 weeks"),
+    ],
+)
+def test_an_age_is_stated_by_its_years(a: str, b: str) -> None:
+    qa, qb = main_readings(quantities(a)), main_readings(quantities(b))
+    assert qa and qb
+    assert all(stated(q, qb) for q in qa) and all(stated(q, qa) for q in qb)
 
 
 @pytest.mark.parametrize(
@@ -99,6 +117,13 @@ def test_same_quantity(a: str, b: str) -> None:
         ("the third attempt", "the 2nd attempt"),
         ("every 10,000 km", "every 10,000 miles"),
         ("bags up to 23kg", "bags up to 32 kg"),
+        # an age is no duration
+        ("valid for 12 years", "for 12-year-olds"),
+        ("members aged 16", "members aged 18"),
+        ("closes at 11:58 pm", "closes at midnight"),
+        ("opens at 11:59 pm", "opens at midnight"),
+        ("under 2 years old", "under 2 months old"),
+        ("a 5-year warranty", "5 years old"),
     ],
 )
 def test_different_quantity(a: str, b: str) -> None:
