@@ -345,7 +345,7 @@ _TIME_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "nigh
 def _phrase_ends_after_first(text: str, end: int) -> bool:
     """Whether the word after a number ends its phrase: punctuation, the end, or a
     function word next ("3 left, and", "3 left on card"; not "3 left turns")."""
-    m = re.match(r"\s*[\w'-]+(\s*[^\w\s]|\s*$|\s+([\w'-]+))", text[end:])
+    m = re.match(r"\s*[\w'-]+(\s*[^\w\s]|\s*$|\s+([\w'-]+))", text[end : end + 80])
     if m is None:
         return False
     nxt = m.group(2)
