@@ -311,7 +311,7 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
             lw = _count_label(label)
             if not any(w not in STOPWORDS for w in lw):
                 continue
-            full = [singular(w) for w in label.split()]
+            full = _label_words(label)
             tail = _TAIL_GROUP.get(full[-1]) if len(full) > 1 else None
             if (
                 after[: len(lw)] == lw
@@ -330,7 +330,7 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
                     and full[-1] not in STOPWORDS
                     and full[-1] not in GENERIC_LABEL_TAIL
                     and full[-1] not in _TIME_UNITS
-                    and after[:1] == full[-1:]
+                    and after[:1] == [full[-1]]
                     and after[1:2] != ["of"]
                     and not (before and before[-1] in ("a", "an", "each", "extra", "every"))
                 )
@@ -352,9 +352,8 @@ def _phrase_ends_after_first(text: str, end: int) -> bool:
     return nxt is None or nxt.casefold() in STOPWORDS or nxt.casefold() in _PREPOSITIONS
 
 
-_PREPOSITIONS = frozenset(
-    {"before", "after", "until", "till", "from", "of", "now", "so", "this", "yet"}
-)
+# Words that end a count's phrase besides the function words ("3 left before ...").
+_PREPOSITIONS = frozenset({"before", "after", "now", "yet"})
 
 
 def _head_before(text: str, start: int, fields: dict[str, FieldInfo]) -> str | None:
@@ -372,7 +371,7 @@ def _head_before(text: str, start: int, fields: dict[str, FieldInfo]) -> str | N
         for info in fields.values()
         if info.type == "integer"
         for label in info.labels
-        if len(ws := [singular(w) for w in label.split()]) > 1
+        if len(ws := _label_words(label)) > 1
         and ws[-1] == before[0]
         and ws[-1] not in STOPWORDS
         and ws[-1] not in GENERIC_LABEL_TAIL
@@ -406,16 +405,22 @@ def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None
 def _count_label(label: str) -> list[str]:
     """A count field's label as the noun it counts: "guest passes left" -> "guest
     pass" ("6 guest passes available" states it), plurals aside."""
-    lw = [singular(w) for w in label.split()]
+    lw = list(_label_words(label))
     while len(lw) > 1 and lw[-1] in _TAIL_GROUP:
         lw = lw[:-1]
     return lw
 
 
+@functools.lru_cache(maxsize=4096)
+def _label_words(label: str) -> tuple[str, ...]:
+    """A label's words, plurals aside (read once per label, not per number)."""
+    return tuple(singular(w) for w in label.split())
+
+
 def _count_tail(label: str) -> str | None:
     """What a count label counts by its tail: "refills remaining" and "refills left"
     both count what is left, "passes used" what is used; None without a tail."""
-    lw = [singular(w) for w in label.split()]
+    lw = _label_words(label)
     return _TAIL_GROUP.get(lw[-1]) if len(lw) > 1 else None
 
 
@@ -575,13 +580,13 @@ _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | None:
     norm = " ".join(words(label))
-    for info in fields.values():
-        if norm in info.labels:
-            return info.name
+    exact = _field_labelled(norm, fields)
+    if exact is not None:
+        return exact
     # A count label with another tail word of the same count: "Refills remaining: 2"
     # for "refills left" (not "Refills used: 2").
     counted = _count_label(norm)
-    if counted != [singular(w) for w in norm.split()]:
+    if counted != list(_label_words(norm)):
         tail = _count_tail(norm)
         found = {
             info.name
@@ -599,10 +604,12 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     while len(ws) > 1 and ws[-1] in GENERIC_LABEL_TAIL:
         ws = ws[:-1]
     stripped = " ".join(ws)
-    for info in fields.values():
-        if stripped in info.labels:
-            return info.name
-    return None
+    return _field_labelled(stripped, fields) if stripped != norm else None
+
+
+def _field_labelled(label: str, fields: dict[str, FieldInfo]) -> str | None:
+    """The first field that has ``label`` (normalised words) as one of its labels."""
+    return next((info.name for info in fields.values() if label in info.labels), None)
 
 
 def extract_candidates(

@@ -385,7 +385,7 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
         kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own)]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
-    if (set(st.split()) | set(at.split())) & ANTONYM_TRIGGERS:
+    if (set(sw) | set(aw_own)) & ANTONYM_TRIGGERS:
         for (sl, sr), (al, ar) in zip(_sides(st), _sides(at), strict=True):
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
                 flips += 1

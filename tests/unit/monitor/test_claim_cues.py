@@ -14,13 +14,14 @@ from __future__ import annotations
 import pytest
 
 from monitor.claims import extract_candidates
+from monitor.schemas import GoldenItem
 from tests.conftest import item_with_params
 from tests.unit.monitor.test_failure_classes_2 import judge
 
 
-def fields_of(answer: str, ref: object, observed: dict[str, str]) -> dict[str, list[str]]:
+def fields_of(answer: str, ref: GoldenItem, observed: dict[str, str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for c in extract_candidates(answer, ref, observed):  # type: ignore[arg-type]
+    for c in extract_candidates(answer, ref, observed):
         if c.field is not None:
             out.setdefault(c.field, []).append(c.value)
     return out
@@ -307,7 +308,7 @@ KETTLE = item_with_params(
     ],
 )
 def test_no_claim_from_a_phrase_that_counts_something_else(
-    ref: object, answer: str, field: str
+    ref: GoldenItem, answer: str, field: str
 ) -> None:
     observed = {"gamesLeft": "5", "quotaGb": "500", "listPosition": "30", "fault": "C3"}
     assert field not in fields_of(answer, ref, observed)
