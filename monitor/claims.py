@@ -301,8 +301,8 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
     before = words(text[max(0, end - 60) : end])[-3:-1]
     if _limit_before(before):
         return None  # "up to 8 tickets", "at most 14 nights": a limit, not this instance's
-    if after[1:2] == ["per"]:
-        return None  # "2 tickets per order"
+    if after[1:2] == ["per"] or _range_after(text, end):
+        return None  # "2 tickets per order", "6 guests or more"
     found: set[str] = set()
     for info in fields.values():
         if info.type != "integer":
@@ -312,6 +312,8 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
             if not any(w not in STOPWORDS for w in lw):
                 continue
             full = _label_words(label)
+            if before[-1:] and before[-1] in _INCREMENTS and before[-1] not in full:
+                continue  # "a further 2 guests", "each extra 5 kg": added to, not had
             tail = _TAIL_GROUP.get(full[-1]) if len(full) > 1 else None
             if (
                 after[: len(lw)] == lw
@@ -356,16 +358,32 @@ def _phrase_ends_after_first(text: str, end: int) -> bool:
 _PREPOSITIONS = frozenset({"before", "after", "now", "yet"})
 
 
-def _head_before(text: str, start: int, fields: dict[str, FieldInfo]) -> str | None:
+def _head_before(
+    text: str,
+    start: int,
+    end: int,
+    sentence: Sentence,
+    fields: dict[str, FieldInfo],
+    entity_spans: list[tuple[int, int]],
+) -> str | None:
     """The count field whose label's last word comes right before a number:
     "position 194" for "waiting list position" (not a function word, a generic tail
-    such as "number", nor a count tail such as "left")."""
+    such as "number", nor a count tail such as "left"), written as a label ("-
+    Position: 314") or in a sentence about the entity: one that states another of its
+    values ("Application GFFAW6 is at position 194"; not "at row 4 the aisle narrows",
+    which is procedure)."""
     before = [singular(w) for w in words(text[max(0, start - 40) : start])[-1:]]
     if not before:
         return None
     nxt = words(text[start : start + 40])[1:3]
     if nxt[:1] == ["of"] and not (nxt[1:2] and nxt[1][:1].isdigit()):
         return None  # "position 2 of the form" (not "position 2 of 40")
+    if _range_after(text, end):
+        return None  # "from row 2 onwards"
+    if not re.search(r":\s*$", text[max(0, start - 4) : start]) and not _names_entity(
+        sentence, start, end, entity_spans
+    ):
+        return None  # "- Position: 314" is labelled; "at stage 2 a reviewer ..." is not
     found = {
         info.name
         for info in fields.values()
@@ -382,12 +400,75 @@ def _head_before(text: str, start: int, fields: dict[str, FieldInfo]) -> str | N
 
 def _limit_before(before: list[str]) -> bool:
     """Whether the words right before a number make it a bound: "up to 8", "at most
-    14", "more than 3", "maximum of 6" (not "corresponding to the 265 kWh")."""
+    14", "more than 3", "maximum of 6", "a limit of 6", "capped at 4" (not
+    "corresponding to the 265 kWh")."""
     if not before:
         return False
     if before[-1] in _LIMIT_WORDS:
         return True
-    return before[-1] in ("of", *_HEDGES) and len(before) > 1 and before[-2] in _LIMIT_WORDS
+    return before[-1] in ("of", "at", *_HEDGES) and len(before) > 1 and before[-2] in _LIMIT_WORDS
+
+
+# Words right before a number that make it an amount added, not one the entity has:
+# "a further 2 guests", "an extra 2 nights", "each additional 5 kg".
+_INCREMENTS = frozenset({"further", "extra", "additional", "another"})
+# A number that opens a range: "from row 2 onwards", "6 guests or more", "18+".
+_RANGE_AFTER = re.compile(
+    r"\+|\s+(?:onwards?|upwards?|or (?:more|above|over|higher|later|fewer|less|below|under)"
+    r"|and (?:up(?!\s+to\b)|above|upwards))\b",
+    re.IGNORECASE,
+)
+
+
+def _range_after(text: str, end: int) -> bool:
+    """Whether a number (or its counted noun) opens a range: "row 2 onwards", "6
+    guests or more", "18+"."""
+    tail = text[end : end + 40]
+    if _RANGE_AFTER.match(tail):
+        return True
+    m = re.match(r"\s+[A-Za-z][\w-]*", tail)
+    return m is not None and _RANGE_AFTER.match(tail[m.end() :]) is not None
+
+
+def _entity_spans(
+    text: str, fields: dict[str, FieldInfo], found: list[Found]
+) -> list[tuple[int, int]]:
+    """Where the answer states one of the entity's values, sorted: an observed field
+    value (its name, its status), or an identifier of the type and length of one of its
+    identifier fields ("application 0U4DN9" where the context has no application id).
+    Read once per answer, so that each number's check is a lookup."""
+    spans = [
+        span
+        for info in fields.values()
+        if len((info.observed or "").strip()) >= 2
+        for span in _find_phrase(text, (info.observed or "").strip())
+    ]
+    ids = {
+        (shape_of(like), len(normalize_id(like)))
+        for info in fields.values()
+        if info.type in ("digits", "alnum")
+        and (like := info.observed or (info.reference.value if info.reference else None))
+    }
+    spans += [
+        (f.start, f.end)
+        for f in found
+        if f.type in ("digits", "alnum") and (f.type, len(normalize_id(f.text))) in ids
+    ]
+    return sorted(spans)
+
+
+def _names_entity(
+    sentence: Sentence, start: int, end: int, entity_spans: list[tuple[int, int]]
+) -> bool:
+    """Whether the sentence states one of the entity's values (``entity_spans``)
+    outside the number at ``[start, end)``."""
+    i = bisect.bisect_left(entity_spans, (sentence.start, -1))
+    while i < len(entity_spans) and entity_spans[i][0] < sentence.end:
+        s, e = entity_spans[i]
+        if e <= start or s >= end:
+            return True
+        i += 1
+    return False
 
 
 # "up to about 6", "at least another 2": one hedge between the bound and the number.
@@ -398,6 +479,11 @@ def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None
     """The count field whose slot in the reference a number fills by the two words
     after it ("{minutes} minutes after"), None when no field's or several do."""
     after = " ".join(words(text[end : end + 60])[:2])
+    before = words(text[max(0, end - 60) : end])[-3:-1]
+    if _limit_before(before) or (before[-1:] and before[-1] in _INCREMENTS):
+        return None  # "up to 9 passengers", "a further 3 passengers and ..."
+    if _range_after(text, end):
+        return None
     found = {i.name for i in fields.values() if i.type == "integer" and after in i.suffixes}
     return found.pop() if len(found) == 1 else None
 
@@ -427,6 +513,9 @@ def _count_tail(label: str) -> str | None:
 _LIMIT_WORDS = frozenset(
     {
         "to",
+        "limit",
+        "cap",
+        "capped",
         "most",
         "least",
         "maximum",
@@ -707,12 +796,15 @@ def extract_candidates(
                     add(m.start("code"), m.end("code"), info.type, info.name, "label")
 
     found = find_typed_values(answer)
+    entity_spans = _entity_spans(answer, fields, found)
     for f in found:
         sent = sentence_of(f.start)
         fld, strong = _template_field(answer, f.start, fields, f.type)
         cue = "template" if fld else "none"
         if fld is None:
             fld = _label_before(answer, f.start, sent, fields, f.type)
+            if fld is not None and f.type == "integer" and _range_after(answer, f.end):
+                fld = None  # "from row 2 onwards" opens a range; it is no row
             cue = "label" if fld else "none"
         if fld is None and f.type in ("digits", "alnum"):
             shaped = [
@@ -726,7 +818,7 @@ def extract_candidates(
             fld = _label_after(answer, f.end, fields)
             cue = "label" if fld else "none"
             if fld is None:
-                fld = _head_before(answer, f.start, fields)
+                fld = _head_before(answer, f.start, f.end, sent, fields, entity_spans)
                 cue = "label" if fld else "none"
             if fld is None:
                 fld = _slot_after(answer, f.end, fields)
