@@ -725,10 +725,11 @@ class StepVerifier:
         step without such evidence is a paraphrase.
 
         The third value says whether the verdict is settled by what it rests on:
-        a negation word, a changed quantity or count, a verbatim step. A modal or
-        antonym flip, a declared term whose words are gone, a noun swap, and a
-        covered step without a verbatim match are not settled (``uncertain``): the
-        words changed, whether the meaning did is open."""
+        a negation word in a sentence that keeps the step's words, a changed
+        quantity or count, a verbatim step. A negation in a reworded sentence, a
+        modal or antonym flip, a declared term whose words are gone, a noun swap,
+        and a covered step without a verbatim match are not settled (``uncertain``):
+        the words changed, whether the meaning did is open."""
         p = self.config.stem_prefix
         full = seg.sentence or seg.masked
         # Polarity is read on the whole sentence (or window) and on the part of
@@ -737,7 +738,16 @@ class StepVerifier:
         # negation, is not taken for a flipped step.
         flip = polarity_flip(step.masked, full)
         if flip and self._unit_flip(step.masked, sw, full, seg.kind):
-            return "negated", f"polarity flipped ({flip})", "negation" in flip.split(" + ")
+            # A negation word settles the flip where the sentence keeps the step's
+            # words ("are not refunded" for "are refunded"): the negation governs the
+            # step. In a sentence that rewords the step ("no reply = removed" for
+            # "confirm ... or the application is removed") what the negation governs
+            # is open, as it is for a modal or an antonym.
+            settled = (
+                "negation" in flip.split(" + ")
+                and _recall(sw, tokens(full), p) >= self.config.lexical_sure
+            )
+            return "negated", f"polarity flipped ({flip})", settled
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         # Evidence needs a lost and a new quantity in conflict (see conflict(): two of

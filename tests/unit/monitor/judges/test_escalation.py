@@ -58,6 +58,15 @@ def test_evidence_backed_faults_are_settled(
     [
         # a modal flip without a negation word ("must" -> "may")
         (MEALS, MEALS.answer.replace("must bring", "may bring"), "step_negated"),
+        # a negation word in a sentence that rewords the step: what it governs is open
+        (
+            MEALS,
+            MEALS.answer.replace(
+                "Children with allergies must bring a doctor's note.",
+                "Got an allergy? No note from the doctor needed.",
+            ),
+            "step_negated",
+        ),
         # a declared policy term whose words are gone: reworded or replaced?
         (BIKE, BIKE.answer.replace("by bank transfer", "as store credit"), "step_altered"),
         # a noun swap outside the declared terms ("dock" -> "shop")
