@@ -36,6 +36,7 @@ from monitor.schemas import GoldenItem, StepVerdict
 from monitor.text import (
     canon,
     content,
+    polarity,
     polarity_flip,
     policy_terms,
     same_word,
@@ -638,11 +639,17 @@ class StepVerifier:
             # they share a word ("..., and you cannot choose a delivery date" ->
             # "..., and you can pick the delivery day").
             pairs = _one_each(recall, units) if len(parts) == len(units) else None
+            weak = False
             for k, (part, (rec, own)) in enumerate(zip(parts, best, strict=True)):
                 unit = own
                 if rec < 0.5 and pairs is not None and pairs[k][0] > 0:
                     unit = pairs[k][1]
                 elif rec < 0.5:
+                    # A negated part whose words the sentence still states, split
+                    # from its clause.
+                    weak = weak or (
+                        polarity(part) == 1 and _recall(tokens(part), tokens(full), p) >= 0.5
+                    )
                     continue
                 if polarity_flip(part, unit, context=full):
                     return True
@@ -659,6 +666,14 @@ class StepVerifier:
                 more = [u for u in more if u != unit]  # the clause left over, once
                 if more and polarity_flip(part, " ".join([unit, *more]), context=full):
                     return True
+            # A negated part no clause states well, though the sentence has its words:
+            # the clause split cut it (a list after the negated verb, "does not cover
+            # misuse, power surges or repairs" -> "Also covered: misuse, power-surge
+            # damage, repairs"). Read the step against the part of the sentence that
+            # carries it.
+            if weak:
+                unit = self._polarity_unit(sw, full, kind)
+                return polarity_flip(step, unit, context=full) is not None
             return False
         return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
 

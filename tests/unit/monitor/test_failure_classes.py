@@ -1177,3 +1177,70 @@ def test_a_huge_number_in_the_answer_does_not_break_the_quantity_rule() -> None:
     # It raised ValueError reading the 400-digit number back as a quantity.
     got = statuses(ref, "Refunds arrive by bank transfer to your account " + "9" * 400 + ".")
     assert set(got.values()) <= {"covered", "missing", "altered"}
+
+
+# (4) a negation whose list the clause split cut off: "does not cover floods, storms or
+# frost" is split at its commas, so no clause of the answer states the negated part
+# well; the sentence still has its words, and the flip is read on the sentence. A
+# prohibition said the other way round, sharing few of its words ("don't throw away
+# ..." -> "keep ..."), is not read as a flip.
+HOME_COVER = item(
+    "home_cover",
+    "The plan does not cover damage caused by floods, storms or frost. Claims are made in the app.",
+    [
+        "The plan does not cover damage caused by floods, storms or frost.",
+        "Claims are made in the app.",
+    ],
+)
+TOOL_HIRE = item(
+    "tool_hire",
+    "Don't throw away receipts, labels or boxes before the inspection, so we can check the tool. "
+    "Return tools by 5 pm.",
+    [
+        "Don't throw away receipts, labels or boxes before the inspection, so we can check the "
+        "tool.",
+        "Return tools by 5 pm.",
+    ],
+)
+LOCKERS = item(
+    "gym_lockers",
+    "Lockers are not emptied for members, guests or staff before closing. Keys go back to "
+    "reception.",
+    [
+        "Lockers are not emptied for members, guests or staff before closing.",
+        "Keys go back to reception.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "status"),
+    [
+        (
+            HOME_COVER,
+            "- Also covered: floods, storm damage, frost\n- Claims: in the app",
+            "negated",
+        ),
+        (HOME_COVER, "- Not covered: floods, storm damage, frost\n- Claims: in the app", "covered"),
+        (
+            LOCKERS,
+            "Lockers: emptied for members, guests and staff before closing. Keys: reception.",
+            "negated",
+        ),
+        (
+            LOCKERS,
+            "Lockers: not emptied for members, guests or staff before closing. Keys: reception.",
+            "covered",
+        ),
+        (
+            TOOL_HIRE,
+            "Keep receipts, labels and boxes until the inspector has seen the tool. Return tools "
+            "by 5 pm.",
+            "covered",
+        ),
+    ],
+)
+def test_a_negation_split_from_its_list_is_read_on_the_sentence(
+    ref: GoldenItem, answer: str, status: str
+) -> None:
+    assert statuses(ref, answer)[0] == status, statuses(ref, answer)
