@@ -1,0 +1,113 @@
+"""Answers that state thousands of values: each is judged in time linear in its length.
+
+An answer states as many values as it has numbers, codes, dates and amounts, and each
+becomes a value to mask and a claim to read. Work done once per value over the whole
+answer made the structural judge quadratic: 60,000 characters of "Position: {n}" lines
+took more than 400 s, of "AB-00012 " codes 300 s, and one such message holds a stream
+worker's partition that long. These are liveness checks, not speed targets (the answers
+take about a second each); the limit is generous.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from monitor.steps import mask_known
+
+ROOT = Path(__file__).resolve().parents[3]
+
+SCRIPT = r"""
+import datetime
+from monitor.judges.base import JudgeRequest
+from monitor.judges.structural import StructuralJudge
+from monitor.schemas import GoldenItem, Trace
+from tests.conftest import ACCEPTED
+
+ITEM = GoldenItem.model_validate({
+    "id": "housing_wait", "intent": "housing_wait", "agent": "a", "question": "where am I?",
+    "answer": "Application KX71QD is at position 194 on the waiting list since 2026-01-05. "
+    "Offers are made in order; reply within 7 days of an offer. The fee of $25.00 is paid.",
+    "parameters": {
+        "application": {"type": "alnum", "value": "KX71QD", "label": "application"},
+        "position": {"type": "integer", "value": "194", "label": "waiting list position"},
+        "since": {"type": "date", "value": "2026-01-05", "label": "listed since"},
+        "fee": {"type": "money", "value": "$25.00", "label": "fee"},
+    },
+})
+CONTEXT = {"application": "QQ12AB", "position": "201", "since": "2026-02-01", "fee": "$30.00"}
+d0 = datetime.date(2026, 1, 1)
+PATTERNS = {
+    "label lines": lambda i: f"Position: {i}\n",
+    "codes with a shared prefix": lambda i: f"AB-{i:05d} ",
+    "an id and a position": lambda i: f"KX71QD at position {i}; ",
+    "dates": lambda i: f"{d0 + datetime.timedelta(days=i % 3000)} ",
+    "amounts": lambda i: f"${i}.50 ",
+    "amounts added": lambda i: f"another {i} guests ",
+}
+judge = StructuralJudge()
+for name in NAMES:
+    parts, i, n = [], 0, 0
+    while n < 60000:
+        parts.append(PATTERNS[name](i)); n += len(parts[-1]); i += 1
+    answer = "".join(parts)[:60000]
+    trace = Trace(trace_id="t", question="q", answer=answer, context=CONTEXT)
+    judge.judge_sync(JudgeRequest(trace, ITEM, ACCEPTED))
+"""
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["label lines", "codes with a shared prefix", "an id and a position"],
+        ["dates", "amounts", "amounts added"],
+    ],
+)
+def test_an_answer_of_thousands_of_values_is_judged(names: list[str]) -> None:
+    code = f"NAMES = {names!r}\n" + SCRIPT
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            check=False,
+            cwd=ROOT,
+            timeout=90,
+            capture_output=True,
+            text=True,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"judging {names} did not finish within 90 s")
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def _one_scan_per_value(text: str, values: Sequence[str]) -> str:
+    """The masking as it was written before the word index: one substitution per value,
+    longest first (the oracle)."""
+    out = text
+    for v in sorted({v for v in values if v and v.strip()}, key=len, reverse=True):
+        out = re.sub(r"(?<![\w])" + re.escape(v) + r"(?![\w])", "<value>", out, flags=re.IGNORECASE)
+    return out
+
+
+def test_masking_by_the_word_index_is_the_one_scan_per_value() -> None:
+    tokens = [
+        "A1", "a1", "AB-1", "AB-12", "B-2", "12", "1212", "12.50", "$12", "£40.00", "Mill Road",
+        "mill", "road", "7", "77", "2026-03-01", "X_Y", "é", "Ü1", "-", ",", ".", "(", ")", "#",
+        "no.", "3rd", "12ab",
+    ]  # fmt: skip
+    rng = random.Random(2027)
+    for _ in range(20000):
+        text = "".join(
+            rng.choice(tokens) + rng.choice(["", "", " ", " ", ", "])
+            for _ in range(rng.randint(0, 12))
+        )
+        values = [
+            rng.choice(tokens) + rng.choice(["", "", " road", "-2"])
+            for _ in range(rng.randint(0, 5))
+        ]
+        assert mask_known(text, values) == _one_scan_per_value(text, values), (text, values)
