@@ -298,9 +298,7 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
     left", "56 GB" (the field's label, its count tail or its unit word right after
     the number, plurals aside), None for anything else."""
     after = [singular(w) for w in words(text[end : end + 40])[:5]]
-    before = words(text[max(0, end - 60) : end])[-3:-1]
-    if _limit_before(before):
-        return None  # "up to 8 tickets", "at most 14 nights": a limit, not this instance's
+    before = words(text[max(0, end - 60) : end])[-5:-1]
     if after[1:2] == ["per"] or _range_after(text, end):
         return None  # "2 tickets per order", "6 guests or more"
     found: set[str] = set()
@@ -312,9 +310,9 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
             if not any(w not in STOPWORDS for w in lw):
                 continue
             full = _label_words(label)
-            if before[-1:] and before[-1] in _INCREMENTS and before[-1] not in full:
-                continue  # "a further 2 guests", "each extra 5 kg": added to, not had
             tail = _TAIL_GROUP.get(full[-1]) if len(full) > 1 else None
+            if _not_had(before, full, after if tail is not None else []):
+                continue  # "up to 8 tickets", "a further 2 guests": not this instance's
             if (
                 after[: len(lw)] == lw
                 # "7 left" for "guest passes left": the count's own tail word, ending
@@ -380,9 +378,12 @@ def _head_before(
         return None  # "position 2 of the form" (not "position 2 of 40")
     if _range_after(text, end):
         return None  # "from row 2 onwards"
-    if not re.search(r":\s*$", text[max(0, start - 4) : start]) and not _names_entity(
-        sentence, start, end, entity_spans
-    ):
+    labelled = re.search(r":\s*$", text[max(0, start - 4) : start]) is not None or (
+        # "Position 9." on a line of its own (its length first: a long sentence is
+        # not split into words again for each of its numbers)
+        len(sentence.text) <= 40 and len(words(sentence.text)) <= 3
+    )
+    if not labelled and not _names_entity(sentence, start, end, entity_spans):
         return None  # "- Position: 314" is labelled; "at stage 2 a reviewer ..." is not
     found = {
         info.name
@@ -409,13 +410,39 @@ def _limit_before(before: list[str]) -> bool:
     return before[-1] in ("of", "at", *_HEDGES) and len(before) > 1 and before[-2] in _LIMIT_WORDS
 
 
+def _not_had(before: list[str], label: tuple[str, ...], after: list[str]) -> bool:
+    """Whether the words right before a number make it a bound or an amount added,
+    not the count a field labelled ``label`` has: "up to 8", "a limit of 40", "a
+    further 2". Not where the field is itself the cap or the extra ("capped at 40
+    boxes" for "storage cap boxes", "an extra 5 GB" for "extra allowance gb"), nor an
+    amount added that is then said to be left (``after``, the words after the
+    number, given for a count of what is left: "another 3 sessions left")."""
+    own = {w for w in label if len(w) >= 3}
+    if before[-1:] and before[-1] in _INCREMENTS:
+        # "has another 4 passes", "gets an extra 5 GB", "another 3 sessions left": an
+        # amount the entity has (or is left), said with the word for more.
+        return not (
+            before[-1] in own
+            or any(w in _HAVING for w in before[-3:-1])
+            or any(_TAIL_GROUP.get(w) == "left" for w in after[:3])
+        )
+    if not _limit_before(before[-2:]):
+        return False
+    bound = [w for w in before[-2:] if w in _LIMIT_WORDS and len(w) >= 3]
+    return not any(same_word(b, w, 3) for b in bound for w in own)
+
+
+# Verbs of having right before "another" / "an extra": the amount is the entity's.
+_HAVING = frozenset({"has", "have", "had", "got", "gets", "get", "still", "receive", "receives"})
+
+
 # Words right before a number that make it an amount added, not one the entity has:
 # "a further 2 guests", "an extra 2 nights", "each additional 5 kg".
 _INCREMENTS = frozenset({"further", "extra", "additional", "another"})
 # A number that opens a range: "from row 2 onwards", "6 guests or more", "18+".
 _RANGE_AFTER = re.compile(
     r"\+|\s+(?:onwards?|upwards?|or (?:more|above|over|higher|later|fewer|less|below|under)"
-    r"|and (?:up(?!\s+to\b)|above|upwards))\b",
+    r"|and (?:up(?=\s*(?:[^\w\s]|$))|above|upwards))\b",
     re.IGNORECASE,
 )
 
@@ -452,7 +479,8 @@ def _entity_spans(
     spans += [
         (f.start, f.end)
         for f in found
-        if f.type in ("digits", "alnum") and (f.type, len(normalize_id(f.text))) in ids
+        if f.type in ("digits", "alnum", "integer")
+        and (shape_of(f.text), len(normalize_id(f.text))) in ids
     ]
     return sorted(spans)
 
@@ -479,12 +507,18 @@ def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None
     """The count field whose slot in the reference a number fills by the two words
     after it ("{minutes} minutes after"), None when no field's or several do."""
     after = " ".join(words(text[end : end + 60])[:2])
-    before = words(text[max(0, end - 60) : end])[-3:-1]
-    if _limit_before(before) or (before[-1:] and before[-1] in _INCREMENTS):
-        return None  # "up to 9 passengers", "a further 3 passengers and ..."
+    before = words(text[max(0, end - 60) : end])[-5:-1]
     if _range_after(text, end):
         return None
-    found = {i.name for i in fields.values() if i.type == "integer" and after in i.suffixes}
+    found = {
+        i.name
+        for i in fields.values()
+        if i.type == "integer"
+        and after in i.suffixes
+        # "up to 9 passengers", "a further 3 passengers and ..." (unless the field
+        # is itself the extra or the cap: "an extra 5 GB" for "extra allowance gb")
+        and not all(_not_had(before, _label_words(label), []) for label in i.labels)
+    }
     return found.pop() if len(found) == 1 else None
 
 
@@ -797,6 +831,7 @@ def extract_candidates(
 
     found = find_typed_values(answer)
     entity_spans = _entity_spans(answer, fields, found)
+    memo = _SlotMemo()
     for f in found:
         sent = sentence_of(f.start)
         fld, strong = _template_field(answer, f.start, fields, f.type)
@@ -824,7 +859,7 @@ def extract_candidates(
                 fld = _slot_after(answer, f.end, fields)
                 cue = "slot" if fld else "none"
         if fld is None and f.type in _SLOT_TYPES:
-            fld = _only_slot(f, sent, answer, item, fields, found)
+            fld = _only_slot(f, sent, answer, item, fields, found, memo)
             cue = "shape" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if fld is None and (f.type == "integer" or in_procedure):
@@ -880,6 +915,16 @@ def _short_code_of(value: str, info: FieldInfo) -> bool:
 _SLOT_TYPES = frozenset({"date", "money", "alnum"})
 
 
+@dataclass
+class _SlotMemo:
+    """What :func:`_only_slot` reads of a whole answer or of one of its sentences,
+    kept for the answer's other values."""
+
+    states_observed: dict[str, bool] = field(default_factory=dict)
+    answer_quantities: frozenset[str] | None = None
+    about: dict[tuple[int, str], bool] = field(default_factory=dict)
+
+
 def _only_slot(
     f: Found,
     sentence: Sentence,
@@ -887,6 +932,7 @@ def _only_slot(
     item: GoldenItem | None,
     fields: dict[str, FieldInfo],
     found: list[Found],
+    memo: _SlotMemo,
 ) -> str | None:
     """The field a date, amount or code stands for when nothing in its sentence says
     so: the only field of its type the reference and the context know of, observed,
@@ -907,19 +953,32 @@ def _only_slot(
     if observed is None:
         return None
     info = same[0]
-    if any(g.type == f.type and same_value(g.text, observed) for g in found):
+    # What is read of the whole answer or of a sentence is read once per answer
+    # (``memo``), not once per value: per value it made a long answer of codes
+    # quadratic (60,000 characters of "AB-00012 " took 300 s).
+    if f.type not in memo.states_observed:
+        memo.states_observed[f.type] = any(
+            g.type == f.type and same_value(g.text, observed) for g in found
+        )
+    if memo.states_observed[f.type]:
         return None
-    if f.type == "money" and quantities(observed) & quantities(answer):
-        return None
+    if f.type == "money":
+        if memo.answer_quantities is None:
+            memo.answer_quantities = quantities(answer)
+        if quantities(observed) & memo.answer_quantities:
+            return None
     if f.type == "alnum" and len(normalize_id(f.text)) != len(normalize_id(observed)):
         return None
-    about = {w for label in info.labels for w in content(tokens(label))}
-    if item is not None and info.reference is not None and info.reference.value:
-        for ref_sentence in split_sentences(item.answer):
-            if info.reference.value in ref_sentence.text:
-                about |= set(content(tokens(ref_sentence.text)))
-    mine = content(tokens(sentence.text))
-    if not any(same_word(w, a, 4) for w in mine for a in about):
+    key = (sentence.start, info.name)
+    if key not in memo.about:
+        about = {w for label in info.labels for w in content(tokens(label))}
+        if item is not None and info.reference is not None and info.reference.value:
+            for ref_sentence in split_sentences(item.answer):
+                if info.reference.value in ref_sentence.text:
+                    about |= set(content(tokens(ref_sentence.text)))
+        mine = set(content(tokens(sentence.text)))
+        memo.about[key] = any(same_word(w, a, 4) for w in mine for a in about)
+    if not memo.about[key]:
         return None
     return info.name
 

@@ -416,3 +416,54 @@ def test_a_long_answer_of_numbers_is_read_in_one_pass(answer: str) -> None:
     except subprocess.TimeoutExpired:
         pytest.fail("reading the claims did not finish within 60 s")
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+DATA_PLAN = item_with_params(
+    "data_plan",
+    "Line 4410 gets an extra 5 GB this month. Unused data does not roll over.",
+    {
+        "line": {"type": "digits", "value": "4410", "label": "line"},
+        "extraGb": {"type": "integer", "value": "5", "label": "extra allowance gb"},
+    },
+)
+VISITOR_PASSES = item_with_params(
+    "visitor_passes",
+    "Permit 6612 has 9 visitor passes left. An extra 3 passes can be bought each quarter.",
+    {
+        "permit": {"type": "digits", "value": "6612", "label": "permit"},
+        "passesLeft": {"type": "integer", "value": "9", "label": "visitor passes left"},
+    },
+)
+STORAGE = item_with_params(
+    "storage_boxes",
+    "Unit 3077 is capped at 40 boxes. Boxes are collected on Fridays.",
+    {
+        "unit": {"type": "digits", "value": "3077", "label": "unit"},
+        "capBoxes": {"type": "integer", "value": "40", "label": "storage cap boxes"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "field", "found"),
+    [
+        # The field is itself the extra or the cap, or the amount is had or left.
+        (DATA_PLAN, "Line 5521 gets an extra 8 GB this month.", "extraGb", ["8"]),
+        (VISITOR_PASSES, "Permit 7710 has another 4 visitor passes left.", "passesLeft", ["4"]),
+        (VISITOR_PASSES, "Permit 7710 has another 4 visitor passes.", "passesLeft", ["4"]),
+        (STORAGE, "Unit 4410 is capped at 30 boxes.", "capBoxes", ["30"]),
+        (THEATRE, "Ticket 8801 is in row 9 and up the stairs.", "seatRow", ["9"]),
+        # An amount added, said of nothing the entity has.
+        (VISITOR_PASSES, "An extra 3 passes can be bought each quarter.", "passesLeft", []),
+    ],
+)
+def test_the_field_own_bound_or_extra_is_a_claim(
+    ref: GoldenItem, answer: str, field: str, found: list[str]
+) -> None:
+    observed = {"extraGb": "2", "passesLeft": "1", "capBoxes": "10", "seatRow": "5"}
+    assert fields_of(answer, ref, observed).get(field, []) == found
+
+
+def test_a_short_line_of_its_own_is_labelled() -> None:
+    answer = "Request 40077 is in the queue. Position 17."
+    assert fields_of(answer, QUEUE, {"listPosition": "30"}).get("listPosition") == ["17"]
