@@ -209,8 +209,11 @@ class _KnownValues:
         return "".join(pieces)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=32)
 def _known_values(values: tuple[str, ...]) -> _KnownValues:
+    # An answer's segments are masked with one value list; a few lists are live at
+    # a time (the answer's, the reference's). A small cache: a list may hold
+    # thousands of values, and a worker runs for weeks.
     return _KnownValues(values)
 
 
