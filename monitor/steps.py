@@ -131,7 +131,7 @@ def mask_known(text: str, values: Sequence[str]) -> str:
     if len(values) <= _FEW_VALUES:
         # One substitution per value: the quickest for the few values of most answers.
         out = text
-        for v in sorted({v for v in values if v and v.strip()}, key=len, reverse=True):
+        for v in _longest_first(values):
             out = _whole_value(v).sub("<value>", out)
         return out
     return _known_values(tuple(values)).mask(text)
@@ -140,6 +140,13 @@ def mask_known(text: str, values: Sequence[str]) -> str:
 # Up to this many values, one substitution each; more go through a word index (the
 # same result, in time linear in the text whatever the number of values).
 _FEW_VALUES = 8
+
+
+def _longest_first(values: Sequence[str]) -> list[str]:
+    """The values to mask, longest first; values of one length in text order, so
+    that two of them side by side ("7" and "." in "7.") mask the same way on every
+    run (a set's order changes with the hash seed)."""
+    return sorted({v for v in values if v and v.strip()}, key=lambda v: (-len(v), v))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -156,7 +163,7 @@ class _KnownValues:
     of "KX71QD at position {n};" 164 s)."""
 
     def __init__(self, values: tuple[str, ...]) -> None:
-        ordered = sorted({v for v in values if v and v.strip()}, key=len, reverse=True)
+        ordered = _longest_first(values)
         self.patterns = [re.compile(re.escape(v), re.IGNORECASE) for v in ordered]
         # The words of a value, in order -> (rank, offset of its first word).
         self.by_words: dict[tuple[str, ...], list[tuple[int, int]]] = {}

@@ -87,9 +87,9 @@ def test_an_answer_of_thousands_of_values_is_judged(names: list[str]) -> None:
 
 def _one_scan_per_value(text: str, values: Sequence[str]) -> str:
     """The masking as it was written before the word index: one substitution per value,
-    longest first (the oracle)."""
+    longest first, values of one length in text order (the oracle)."""
     out = text
-    for v in sorted({v for v in values if v and v.strip()}, key=len, reverse=True):
+    for v in sorted({v for v in values if v and v.strip()}, key=lambda v: (-len(v), v)):
         out = re.sub(r"(?<![\w])" + re.escape(v) + r"(?![\w])", "<value>", out, flags=re.IGNORECASE)
     return out
 
