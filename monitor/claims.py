@@ -299,8 +299,8 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
     the number, plurals aside), None for anything else."""
     after = [singular(w) for w in words(text[end : end + 40])[:5]]
     before = words(text[max(0, end - 60) : end])[-5:-1]
-    if after[1:2] == ["per"] or _range_after(text, end):
-        return None  # "2 tickets per order", "6 guests or more"
+    if after[1:2] == ["per"]:
+        return None  # "2 tickets per order"
     found: set[str] = set()
     for info in fields.values():
         if info.type != "integer":
@@ -376,8 +376,6 @@ def _head_before(
     nxt = words(text[start : start + 40])[1:3]
     if nxt[:1] == ["of"] and not (nxt[1:2] and nxt[1][:1].isdigit()):
         return None  # "position 2 of the form" (not "position 2 of 40")
-    if _range_after(text, end):
-        return None  # "from row 2 onwards"
     labelled = re.search(r":\s*$", text[max(0, start - 4) : start]) is not None or (
         # "Position 9." on a line of its own (its length first: a long sentence is
         # not split into words again for each of its numbers)
@@ -458,18 +456,14 @@ def _range_after(text: str, end: int) -> bool:
 
 
 def _entity_spans(
-    text: str, fields: dict[str, FieldInfo], found: list[Found]
+    fields: dict[str, FieldInfo], found: list[Found], observed_spans: list[tuple[int, int]]
 ) -> list[tuple[int, int]]:
     """Where the answer states one of the entity's values, sorted: an observed field
-    value (its name, its status), or an identifier of the type and length of one of its
-    identifier fields ("application 0U4DN9" where the context has no application id).
-    Read once per answer, so that each number's check is a lookup."""
-    spans = [
-        span
-        for info in fields.values()
-        if len((info.observed or "").strip()) >= 2
-        for span in _find_phrase(text, (info.observed or "").strip())
-    ]
+    value of two characters or more (``observed_spans``: its name, its status), or an
+    identifier of the type and length of one of its identifier fields ("application
+    0U4DN9" where the context has no application id). Read once per answer, so that
+    each number's check is a lookup."""
+    spans = list(observed_spans)
     ids = {
         (shape_of(like), len(normalize_id(like)))
         for info in fields.values()
@@ -508,8 +502,6 @@ def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None
     after it ("{minutes} minutes after"), None when no field's or several do."""
     after = " ".join(words(text[end : end + 60])[:2])
     before = words(text[max(0, end - 60) : end])[-5:-1]
-    if _range_after(text, end):
-        return None
     found = {
         i.name
         for i in fields.values()
@@ -751,10 +743,13 @@ def extract_candidates(
             Candidate(start, end, answer[start:end], vtype, fld, cue, sentence_of(start), anchored)
         )
 
+    observed_spans: list[tuple[int, int]] = []  # where the answer states a field's value
     for info in fields.values():
         if info.observed is not None and len(info.observed.strip()) >= 1:
             for s, e in _find_phrase(answer, info.observed):
                 add(s, e, info.type, info.name, "context_value")
+                if len(info.observed.strip()) >= 2:
+                    observed_spans.append((s, e))
         for term in info.vocabulary:
             procedural = item is not None and _in_procedure_text(item, term)
             for s, e in _find_vocabulary(answer, term):
@@ -830,16 +825,17 @@ def extract_candidates(
                     add(m.start("code"), m.end("code"), info.type, info.name, "label")
 
     found = find_typed_values(answer)
-    entity_spans = _entity_spans(answer, fields, found)
+    entity_spans = _entity_spans(fields, found, observed_spans)
     memo = _SlotMemo()
     for f in found:
         sent = sentence_of(f.start)
         fld, strong = _template_field(answer, f.start, fields, f.type)
         cue = "template" if fld else "none"
-        if fld is None:
+        # A number that opens a range ("from row 2 onwards", "6 guests or more") is no
+        # count of the entity's, whatever label is near it.
+        ranged = fld is None and f.type == "integer" and _range_after(answer, f.end)
+        if fld is None and not ranged:
             fld = _label_before(answer, f.start, sent, fields, f.type)
-            if fld is not None and f.type == "integer" and _range_after(answer, f.end):
-                fld = None  # "from row 2 onwards" opens a range; it is no row
             cue = "label" if fld else "none"
         if fld is None and f.type in ("digits", "alnum"):
             shaped = [
@@ -849,7 +845,7 @@ def extract_candidates(
             ]
             if len(shaped) == 1:
                 fld, cue = shaped[0], "shape"
-        if fld is None and f.type == "integer":
+        if fld is None and f.type == "integer" and not ranged:
             fld = _label_after(answer, f.end, fields)
             cue = "label" if fld else "none"
             if fld is None:

@@ -250,7 +250,6 @@ def _every_start(pattern: re.Pattern[str], text: str) -> Iterator[int]:
 
 
 _WORD_RUN = re.compile(r"\w+")
-_WORD_CHAR = re.compile(r"\w")
 
 
 def mask(text: str, values: Sequence[str]) -> str:
