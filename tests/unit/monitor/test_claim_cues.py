@@ -11,15 +11,12 @@ charging, theatre, boilers, a film club, piano lessons).
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from monitor.claims import extract_candidates
 from monitor.schemas import GoldenItem
 from tests.conftest import item_with_params
+from tests.support.liveness import finishes
 from tests.unit.monitor.test_failure_classes_2 import judge
 
 
@@ -396,26 +393,13 @@ def test_a_long_answer_of_numbers_is_read_in_one_pass(answer: str) -> None:
     # A liveness check, not a speed target: whether a number's sentence names the
     # entity was once read by scanning the whole sentence again for every number, and
     # 60,000 characters of "position 17" in one sentence took 169 s. It takes well
-    # under a second now; the limit is generous. In a child process, as a hung call
-    # could not be stopped from a thread.
+    # under a second now; the limit is generous.
     code = (
         "from tests.unit.monitor.test_claim_cues import THEATRE\n"
         "from monitor.claims import extract_candidates\n"
         f"extract_candidates({answer}, THEATRE, {{'seatRow': '5'}})\n"
     )
-    root = Path(__file__).resolve().parents[3]
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            check=False,
-            cwd=root,
-            timeout=60,
-            capture_output=True,
-            text=True,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("reading the claims did not finish within 60 s")
-    assert done.returncode == 0, done.stderr[-2000:]
+    finishes(code, 60, "reading the claims")
 
 
 DATA_PLAN = item_with_params(

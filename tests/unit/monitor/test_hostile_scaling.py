@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
 from monitor.steps import _KnownValues, mask_known
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests.support.liveness import finishes
 
 SCRIPT = r"""
 import datetime
@@ -71,18 +67,7 @@ for name in NAMES:
 )
 def test_an_answer_of_thousands_of_values_is_judged(names: list[str]) -> None:
     code = f"NAMES = {names!r}\n" + SCRIPT
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            check=False,
-            cwd=ROOT,
-            timeout=90,
-            capture_output=True,
-            text=True,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"judging {names} did not finish within 90 s")
-    assert done.returncode == 0, done.stderr[-2000:]
+    finishes(code, 90, f"judging {names}")
 
 
 def _one_scan_per_value(text: str, values: Sequence[str]) -> str:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from monitor.embeddings import HashingEmbedder
@@ -16,6 +12,7 @@ from monitor.steps import (
     mask,
     reference_steps,
 )
+from tests.support.liveness import finishes
 
 GYM = GoldenItem.model_validate(
     {
@@ -288,23 +285,10 @@ async def test_a_full_step_cache_still_verifies(monkeypatch: pytest.MonkeyPatch)
 def test_a_line_of_dashes_gets_its_verdicts_without_backtracking(answer: str) -> None:
     # A liveness check, not a speed target: the heading reader once tried every way of
     # splitting "- - - ..." into five words, and one such answer held a worker for
-    # hours. It must finish; the limit is generous (it takes milliseconds). In a child
-    # process: a regular expression holds the interpreter, so a thread could not time out.
+    # hours. It must finish; the limit is generous (it takes milliseconds).
     code = (
         "from tests.unit.monitor.test_steps import verdicts\n"
         f"out = verdicts({answer})\n"
         "assert set(out.values()) <= {'missing', 'covered'}, out\n"
     )
-    root = Path(__file__).resolve().parents[3]
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            check=False,
-            cwd=root,
-            timeout=60,
-            capture_output=True,
-            text=True,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("the step verifier did not finish within 60 s")
-    assert done.returncode == 0, done.stderr[-2000:]
+    finishes(code, 60, "the step verifier")
