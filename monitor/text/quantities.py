@@ -69,6 +69,7 @@ _UNITS: dict[str, tuple[str, float]] = {
     "day": ("min", 1440),
     "night": ("night", 1),
     "week": ("min", 10080),
+    "wk": ("min", 10080),
     "fortnight": ("min", 20160),
     "business day": ("bday", 1),
     "working day": ("bday", 1),
@@ -77,8 +78,11 @@ _UNITS: dict[str, tuple[str, float]] = {
     "business week": ("bday", 5),
     "working week": ("bday", 5),
     "month": ("month", 1),
+    "mo": ("month", 1),
+    "mth": ("month", 1),
     "quarter": ("month", 3),
     "year": ("month", 12),
+    "yr": ("month", 12),
     "percent": ("pct", 1),
     "per cent": ("pct", 1),
     "%": ("pct", 1),
@@ -137,6 +141,12 @@ _HALF_MORE = re.compile(
     r"|(?<![\w])(?:an?|one)\s+(?P<unit2>" + _UNIT_RE + r")\s+and\s+a\s+half(?![\w])"
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# "14+ days" is "14 days" (with a lower bound, which the bound words compare):
+# the plus glued to a number before a word. Not a sum ("£50 + VAT") nor a phone
+# number ("+43 5412").
+_PLUS = re.compile(r"(?<![\w.+])(" + _NUM + r")\+(?=\s+[a-z])")
+# "10x the cleaning price" is "10 times" it (not a code: "AB10X", "2x4").
+_TIMES_X = re.compile(r"(?<![\w.])(" + _NUM + r")x(?![\w])")
 _GLUED = re.compile(r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kg|km|mi|lbs?|ml|h|hrs?|mins?)(?![\w])")
 _AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
 _CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
@@ -248,7 +258,8 @@ _FRACTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "t
 _FRACTION = re.compile(
     r"(?<![\w-])(?<!the )(?:(?P<k>a|one|two|three|\d)\s+)?"
     r"(?P<f>half|thirds?|quarters?|fifths?|tenths?)"
-    r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund|full|empty)\b)"
+    r"(?=\s+of\b|\s*[,.;:!?)]|\s*$|\s+(?:now|up front|upfront|back|refund|full|empty|off)\b"
+    r"|[\s-]+price\b)"
     r"(?!\s+of\s+(?:an?\s+)?(?:" + _PERIOD_RE + r")s?\b)"
 )
 # A fraction in digits before what it is a fraction of ("max 1/4 tank", "3/4 of the
@@ -299,6 +310,11 @@ _BETWEEN = (
     "financial",
     "fiscal",
     "billing",
+    # "2 or more days" is 2 days (the bound words compare "or more").
+    "or more",
+    "or fewer",
+    "or less",
+    "or longer",
 )
 _QUANTITY = re.compile(
     r"(?<![\w.])(?P<num>"
@@ -411,6 +427,8 @@ def quantities(text: str) -> frozenset[str]:
             out.add(_money(money[0], money[1]))
     low = MONEY.sub(" ¤ ", text).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
+    low = _PLUS.sub(r"\1", low)
+    low = _TIMES_X.sub(r"\1 times", low)
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)

@@ -242,3 +242,26 @@ def test_absurd_numbers_never_raise(text: str) -> None:
 def test_a_number_too_large_for_any_policy_is_no_quantity() -> None:
     assert quantities("reference " + "9" * 400) == frozenset()
     assert quantities("within 14 days, reference " + "9" * 400) == {"min:20160"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("you get half off", "a 50% discount"),
+        ("half-price entry", "50% of the price"),
+        ("at least 14 days before the start", "14+ days before the start"),
+        ("4+ hours after spraying", "4 hours after spraying"),
+        ("up to 10x the cleaning price", "up to 10 times the cleaning price"),
+        ("keep it 2 wks", "keep it two weeks"),
+        ("a 3 mth trial", "a three-month trial"),
+        ("valid for 1 yr", "valid for a year"),
+        ("2 or more days ahead", "2 days ahead"),
+    ],
+)
+def test_half_plus_and_times_are_read(a: str, b: str) -> None:
+    assert quantities(a) == quantities(b) != frozenset()
+
+
+@pytest.mark.parametrize("text", ["£50 + VAT", "call +43 5412 6630", "code AB10X", "a 2x4 board"])
+def test_a_sum_a_phone_number_or_a_code_is_no_plus_or_times(text: str) -> None:
+    assert not {q for q in quantities(text) if q.startswith("min:") or q == "n:10"}
