@@ -333,6 +333,12 @@ def _has(words_: str, phrase: str) -> bool:
     return f" {phrase} " in words_
 
 
+def _denied(words_: str, modal: str) -> bool:
+    """Whether the padded text negates ``modal`` right after it ("may not", "must
+    never", "can n't")."""
+    return any(f" {modal} {n} " in words_ for n in ("not", "never", "n't"))
+
+
 def _sides(text: str) -> list[tuple[bool, bool]]:
     """For each antonym pair: does the text use its left side, its right side?"""
     padded = " " + text + " "
@@ -397,6 +403,12 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
     perm_a = any(_has(ma, w) for w in PERMISSION)
     perm_s = any(_has(ms, w) for w in PERMISSION)
+    # A negated modal is a prohibition whichever modal it is ("must never be left" =
+    # "may not be left"); against another modal the negation count above decides
+    # ("must not park" / "may park" is a flip). Only two affirmed modals differ in
+    # force ("must" / "may").
+    if any(_denied(m, w) for m in (ms, ma) for w in (*OBLIGATION, *PERMISSION)):
+        oblig_s = oblig_a = perm_a = perm_s = False
     # An obligation turned into a permission the step does not word that way ("must
     # upload" -> "upload (optional)"); a permission word both use is the same clause
     # ("can be deferred ... only" -> "you can push it back"). A permission turned into

@@ -242,3 +242,18 @@ def test_no_at_the_end_of_a_sentence_is_still_no() -> None:
         )
         == "negation"
     )
+
+
+def test_a_negated_modal_is_a_prohibition_whichever_modal_it_is() -> None:
+    # Two prohibitions in different modals are one rule.
+    assert polarity_flip("Dogs must never be left alone.", "Dogs may not be left alone.") is None
+    assert polarity_flip("Kayaks must not leave the bay.", "Kayaks can not leave the bay.") is None
+    # A prohibition against a permission or an obligation is a flip, not two that cancel.
+    assert polarity_flip("Dogs must never be left alone.", "Dogs may be left alone.") == "negation"
+    assert polarity_flip("You must not park on the verge.", "You may park on the verge.")
+    assert polarity_flip("Guests may not bring glass.", "Guests must bring glass.")
+    assert polarity_flip(
+        "Bikes must not be locked to the rail.", "Bikes are allowed to be locked to the rail."
+    )
+    # Two affirmed modals still differ in force.
+    assert polarity_flip("You must book ahead.", "You may book ahead.") == "modal"
