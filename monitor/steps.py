@@ -798,6 +798,30 @@ class StepVerifier:
             return False
         return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
 
+    def _part_flip(self, step: str, full: str) -> str | None:
+        """The negation flip of one part of a multi-clause step against the clause of
+        the sentence that states it, when the sentence read whole shows none: each part
+        paired with the one clause it shares most words with, no two parts the same."""
+        p = self.config.stem_prefix
+        parts = [c for c in split_clauses(step) if content(tokens(c))]
+        units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
+        if len(parts) < 2 or len(parts) != len(units):
+            return None
+        recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
+        own = [max(range(len(units)), key=r.__getitem__) for r in recall]
+        if len(set(own)) != len(own) or any(
+            sorted(r)[-1] == 0 or sorted(r)[-1] == sorted(r)[-2] for r in recall
+        ):
+            return None  # no part has a clause of its own
+        for part, j in zip(parts, own, strict=True):
+            # A negation word only: a modal or an antonym read on a clause cut from
+            # its sentence ("can only return with a note" / "a note is needed before
+            # they may return") is too often the other clause's.
+            flip = polarity_flip(part, units[j], context=full)
+            if flip and "negation" in flip.split(" + "):
+                return flip
+        return None
+
     def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
         """The part of a sentence/window that carries the step: its best-matching
         sentence (window) or clause (sentence)."""
@@ -873,6 +897,13 @@ class StepVerifier:
         # negation elsewhere in the sentence, or a clause cut off from its
         # negation, is not taken for a flipped step.
         flip = polarity_flip(step.masked, full)
+        if flip is None and seg.kind != "window":
+            # Two flips in one sentence cancel when read whole ("the booking cannot
+            # be changed, and no-shows lose the deposit" -> "you can still change
+            # it, and no-shows lose the deposit"): each part against its own clause.
+            part = self._part_flip(step.masked, full)
+            if part:
+                return "negated", f"polarity flipped in a part ({part})", False
         if flip and self._unit_flip(step.masked, sw, full, seg.kind):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
@@ -974,6 +1005,8 @@ class StepVerifier:
                 # paraphrase often puts the negation in a clause of its own, "..., and
                 # there's nowhere to leave it".)
                 if any(w in NEGATORS or w in _RESTRICTING for w in gw):
+                    continue
+                if _bound_kept(term, full, seg_q):
                     continue
                 if _about_term(step.masked, term, gw, p):
                     return "negated", f"declared negated term lost its negation: {term}", False
@@ -1116,6 +1149,44 @@ def _one_each(rec: list[list[float]], units: list[str]) -> list[tuple[float, str
     out = [(rec[k][own[k]], units[own[k]]) for k in range(len(rec))]
     out[left] = (rec[left][free], units[free])
     return out
+
+
+# A bound written with a negator ("no more than 12") and the words that state the
+# same bound without one ("max 12", "12 or fewer", "within 3 days", "14+ days").
+_NEGATED_BOUNDS: tuple[tuple[str, frozenset[str]], ...] = (
+    (
+        "no more than",
+        frozenset("max maximum most up limit limited cap capped fewer less under".split()),
+    ),
+    (
+        "not more than",
+        frozenset("max maximum most up limit limited cap capped fewer less under".split()),
+    ),
+    ("no longer than", frozenset("max maximum most up within limit limited".split())),
+    ("no later than", frozenset("by within before latest deadline".split())),
+    ("not later than", frozenset("by within before latest deadline".split())),
+    ("no fewer than", frozenset("min minimum least more over +".split())),
+    ("no less than", frozenset("min minimum least more over +".split())),
+    ("not less than", frozenset("min minimum least more over +".split())),
+    ("no sooner than", frozenset("earliest after from onwards".split())),
+)
+_GLUED_PLUS = re.compile(r"\d\+")
+
+
+def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
+    """Whether a declared term that is a bound written with a negator ("no more than
+    12 students", "no later than 10 days") is stated by ``sentence`` as the same
+    bound without one ("Max 12 students", "within 10 days", "14+ days"): a word of
+    the bound's direction and every quantity of the term. "More than 12 students"
+    has no such word: the negation is lost."""
+    low = " " + " ".join(tokens(term)) + " "
+    words = set(tokens(sentence))
+    if _GLUED_PLUS.search(sentence):
+        words.add("+")
+    term_q = main_readings(quantities(term))
+    if not term_q or not all(stated(q, seg_q) for q in term_q):
+        return False
+    return any(f" {phrase} " in low and words & same for phrase, same in _NEGATED_BOUNDS)
 
 
 def _about_term(step: str, term: str, gw: list[str], p: int) -> bool:
