@@ -301,6 +301,8 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
     before = words(text[max(0, end - 60) : end])[-5:-1]
     if after[1:2] == ["per"]:
         return None  # "2 tickets per order"
+    if after[:1] and after[0] in _TIME_UNITS and _offset_after(after[1:3]):
+        return None  # "24 hours before your session": when a rule applies, no count
     found: set[str] = set()
     for info in fields.values():
         if info.type != "integer":
@@ -340,6 +342,16 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
 
 
 _TIME_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "night"})
+# Words after a duration that make it a time offset ("24 hours before", "2 days in
+# advance", "48 hours' notice").
+_OFFSETS = frozenset({"before", "after", "ahead", "prior", "earlier", "later", "beforehand"})
+
+
+def _offset_after(after: list[str]) -> bool:
+    """Whether the words after a duration's unit make it an offset from an event."""
+    return bool(after) and (
+        after[0] in _OFFSETS or after[:2] == ["in", "advance"] or after[0] == "notice"
+    )
 
 
 def _phrase_ends_after_first(text: str, end: int) -> bool:
@@ -635,6 +647,8 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
             if not value:
                 continue
             ws = words(value)
+            if all(w in STOPWORDS for w in ws):
+                continue  # "reschedule a job" for "reschedule {service} job": no value
             if weak and len(ws) > longest + 1:
                 continue
             if len(ws) > 1 and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:

@@ -451,3 +451,69 @@ def test_the_field_own_bound_or_extra_is_a_claim(
 def test_a_short_line_of_its_own_is_labelled() -> None:
     answer = "Request 40077 is in the queue. Position 17."
     assert fields_of(answer, QUEUE, {"listPosition": "30"}).get("listPosition") == ["17"]
+
+
+# A count of hours (days, nights) is the entity's; the same unit with "before", "after",
+# "in advance" or "notice" after it is when a rule applies (invented domains: a
+# rehearsal room, a boat hire, a sauna).
+ROOM = item_with_params(
+    "room_hire",
+    "Your booking of room B2 is for 3 hours. Cancel at least 24 hours before the start.",
+    {
+        "room": {"type": "text", "value": "B2", "label": "room"},
+        "hours": {"type": "integer", "value": "3", "label": "hours booked"},
+    },
+)
+BOAT_DAYS = item_with_params(
+    "boat_days",
+    "Boat 4471 is hired for 5 days. Return it by 6 pm.",
+    {
+        "boat": {"type": "digits", "value": "4471", "label": "boat"},
+        "days": {"type": "integer", "value": "5", "label": "days hired"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "field", "found"),
+    [
+        (ROOM, "Room B2 is yours for 6 hours.", "hours", ["6"]),
+        (ROOM, "The balance is taken 24 hours before your session.", "hours", []),
+        (ROOM, "Cancel 48 hours in advance for a refund.", "hours", []),
+        (ROOM, "Give us 12 hours notice to change the room.", "hours", []),
+        (BOAT_DAYS, "Boat 4471 is booked for 7 days.", "days", ["7"]),
+        (BOAT_DAYS, "Collect it 2 days after payment clears.", "days", []),
+        (BOAT_DAYS, "Book 3 days ahead in summer.", "days", []),
+    ],
+)
+def test_a_duration_before_or_after_an_event_is_no_count(
+    ref: GoldenItem, answer: str, field: str, found: list[str]
+) -> None:
+    observed = {"room": "B2", "hours": "9", "boat": "4471", "days": "9"}
+    assert fields_of(answer, ref, observed).get(field, []) == found
+
+
+# A slot of the exemplar ("reschedule {service} job") that the answer fills with a
+# function word alone ("reschedule a job") states no value.
+PLUMBING = item_with_params(
+    "callout_move",
+    "You can reschedule boiler check job 88123 once. A fee applies after that.",
+    {
+        "service": {
+            "type": "enum",
+            "value": "boiler check",
+            "values": ["boiler check", "leak repair", "radiator bleed"],
+            "label": "service",
+        },
+    },
+)
+
+
+def test_a_slot_filled_with_a_function_word_is_no_value() -> None:
+    observed = {"service": "leak repair"}
+    answer = (
+        "You can reschedule radiator bleed job 88123 once. A fee applies after that, and "
+        "you can reschedule a job only twice."
+    )
+    assert fields_of(answer, PLUMBING, observed).get("service") == ["radiator bleed"]
+    assert not judge(PLUMBING, answer.replace("radiator bleed", "leak repair"), observed)
