@@ -301,7 +301,12 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
     before = words(text[max(0, end - 60) : end])[-5:-1]
     if after[1:2] == ["per"]:
         return None  # "2 tickets per order"
-    if after[:1] and after[0] in _TIME_UNITS and _offset_after(after[1:3]):
+    if (
+        after[:1]
+        and after[0] in _OFFSET_UNITS
+        and _offset_after(after[1:3])
+        and not (before and before[-1] in ("for", "of"))
+    ):
         return None  # "24 hours before your session": when a rule applies, no count
     found: set[str] = set()
     for info in fields.values():
@@ -343,8 +348,11 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
 
 _TIME_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "night"})
 # Words after a duration that make it a time offset ("24 hours before", "2 days in
-# advance", "48 hours' notice").
-_OFFSETS = frozenset({"before", "after", "ahead", "prior", "earlier", "later", "beforehand"})
+# advance", "48 hours notice"), for the units a deadline is written in (not nights:
+# "6 nights after check-in" is a stay), and not after "for" or "of" ("hired for 7 days
+# after the deposit clears").
+_OFFSETS = frozenset({"before", "after", "ahead", "prior", "beforehand"})
+_OFFSET_UNITS = frozenset({"minute", "min", "hour", "hr", "day", "week", "wk"})
 
 
 def _offset_after(after: list[str]) -> bool:

@@ -49,6 +49,7 @@ from monitor.text import (
 from monitor.text.lexicon import (
     ANTONYM_PAIRS,
     ANTONYM_WORDS,
+    BOUND_PHRASES,
     COMMON_VERBS,
     COST_FREE_WORDS,
     COST_WORDS,
@@ -799,9 +800,10 @@ class StepVerifier:
         return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
 
     def _part_flip(self, step: str, full: str) -> str | None:
-        """The negation flip of one part of a multi-clause step against the clause of
-        the sentence that states it, when the sentence read whole shows none: each part
-        paired with the one clause it shares most words with, no two parts the same."""
+        """The negation one part of a multi-clause step has and the clause of the
+        sentence that states it lost, when the sentence read whole shows no flip: each
+        part paired with the one clause it shares most words with, no two parts the
+        same, and exactly one such part."""
         p = self.config.stem_prefix
         parts = [c for c in split_clauses(step) if content(tokens(c))]
         units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
@@ -813,14 +815,23 @@ class StepVerifier:
             sorted(r)[-1] == 0 or sorted(r)[-1] == sorted(r)[-2] for r in recall
         ):
             return None  # no part has a clause of its own
+        # A negation word only: a modal or an antonym read on a clause cut from its
+        # sentence ("can only return with a note" / "a note is needed before they may
+        # return") is too often the other clause's. And a negation the step's part has
+        # and its clause lost ("cannot be changed" -> "can still change it"), in one part
+        # only: a negation a clause adds is as often a rewording ("any lock left on" ->
+        # "a lock that is not removed").
+        lost = []
         for part, j in zip(parts, own, strict=True):
-            # A negation word only: a modal or an antonym read on a clause cut from
-            # its sentence ("can only return with a note" / "a note is needed before
-            # they may return") is too often the other clause's.
             flip = polarity_flip(part, units[j], context=full)
-            if flip and "negation" in flip.split(" + "):
-                return flip
-        return None
+            if (
+                flip
+                and "negation" in flip.split(" + ")
+                and polarity(part) == 1
+                and polarity(units[j]) == 0
+            ):
+                lost.append(flip)
+        return lost[0] if len(lost) == 1 else None
 
     def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
         """The part of a sentence/window that carries the step: its best-matching
@@ -1151,42 +1162,78 @@ def _one_each(rec: list[list[float]], units: list[str]) -> list[tuple[float, str
     return out
 
 
-# A bound written with a negator ("no more than 12") and the words that state the
-# same bound without one ("max 12", "12 or fewer", "within 3 days", "14+ days").
-_NEGATED_BOUNDS: tuple[tuple[str, frozenset[str]], ...] = (
-    (
-        "no more than",
-        frozenset("max maximum most up limit limited cap capped fewer less under".split()),
+# A bound written with a negator ("no more than 12", from the lexicon's bound phrases)
+# and the words that state the same bound without one, before its number ("max 12",
+# "within 3 days", "up to 6") or after it ("12 max", "12 or fewer", "14+").
+_SAME_BOUND: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "at most": (
+        frozenset("max maximum most limit cap capped under within".split()),
+        frozenset("max maximum fewer less".split()),
     ),
-    (
-        "not more than",
-        frozenset("max maximum most up limit limited cap capped fewer less under".split()),
+    "by": (frozenset("by within before latest".split()), frozenset()),
+    "at least": (
+        frozenset("min minimum least".split()),
+        frozenset("min minimum more".split()),
     ),
-    ("no longer than", frozenset("max maximum most up within limit limited".split())),
-    ("no later than", frozenset("by within before latest deadline".split())),
-    ("not later than", frozenset("by within before latest deadline".split())),
-    ("no fewer than", frozenset("min minimum least more over +".split())),
-    ("no less than", frozenset("min minimum least more over +".split())),
-    ("not less than", frozenset("min minimum least more over +".split())),
-    ("no sooner than", frozenset("earliest after from onwards".split())),
+    "at earliest": (frozenset("earliest after from".split()), frozenset({"onwards"})),
+}
+_NEGATED_BOUNDS: tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...] = tuple(
+    (phrase, _SAME_BOUND[plain])
+    for phrase, plain in BOUND_PHRASES
+    if plain in _SAME_BOUND and any(w in NEGATORS for w in phrase.split())
 )
-_GLUED_PLUS = re.compile(r"\d\+")
+_GLUED_PLUS = re.compile(r"(\d)\+")
+# Right before a number: a comparison of its own ("more than 6", "over 6"), whatever
+# bound word stands further back ("Most bands have more than 6 members").
+_COMPARED = frozenset("than over under above below after before".split())
+_MASKED_AMOUNTS = frozenset({"<money>", "<value>"})
 
 
 def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
     """Whether a declared term that is a bound written with a negator ("no more than
     12 students", "no later than 10 days") is stated by ``sentence`` as the same
-    bound without one ("Max 12 students", "within 10 days", "14+ days"): a word of
-    the bound's direction and every quantity of the term. "More than 12 students"
-    has no such word: the negation is lost."""
+    bound without one ("Max 12 students", "within 10 days", "14+ days"): the term's
+    quantities, and a word of the bound's direction next to the term's number (up to
+    four words before it, "up" only as "up to"; or "max", "or fewer", "+" right after
+    it or its noun), with no comparison of its own right before the number. "More
+    than 12 students", or "most" elsewhere in the sentence ("Most bands have more
+    than 6 members"), keeps no bound."""
     low = " " + " ".join(tokens(term)) + " "
-    words = set(tokens(sentence))
-    if _GLUED_PLUS.search(sentence):
-        words.add("+")
+    found = [same for phrase, same in _NEGATED_BOUNDS if f" {phrase} " in low]
     term_q = main_readings(quantities(term))
-    if not term_q or not all(stated(q, seg_q) for q in term_q):
+    if not found or not term_q or not all(stated(q, seg_q) for q in term_q):
         return False
-    return any(f" {phrase} " in low and words & same for phrase, same in _NEGATED_BOUNDS)
+    before_words, after_words = found[0]
+    numbers = {_number_value(w) for w in tokens(term)} - {None}
+    ws = tokens(_GLUED_PLUS.sub(r"\1 or more", sentence))
+    for i, w in enumerate(ws):
+        # The number as written, or an amount masked as a value ("$20" -> "<money>");
+        # the term's quantities are stated here either way (seg_q).
+        if _number_value(w) not in numbers and w not in _MASKED_AMOUNTS:
+            continue
+        before = ws[max(0, i - 4) : i]
+        if before[-1:] and before[-1] in _COMPARED and before[-1] not in before_words:
+            continue
+        if any(b in before_words for b in before) or before[-2:] == ["up", "to"]:
+            return True
+        after = ws[i + 1 : i + 4]
+        if any(
+            a in after_words and (a not in ("fewer", "less", "more") or "or" in after)
+            for a in after
+        ):
+            return True
+    return False
+
+
+def _number_value(w: str) -> float | None:
+    """The number a token writes ("12", "twelve", "$20" read as 20), else None."""
+    w = w.lstrip("$£€")
+    if w in NUMBER_WORDS:
+        w = NUMBER_WORDS[w]
+    try:
+        return float(w)
+    except ValueError:
+        return None
 
 
 def _about_term(step: str, term: str, gw: list[str], p: int) -> bool:

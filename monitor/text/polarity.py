@@ -333,10 +333,16 @@ def _has(words_: str, phrase: str) -> bool:
     return f" {phrase} " in words_
 
 
-def _denied(words_: str, modal: str) -> bool:
-    """Whether the padded text negates ``modal`` right after it ("may not", "must
-    never", "can n't")."""
-    return any(f" {modal} {n} " in words_ for n in ("not", "never", "n't"))
+_DENIED_MODAL = re.compile(
+    r" (?:"
+    + "|".join(re.escape(w) for w in sorted({*OBLIGATION, *PERMISSION}, key=len, reverse=True))
+    + r") (?:not|never|n't)(?= )"
+)
+
+
+def _without_denied(words_: str) -> str:
+    """The padded text without its negated modals ("may not", "must never")."""
+    return _DENIED_MODAL.sub(" ", words_)
 
 
 def _sides(text: str) -> list[tuple[bool, bool]]:
@@ -398,17 +404,16 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
                 reasons.append("antonym")
     # Modal words inside a negative phrase are that phrase's ("does not have to" is
     # counted as a negation, not as an obligation).
-    ms, ma = _promises(_negative_phrases(s)[1]), _promises(_negative_phrases(a)[1])
+    # A negated modal is a prohibition whichever modal it is ("must never be left" =
+    # "may not be left"); against another modal the negation count above decides
+    # ("must not park" / "may park" is a flip). Only affirmed modals differ in force
+    # ("must" / "may"): the negated ones are left out here.
+    ms = _without_denied(_promises(_negative_phrases(s)[1]))
+    ma = _without_denied(_promises(_negative_phrases(a)[1]))
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
     perm_a = any(_has(ma, w) for w in PERMISSION)
     perm_s = any(_has(ms, w) for w in PERMISSION)
-    # A negated modal is a prohibition whichever modal it is ("must never be left" =
-    # "may not be left"); against another modal the negation count above decides
-    # ("must not park" / "may park" is a flip). Only two affirmed modals differ in
-    # force ("must" / "may").
-    if any(_denied(m, w) for m in (ms, ma) for w in (*OBLIGATION, *PERMISSION)):
-        oblig_s = oblig_a = perm_a = perm_s = False
     # An obligation turned into a permission the step does not word that way ("must
     # upload" -> "upload (optional)"); a permission word both use is the same clause
     # ("can be deferred ... only" -> "you can push it back"). A permission turned into

@@ -484,6 +484,9 @@ BOAT_DAYS = item_with_params(
         (BOAT_DAYS, "Boat 4471 is booked for 7 days.", "days", ["7"]),
         (BOAT_DAYS, "Collect it 2 days after payment clears.", "days", []),
         (BOAT_DAYS, "Book 3 days ahead in summer.", "days", []),
+        # A stay, or a length after "for": still the entity's.
+        (BOAT_DAYS, "Boat 4471 is hired for 7 days after the deposit clears.", "days", ["7"]),
+        (ROOM, "Room B2 is yours for 6 hours before the evening class.", "hours", ["6"]),
     ],
 )
 def test_a_duration_before_or_after_an_event_is_no_count(

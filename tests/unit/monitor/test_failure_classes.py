@@ -1313,6 +1313,22 @@ def test_a_negated_bound_said_without_its_negator_is_kept(ref: GoldenItem, answe
             GROCERY,
             "Choose a delivery slot at checkout. Orders must total less than $20 for delivery.",
         ),
+        # A bound word elsewhere in the sentence keeps nothing.
+        (
+            REHEARSAL,
+            "Book the rehearsal room in the members' app. Bands can turn up with more than 6 "
+            "members in the room.",
+        ),
+        (
+            REHEARSAL,
+            "Book the rehearsal room in the members' app. Most bands have more than 6 members "
+            "in the room.",
+        ),
+        (
+            GROCERY,
+            "Choose a delivery slot at checkout. Orders must total less than $20 for delivery "
+            "over the weekend.",
+        ),
     ],
 )
 def test_a_negated_bound_turned_around_or_changed_is_caught(ref: GoldenItem, answer: str) -> None:
@@ -1369,6 +1385,12 @@ PRINTS = item(
             PRINTS,
             "Upload the photos on the website. No refunds on printed photos, and orders not "
             "paid for are cancelled after 3 days.",
+        ),
+        # A negation moved from one part's clause to the other's: two part flips.
+        (
+            LOCKER,
+            "Pick a locker at the gym desk. Lockers are cleared overnight, and a lock that is "
+            "not removed is cut off.",
         ),
         pytest.param(
             PRINTS,

@@ -255,5 +255,12 @@ def test_a_negated_modal_is_a_prohibition_whichever_modal_it_is() -> None:
     assert polarity_flip(
         "Bikes must not be locked to the rail.", "Bikes are allowed to be locked to the rail."
     )
-    # Two affirmed modals still differ in force.
+    # Two affirmed modals still differ in force, beside a negated one too.
     assert polarity_flip("You must book ahead.", "You may book ahead.") == "modal"
+    assert (
+        polarity_flip(
+            "Visitors must sign the log and must not bring pets.",
+            "Visitors may sign the log and may not bring pets.",
+        )
+        == "modal"
+    )
