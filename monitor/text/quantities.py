@@ -141,9 +141,9 @@ _HALF_MORE = re.compile(
     r"|(?<![\w])(?:an?|one)\s+(?P<unit2>" + _UNIT_RE + r")\s+and\s+a\s+half(?![\w])"
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-# "14+ days" is "14 days" (with a lower bound, which the bound words compare):
-# the plus glued to a number before a word. Not a sum ("£50 + VAT") nor a phone
-# number ("+43 5412").
+# "14+ days" is read as "14 days", as "at least 14 days" is (the bound's direction
+# is not compared): the plus glued to a number before a word. Not a sum ("£50 +
+# VAT") nor a phone number ("+43 5412").
 _PLUS = re.compile(r"(?<![\w.+])(" + _NUM + r")\+(?=\s+[a-z])")
 # "10x the cleaning price" is "10 times" it (not a code: "AB10X", "2x4").
 _TIMES_X = re.compile(r"(?<![\w.])(" + _NUM + r")x(?![\w])")
@@ -310,7 +310,7 @@ _BETWEEN = (
     "financial",
     "fiscal",
     "billing",
-    # "2 or more days" is 2 days (the bound words compare "or more").
+    # "2 or more days" is read as 2 days, as "at least 2 days" is.
     "or more",
     "or fewer",
     "or less",
