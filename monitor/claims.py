@@ -298,7 +298,7 @@ def _label_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | Non
     left", "56 GB" (the field's label, its count tail or its unit word right after
     the number, plurals aside), None for anything else."""
     after = [singular(w) for w in words(text[end : end + 40])[:5]]
-    before = words(text[max(0, end - 60) : end])[-5:-1]
+    before = _words_before(text, end)
     if after[1:2] == ["per"]:
         return None  # "2 tickets per order"
     if (
@@ -352,7 +352,7 @@ _TIME_UNITS = frozenset({"minute", "hour", "day", "week", "month", "year", "nigh
 # "6 nights after check-in" is a stay), and not after "for" or "of" ("hired for 7 days
 # after the deposit clears").
 _OFFSETS = frozenset({"before", "after", "ahead", "prior", "beforehand"})
-_OFFSET_UNITS = frozenset({"minute", "min", "hour", "hr", "day", "week", "wk"})
+_OFFSET_UNITS = (_TIME_UNITS - {"night", "month", "year"}) | {"min", "hr", "wk"}
 
 
 def _offset_after(after: list[str]) -> bool:
@@ -360,6 +360,12 @@ def _offset_after(after: list[str]) -> bool:
     return bool(after) and (
         after[0] in _OFFSETS or after[:2] == ["in", "advance"] or after[0] == "notice"
     )
+
+
+def _words_before(text: str, end: int) -> list[str]:
+    """The four words before the number that ends at ``end`` (its own word left out),
+    for the bound, increment and having cues of :func:`_not_had`."""
+    return words(text[max(0, end - 60) : end])[-5:-1]
 
 
 def _phrase_ends_after_first(text: str, end: int) -> bool:
@@ -521,7 +527,7 @@ def _slot_after(text: str, end: int, fields: dict[str, FieldInfo]) -> str | None
     """The count field whose slot in the reference a number fills by the two words
     after it ("{minutes} minutes after"), None when no field's or several do."""
     after = " ".join(words(text[end : end + 60])[:2])
-    before = words(text[max(0, end - 60) : end])[-5:-1]
+    before = _words_before(text, end)
     found = {
         i.name
         for i in fields.values()

@@ -751,7 +751,7 @@ class StepVerifier:
         it. Negation scopes are looked up in the whole sentence."""
         p = self.config.stem_prefix
         parts = [c for c in split_clauses(step) if content(tokens(c))]
-        units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
+        units = _clauses(full)
         if len(parts) > 1 and len(units) > 1:
             recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
             best = [max(zip(r, units, strict=True)) for r in recall]
@@ -806,8 +806,10 @@ class StepVerifier:
         same, and exactly one such part."""
         p = self.config.stem_prefix
         parts = [c for c in split_clauses(step) if content(tokens(c))]
-        units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
-        if len(parts) < 2 or len(parts) != len(units):
+        if len(parts) < 2:
+            return None  # most steps: the sentence is not split again
+        units = _clauses(full)
+        if len(parts) != len(units):
             return None
         recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
         own = [max(range(len(units)), key=r.__getitem__) for r in recall]
@@ -836,10 +838,7 @@ class StepVerifier:
     def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
         """The part of a sentence/window that carries the step: its best-matching
         sentence (window) or clause (sentence)."""
-        if kind == "window":
-            units = [s.text for s in split_sentences(full)]
-        else:
-            units = _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
+        units = [s.text for s in split_sentences(full)] if kind == "window" else _clauses(full)
         if len(units) < 2:
             return full
         p = self.config.stem_prefix
@@ -1146,6 +1145,12 @@ def _with_tail(units: list[str], full: str) -> list[str]:
     return [u if tail in u else f"{u} {tail}" for u in units]
 
 
+def _clauses(full: str) -> list[str]:
+    """The clauses of a sentence that have a content word, each with the sentence's
+    closing parenthetical (:func:`_with_tail`)."""
+    return _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
+
+
 def _one_each(rec: list[list[float]], units: list[str]) -> list[tuple[float, str]] | None:
     """Each part's clause, given each part's term recall on each clause (``rec``), when
     every part but one has its own best clause (recall at least 0.5, no two parts the
@@ -1226,8 +1231,8 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
 
 
 def _number_value(w: str) -> float | None:
-    """The number a token writes ("12", "twelve", "$20" read as 20), else None."""
-    w = w.lstrip("$£€")
+    """The number a token writes ("12", "twelve", "12.5"; :func:`tokens` has already
+    dropped a currency symbol), else None."""
     if w in NUMBER_WORDS:
         w = NUMBER_WORDS[w]
     try:

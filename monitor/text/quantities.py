@@ -393,13 +393,14 @@ def _period(unit: str, n: float) -> str:
 
 
 # An age: "12-year-olds", "18 years old", "8 weeks old", "aged 6 to 12 years".
+_AGE_UNIT = r"years?|yrs?|months?|mths?|mos?|weeks?|wks?|days?"
 _AGE_OLD = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)(?:\s*(?:-|to|\u2013)\s*(\d+(?:\.\d+)?))?[\s-]+"
-    r"(years?|yrs?|months?|mths?|mos?|weeks?|wks?|days?)[\s-]+(?:olds?|of age)\b"
+    r"(" + _AGE_UNIT + r")[\s-]+(?:olds?|of age)\b"
 )
 _AGED = re.compile(
     r"\b(aged?)\s+(\d+(?:\.\d+)?)(?:\s*(?:-|to|\u2013)\s*(\d+(?:\.\d+)?))?\s+"
-    r"(years?|yrs?|months?|mths?|mos?|weeks?|wks?|days?)\b"
+    r"(" + _AGE_UNIT + r")\b"
 )
 _AGE_DAYS = {"y": 365.25, "m": 30.4375, "w": 7.0, "d": 1.0}
 # The end of a day as a deadline: "by 11:59 pm" is "by midnight" (not "opens at 11:59
