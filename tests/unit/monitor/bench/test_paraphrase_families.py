@@ -19,6 +19,7 @@ HELDOUT4 = REPO / "tests" / "data" / "heldout4_seeds"
 HELDOUT5 = REPO / "tests" / "data" / "heldout5_seeds"
 HELDOUT6 = REPO / "tests" / "data" / "heldout6_seeds"
 HELDOUT7 = REPO / "tests" / "data" / "heldout7_seeds"
+HELDOUT8 = REPO / "tests" / "data" / "heldout8_seeds"
 
 SEED = {
     "id": "clinic_reschedule",
@@ -125,8 +126,17 @@ def test_seeds_without_markup_yield_none() -> None:
 
 @pytest.mark.parametrize(
     "folder",
-    [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"],
+    [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7, HELDOUT8],
+    ids=[
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "heldout8",
+    ],
 )
 def test_heldout_seeds_generate_the_new_families_without_drops(folder: Path) -> None:
     seeds = load_seeds(folder)

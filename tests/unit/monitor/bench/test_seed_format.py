@@ -30,6 +30,7 @@ HELDOUT4 = REPO / "tests" / "data" / "heldout4_seeds"
 HELDOUT5 = REPO / "tests" / "data" / "heldout5_seeds"
 HELDOUT6 = REPO / "tests" / "data" / "heldout6_seeds"
 HELDOUT7 = REPO / "tests" / "data" / "heldout7_seeds"
+HELDOUT8 = REPO / "tests" / "data" / "heldout8_seeds"
 NEW_FIELDS = {"policy_terms", "question_paraphrases", "marked_paraphrases"}
 
 
@@ -355,8 +356,23 @@ def test_load_seeds_names_file_seed_and_field(tmp_path: Path) -> None:
         (HELDOUT5, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4)),
         (HELDOUT6, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5)),
         (HELDOUT7, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6)),
+        (
+            HELDOUT8,
+            18,
+            6,
+            (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7),
+        ),
     ],
-    ids=["heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"],
+    ids=[
+        "heldout",
+        "heldout2",
+        "heldout3",
+        "heldout4",
+        "heldout5",
+        "heldout6",
+        "heldout7",
+        "heldout8",
+    ],
 )
 def test_heldout_seeds_meet_the_protocol(
     folder: Path, least_seeds: int, least_domains: int, earlier: tuple[Path, ...]
