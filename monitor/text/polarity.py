@@ -226,6 +226,14 @@ def _negations(
 _MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may"}
 
 
+# What a permission is denied with ("not allowed", "not accepted") and the words that
+# grant it without the same verb: a "can"/"may" (see _affirmed_modal) or a word of
+# permission.
+_PERMIT_HEADS = frozenset("allowed permitted accepted welcome".split())
+_PERMIT_WORDS = frozenset("fine ok okay welcome allowed permitted accepted".split())
+_PERMIT_MODALS = ("can", "may")
+
+
 def _affirmed_modal(modal: str, other: list[str]) -> bool:
     """Whether ``other`` uses ``modal`` without negating or restricting it ("you can
     pick the day"; not "you can no longer pick it", "can only be changed by phone",
@@ -297,6 +305,22 @@ def _grounded(
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
     return sum(any(same_word(x, w, 4) for w in other) for x in scope[1:]) >= 2
+
+
+def _granted(
+    negation: tuple[str | None, tuple[str, ...] | None], other: list[str], own: list[str]
+) -> bool:
+    """Whether a denied permission ("are not allowed in the studio") is granted by the
+    other text in other words: a "can"/"may" it affirms and the denying text does not
+    ("can be used in the studio"), or a word of permission ("are fine in the studio").
+    Read on the other text itself, not its sentence: a "can" in a sibling clause grants
+    something else."""
+    scope = negation[1]
+    if not scope or scope[0] not in _PERMIT_HEADS:
+        return False
+    return bool(_PERMIT_WORDS & set(other)) or any(
+        _affirmed_modal(m, other) and not _affirmed_modal(m, own) for m in _PERMIT_MODALS
+    )
 
 
 # Each one-word antonym with the words of its pair (both sides, split into words).
@@ -393,7 +417,7 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
         # not call you about it").
         deny_s = "always" in aw and "always" not in sw
         deny_a = "always" in sw and "always" not in aw_own
-        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw)]
+        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw) or _granted(n, aw_own, sw)]
         kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own)]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
