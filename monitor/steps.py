@@ -362,6 +362,24 @@ def _count(w: str, ws: list[str], prefix: int) -> int:
     return sum(same_word(w, x, prefix) for x in ws)
 
 
+# A sentence's words with its text.
+_Words = tuple[list[str], str]
+
+
+def _stated_elsewhere(part: list[str], here: list[str], others: list[_Words], prefix: int) -> bool:
+    """Whether another sentence (``others``) states a part of a step better than this
+    one (``here``) does, with at least half of its words ("We take no bookings on the
+    day itself" states "no booking is taken on the day" better than "Please book the
+    court at least 2 days ahead" does)."""
+    there = _best_home(part, others, prefix)[0]
+    return there >= 0.5 and there > _recall(part, here, prefix)
+
+
+def _best_home(part: list[str], others: list[_Words], prefix: int) -> tuple[float, str]:
+    """The sentence of ``others`` that states ``part`` best, with its term recall."""
+    return max(((_recall(part, ws, prefix), text) for ws, text in others), default=(0.0, ""))
+
+
 def _contains(hay: list[str], needle: list[str]) -> bool:
     """Whether ``needle`` occurs as a contiguous run of ``hay`` (punctuation aside)."""
     n = len(needle)
@@ -743,7 +761,9 @@ class StepVerifier:
             return int(row.argmax())
         return min(cands, key=lambda j: (rank[segs[j].kind], -row[j]))
 
-    def _unit_flip(self, step: str, sw: list[str], full: str, kind: str) -> bool:
+    def _unit_flip(
+        self, step: str, sw: list[str], full: str, kind: str, others: list[_Words]
+    ) -> bool:
         """Whether the flip is also there at the level of the parts: each clause of
         a multi-clause step against the answer clause that states it (a step "pay
         before approval and it is not refundable" is two rules, each with its own
@@ -797,6 +817,25 @@ class StepVerifier:
                 unit = self._polarity_unit(sw, full, kind)
                 return polarity_flip(step, unit, context=full) is not None
             return False
+        if len(parts) > 1 and kind != "window":
+            # A step of several parts against a sentence of one clause, where another
+            # sentence of the answer states a part this one does not: that part is
+            # read there, not flipped here ("Refunds go to your card within 14 days;
+            # the collection fee is not refunded" -> "Refunds reach your card within
+            # 14 days. The collection fee stays with us."). The parts this sentence
+            # states are each read against it.
+            here = tokens(full)
+            elsewhere = [part for part in parts if _stated_elsewhere(tokens(part), here, others, p)]
+            if elsewhere:
+                said = [
+                    part
+                    for part in parts
+                    if part not in elsewhere and _recall(tokens(part), here, p) > 0.5
+                ]
+                return any(polarity_flip(part, full) for part in said) or any(
+                    polarity_flip(part, _best_home(tokens(part), others, p)[1])
+                    for part in elsewhere
+                )
         return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
 
     def _part_flip(self, step: str, full: str) -> str | None:
@@ -834,6 +873,22 @@ class StepVerifier:
             ):
                 lost.append(flip)
         return lost[0] if len(lost) == 1 else None
+
+    def _term_elsewhere(self, step: str, term: str, gw: list[str], others: list[_Words]) -> bool:
+        """Whether the part of a multi-clause ``step`` that holds the declared
+        ``term`` is stated by another sentence of the answer (``others``) and not by
+        this one (``gw``): this sentence states another part of the step ("we'll pay
+        up to ten times the cleaning price" for "... up to 10 times the cleaning price,
+        capped at $250", the cap in a bullet of its own), so it does not judge the
+        term. A part no other sentence states is judged here: a term replaced with
+        the whole of its clause ("call a vet straight away" -> "wait a day") leaves
+        none of that clause's words."""
+        parts = [c for c in split_clauses(step) if content(tokens(c))]
+        if len(parts) < 2:
+            return False
+        own = [tokens(c) for c in parts if term.casefold() in c.casefold()]
+        p = self.config.stem_prefix
+        return bool(own) and all(_stated_elsewhere(c, gw, others, p) for c in own)
 
     def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
         """The part of a sentence/window that carries the step: its best-matching
@@ -914,7 +969,15 @@ class StepVerifier:
             part = self._part_flip(step.masked, full)
             if part:
                 return "negated", f"polarity flipped in a part ({part})", False
-        if flip and self._unit_flip(step.masked, sw, full, seg.kind):
+        # The answer's other sentences, where a part of the step may be stated.
+        # (Unmasked: a declared term's amount is compared as written, "capped at $150"
+        # / "Payout limit: $150".)
+        others = [
+            (tokens(g.text), g.text)
+            for g in al.segs
+            if g.kind == "sentence" and g.at[0] not in seg.at
+        ]
+        if flip and self._unit_flip(step.masked, sw, full, seg.kind, others):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
             # step. In a sentence that rewords the step ("no reply = removed" for
@@ -999,12 +1062,16 @@ class StepVerifier:
             and (bool(_NO_COST.search(" ".join(gw))) or bool(zero))
             and not any(q.startswith("money:") and q not in zero for q in seg_q)
         )
+        plain = next((g.text for g in al.segs if g.kind == "sentence" and g.at == seg.at), seg.text)
+        plain_words = tokens(plain)
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
             term_words = tokens(term)
             keys = [w for w in content(term_words) if not w[:1].isdigit()]
             if not keys:
+                continue
+            if self._term_elsewhere(step.text, term, plain_words, others):
                 continue
             if flip is None and len(keys) <= 2 and any(w in NEGATORS for w in term_words):
                 # A negated term ("not accepted", "not presented") is a rule. Kept when
