@@ -612,7 +612,12 @@ def _template_field(
     if len(matches) != 1:
         return None, False
     name, hits = matches[0]
-    return name, any(w != WILDCARD and w not in STOPWORDS for p in hits for w in p.split())
+    strong = any(w != WILDCARD and w not in STOPWORDS for p in hits for w in p.split())
+    if not strong and text[:start].rstrip().endswith(":"):
+        # A label of its own ends right before the value ("Booked on: 2025-12-29"): a
+        # prefix of function words ("{service} on {date}") does not make it this field.
+        return None, False
+    return name, strong
 
 
 def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tuple[int, int]]:
@@ -886,6 +891,10 @@ def extract_candidates(
             fld = _only_slot(f, sent, answer, item, fields, found, memo)
             cue = "shape" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
+        if in_procedure and f.type == "integer" and _range_after(answer, f.end):
+            # A number the exemplar states as procedure, opening a range here ("any delay
+            # of 20 mins or more"), is the rule's threshold, whatever slot it fills.
+            continue
         if fld is None and (f.type == "integer" or in_procedure):
             continue  # procedure, not an instance fact
         if fld is not None and in_procedure and cue != "template":

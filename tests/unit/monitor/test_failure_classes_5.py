@@ -1,15 +1,19 @@
 """Failure classes read on the held-out sets 1 to 7 before the eighth set's clean run
 (issue 19), on hand-written cases from invented domains (beach club, hotel, post
 office, fitness classes, restaurant bookings, school canteen, shoe repair, tennis
-courts, dog walking; none is a bench seed): paraphrases that must pass, real changes
-that must be caught.
+courts, dog walking, window cleaning, buses; none is a bench seed): paraphrases that
+must pass, real changes that must be caught.
 
 (1) A denied permission granted in other words ("not allowed" / "can be used", "are
 fine"). (2) Money given back against money lost ("you lose the fee" / "the fee is
 refunded"). (3) A step of two parts whose answer states one part in a sentence of its
-own: that part is read there, not against the sentence of the other part.
+own: that part is read there, not against the sentence of the other part. (4) Claims
+(read on the eighth set after its clean run): a value after a label of its own ("Ordered
+on: 2026-01-10") is not the field whose exemplar prefix is function words ("{service}
+on {date}"), and a number the exemplar states as procedure that opens a range ("any
+delay of 20 mins or more") is no claim.
 
-Nine cases fail on the judge before these changes (4602db5); the others are controls
+Twelve cases fail on the judge before these changes (4602db5); the others are controls
 (a paraphrase that must stay uncaught, a change that must stay caught).
 """
 
@@ -19,6 +23,8 @@ import pytest
 
 from monitor.schemas import GoldenItem
 from monitor.text.polarity import polarity_flip
+from tests.conftest import item_with_params
+from tests.unit.monitor.test_claim_cues import fields_of
 from tests.unit.monitor.test_failure_classes import item, wrong
 
 
@@ -186,3 +192,80 @@ def test_a_part_stated_in_a_sentence_of_its_own_is_read_there(ref: GoldenItem, a
 )
 def test_a_part_changed_where_it_is_stated_is_caught(ref: GoldenItem, answer: str) -> None:
     assert wrong(ref, answer)
+
+
+# (4) Claims: a label of its own before a value, and a procedure number opening a range.
+WINDOW_CLEAN = item_with_params(
+    "window_clean",
+    "You can move your window clean on 2026-03-14 for free until 24 hours before it starts.",
+    {
+        "service": {
+            "type": "enum",
+            "value": "window clean",
+            "values": ["window clean", "gutter clean"],
+            "label": "service",
+        },
+        "visitDate": {"type": "date", "value": "2026-03-14", "label": "visit date"},
+    },
+)
+BUS_DELAY = item_with_params(
+    "bus_delay",
+    "Pass holders get a refund when a bus is 20 minutes or more late, so your delay of 31 "
+    "minutes counts.",
+    {"delay": {"type": "integer", "value": "31", "label": "delay in minutes"}},
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "observed", "field", "found"),
+    [
+        # "on" before the date matches "{service} on {date}", but "Ordered on:" is a
+        # label of its own (an extra field, as P3 adds them).
+        (
+            WINDOW_CLEAN,
+            "You can move your gutter clean on 2026-05-02 for free until 24 hours before it "
+            "starts. Ordered on: 2026-01-10.",
+            {"visitDate": "2026-05-02", "service": "gutter clean"},
+            "visitDate",
+            ["2026-05-02"],
+        ),
+        # Controls: the slot without a colon, and the field's own label, still claim.
+        (
+            WINDOW_CLEAN,
+            "You can move your gutter clean on 2026-05-09 for free until 24 hours before it "
+            "starts.",
+            {"visitDate": "2026-05-02"},
+            "visitDate",
+            ["2026-05-09"],
+        ),
+        (
+            WINDOW_CLEAN,
+            "Visit date: 2026-05-09.",
+            {"visitDate": "2026-05-02"},
+            "visitDate",
+            ["2026-05-09"],
+        ),
+        # The exemplar's threshold opening a range is the rule, not the delay.
+        (
+            BUS_DELAY,
+            "Your 27 minute wait counts: pass holders get a refund for any delay of 20 mins or "
+            "more.",
+            {"delay": "27"},
+            "delay",
+            ["27"],
+        ),
+        # Control: a delay in the slot that is no range is still read.
+        (
+            BUS_DELAY,
+            "Your delay of 29 minutes counts: pass holders get a refund for any delay of 20 "
+            "mins or more.",
+            {"delay": "27"},
+            "delay",
+            ["29"],
+        ),
+    ],
+)
+def test_a_label_of_its_own_and_a_range_threshold_are_no_claim_of_the_field(
+    ref: GoldenItem, answer: str, observed: dict[str, str], field: str, found: list[str]
+) -> None:
+    assert fields_of(answer, ref, observed).get(field) == found
