@@ -595,6 +595,10 @@ _TAIL_GROUP = {
 }
 
 
+# A generic determiner two words before a value: "any delay of 20", "each stay of 7".
+_GENERIC = re.compile(r"\b(?:any|every|each|all|a|an)\s+\S+\s+\S+\s*$", re.IGNORECASE)
+
+
 def _template_field(
     text: str, start: int, fields: dict[str, FieldInfo], vtype: ValueType
 ) -> tuple[str | None, bool]:
@@ -613,10 +617,15 @@ def _template_field(
         return None, False
     name, hits = matches[0]
     strong = any(w != WILDCARD and w not in STOPWORDS for p in hits for w in p.split())
-    if not strong and text[:start].rstrip().endswith(":"):
+    lead = text[:start].rstrip()
+    if not strong and lead.endswith(":"):
         # A label of its own ends right before the value ("Booked on: 2025-12-29"): a
-        # prefix of function words ("{service} on {date}") does not make it this field.
-        return None, False
+        # prefix of function words ("{service} on {date}") does not make it this field,
+        # unless the label is that prefix with a value of the other slot ("Oven clean
+        # on: 2026-05-09").
+        line = re.split(r"[.!?;\n]", lead[:-1])[-1].casefold()
+        if not any(v.casefold() in line for f in fields.values() for v in f.vocabulary):
+            return None, False
     return name, strong
 
 
@@ -891,9 +900,15 @@ def extract_candidates(
             fld = _only_slot(f, sent, answer, item, fields, found, memo)
             cue = "shape" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
-        if in_procedure and f.type == "integer" and _range_after(answer, f.end):
-            # A number the exemplar states as procedure, opening a range here ("any delay
-            # of 20 mins or more"), is the rule's threshold, whatever slot it fills.
+        if (
+            in_procedure
+            and f.type == "integer"
+            and _range_after(answer, f.end)
+            and (not strong or _GENERIC.search(answer[max(0, f.start - 40) : f.start]))
+        ):
+            # A number the exemplar states as procedure, opening a range here, is the
+            # rule's threshold where no slot of the entity's ties it ("for any delay of
+            # 20 mins or more"); "your delay of 20 minutes or more" is still a claim.
             continue
         if fld is None and (f.type == "integer" or in_procedure):
             continue  # procedure, not an instance fact

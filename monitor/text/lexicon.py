@@ -187,14 +187,14 @@ ANTONYM_WORDS = frozenset(
 )
 # Money given back against money the customer loses ("the deposit is refunded" / "you
 # lose the deposit"); not "kept" or "retained", which say the same from the other side
-# ("we keep the deposit"). A polarity pair whose words stay policy words: "returned to
+# ("we keep the deposit"), nor "lost", which is as often a lost item ("if a parcel is
+# lost, we pay you back"). A polarity pair whose words stay policy words: "returned to
 # the sender" -> "refunded to the sender" is a swap.
-ANTONYM_PAIRS += (
-    (
-        frozenset("refund refunds refunded".split()),
-        frozenset("forfeit forfeits forfeited lose loses lost".split()),
-    ),
+MONEY_BACK = (
+    frozenset("refund refunds refunded".split()),
+    frozenset("forfeit forfeits forfeited lose loses".split()),
 )
+ANTONYM_PAIRS += (MONEY_BACK,)
 # Every word of every antonym: a text without any of them needs no antonym check.
 ANTONYM_TRIGGERS = frozenset(
     t for pair in ANTONYM_PAIRS for side in pair for w in side for t in w.split()

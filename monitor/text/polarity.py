@@ -24,6 +24,7 @@ from monitor.text.lexicon import (
     COST_FREE_WORDS,
     COST_WORDS,
     LITOTES_VERBS,
+    MONEY_BACK,
     NEGATIVE_PHRASES,
     NEGATIVE_PREFIXES,
     NEGATORS,
@@ -232,6 +233,8 @@ _MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may"}
 _PERMIT_HEADS = frozenset("allowed permitted accepted welcome".split())
 _PERMIT_WORDS = frozenset("fine ok okay welcome allowed permitted accepted".split())
 _PERMIT_MODALS = ("can", "may")
+# What accepting is said with, before what is accepted ("we also take cash").
+_TAKE_VERBS = frozenset("take takes accept accepts".split())
 
 
 def _affirmed_modal(modal: str, other: list[str]) -> bool:
@@ -310,19 +313,62 @@ def _grounded(
 def _granted(
     negation: tuple[str | None, tuple[str, ...] | None], other: list[str], own: list[str]
 ) -> bool:
-    """Whether a denied permission ("are not allowed in the studio") is granted by the
-    other text in other words: a "can"/"may" it affirms and the denying text does not
-    ("can be used in the studio"), or a word of permission ("are fine in the studio").
-    Read on the other text itself, not its sentence: a "can" in a sibling clause grants
-    something else."""
+    """Whether a denied permission ("smoke machines are not allowed in the studio") is
+    granted by the other text in other words, to what it was denied to: a "can"/"may"
+    right after a word of the denied subject, which the denying text does not affirm
+    ("... open flames can be used in the studio"), or a word of permission a few words
+    after one ("... open flames are fine in the studio"), or for what is not accepted
+    a "take" or "accept" before a word of it ("we also take cash"). Read on the other text
+    itself, not its sentence: a "can" in a sibling clause grants something else, as
+    does one after another subject ("dogs wait outside, where you can tie them up")."""
     scope = negation[1]
     if not scope or scope[0] not in _PERMIT_HEADS:
         return False
-    return bool(_PERMIT_WORDS & set(other)) or any(
-        _affirmed_modal(m, other) and not _affirmed_modal(m, own) for m in _PERMIT_MODALS
-    )
+    first = next((i for i, w in enumerate(own) if w in POLARITY_NEGATORS), len(own))
+    subject = {w for w in own[:first] if w not in STOPWORDS and w not in _PERMIT_HEADS}
+    if not subject:
+        return False
+    modals = {f for f, m in _MODAL_FORMS.items() if m in _PERMIT_MODALS}
+    for i, w in enumerate(other):
+        if w in _PERMIT_WORDS and subject & set(other[max(0, i - 3) : i]):
+            return True
+        if (
+            scope[0] == "accepted"
+            and w in _TAKE_VERBS
+            and subject & set(other[i + 1 : i + 4])
+            and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i])
+        ):
+            return True  # "cash is not accepted" / "we also take cash"
+        if (
+            w in modals
+            and i > 0
+            and other[i - 1] in subject
+            and _affirmed_modal(_MODAL_FORMS[w], other[i - 1 :])
+            and not _affirmed_modal(_MODAL_FORMS[w], own)
+        ):
+            return True
+    return False
 
 
+_MONEY = ANTONYM_PAIRS.index(MONEY_BACK)
+# A loss stated as what happens otherwise ("..., or you lose the deposit", "otherwise
+# the fee is forfeited").
+_FORFEIT = re.compile(r"\bforfeit(?:s|ed)?\b")
+_MONEY_NOUN = r"(?:deposit|deposits|fee|fees|payment|money|balance|credit)"
+_LOSE_MONEY = re.compile(
+    # "you lose the (£30) deposit", "the deposit is lost", "you lose it" after the
+    # deposit was named.
+    r"\blos(?:e|es|ing)\s+(?:(?:the|your|their|its|any|a|all)\s+)?(?:\S+\s+)?"
+    + _MONEY_NOUN
+    + r"\b|\b"
+    + _MONEY_NOUN
+    + r"\s+(?:is|are|gets|get|will\s+be|would\s+be)\s+lost\b|\b"
+    + _MONEY_NOUN
+    + r"\b.*\blos(?:e|es|ing)\s+(?:it|them)\b"
+)
+_LOSS_OTHERWISE = re.compile(
+    r"\b(?:or|otherwise|else)\b(?:\s+\S+){0,3}?\s+(?:lose|loses|lost|forfeit|forfeits|forfeited)\b"
+)
 # Each one-word antonym with the words of its pair (both sides, split into words).
 _PAIR_WORDS: dict[str, frozenset[str]] = {}
 for _left, _right in ANTONYM_PAIRS:
@@ -372,10 +418,19 @@ def _without_denied(words_: str) -> str:
 def _sides(text: str) -> list[tuple[bool, bool]]:
     """For each antonym pair: does the text use its left side, its right side?"""
     padded = " " + text + " "
-    return [
+    out = [
         (any(_has(padded, w) for w in left), any(_has(padded, w) for w in right))
         for left, right in ANTONYM_PAIRS
     ]
+    left, _ = out[_MONEY]
+    # Money lost: "forfeit", or "lose" with money as its object ("you lose the
+    # deposit"; not "if you lose a locker key").
+    out[_MONEY] = (left, bool(_FORFEIT.search(padded) or _LOSE_MONEY.search(padded)))
+    if _LOSS_OTHERWISE.search(padded):
+        # "Return the key or you lose the deposit" states "the deposit is refunded when
+        # you return the key" from the other side: both sides, no flip.
+        out[_MONEY] = (True, True)
+    return out
 
 
 def polarity_flip(step: str, answer: str, context: str | None = None) -> str | None:

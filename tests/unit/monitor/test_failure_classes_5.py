@@ -43,6 +43,11 @@ from tests.unit.monitor.test_failure_classes import item, wrong
             "Cheques are welcome at the counter.",
             True,
         ),
+        (
+            "Cheques are not accepted at the counter.",
+            "We also take cheques at the counter.",
+            True,
+        ),
         # Controls: the grant is the denying text's own, or the answer denies too.
         (
             "Glass bottles are not allowed on the beach, but you can bring plastic ones.",
@@ -57,6 +62,14 @@ from tests.unit.monitor.test_failure_classes import item, wrong
         (
             "Cheques are not accepted at the counter.",
             "Pay at the counter by card or cash only.",
+            False,
+        ),
+        # A "can" or "may" that grants something else, to someone else.
+        ("Cash is not accepted on the ferry.", "On the ferry you may pay by card or phone.", False),
+        ("Cash is not accepted on the ferry.", "On the ferry we take cards only.", False),
+        (
+            "Dogs are not allowed in the laundrette.",
+            "Dogs wait outside the laundrette where you can tie them to the rail.",
             False,
         ),
     ],
@@ -82,7 +95,7 @@ def test_a_denied_permission_granted_in_other_words_is_a_flip(
             True,
         ),
         (
-            "Unused credit is lost at the end of the term.",
+            "Unused credit is forfeited at the end of the term.",
             "Unused credit is refunded at the end of the term.",
             True,
         ),
@@ -98,8 +111,30 @@ def test_a_denied_permission_granted_in_other_words_is_a_flip(
             False,
         ),
         (
-            "Unused credit is lost at the end of the term.",
+            "Unused credit is forfeited at the end of the term.",
             "We keep any unused credit at the end of the term.",
+            False,
+        ),
+        # A lost item is no lost money; a loss said as what happens otherwise is the
+        # refund's condition from the other side.
+        (
+            "Parcels that go missing are refunded within 10 days.",
+            "If a parcel is lost, we pay you back within 10 days.",
+            False,
+        ),
+        (
+            "Lost locker keys are not refunded.",
+            "If you lose a locker key, you don't get the key fee back.",
+            False,
+        ),
+        (
+            "The tent deposit is refunded if the tent is returned clean.",
+            "Return the tent clean or you lose the deposit.",
+            False,
+        ),
+        (
+            "The key deposit is refunded when you return the key.",
+            "Return the key or the deposit is lost.",
             False,
         ),
         (
@@ -253,6 +288,22 @@ BUS_DELAY = item_with_params(
             {"delay": "27"},
             "delay",
             ["27"],
+        ),
+        # Controls: the template itself with a colon, and the customer's own delay
+        # opening a range, are still read.
+        (
+            WINDOW_CLEAN,
+            "Gutter clean on: 2026-05-09.",
+            {"visitDate": "2026-05-02"},
+            "visitDate",
+            ["2026-05-09"],
+        ),
+        (
+            BUS_DELAY,
+            "Your delay of 15 minutes or more counts, so you get a refund.",
+            {"delay": "12"},
+            "delay",
+            ["15"],
         ),
         # Control: a delay in the slot that is no range is still read.
         (
