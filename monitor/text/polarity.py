@@ -355,17 +355,18 @@ _MONEY = ANTONYM_PAIRS.index(MONEY_BACK)
 # the fee is forfeited").
 _FORFEIT = re.compile(r"\bforfeit(?:s|ed)?\b")
 _MONEY_NOUN = r"(?:deposit|deposits|fee|fees|payment|money|balance|credit)"
+# "you lose the (£30) deposit", "the deposit is lost".
 _LOSE_MONEY = re.compile(
-    # "you lose the (£30) deposit", "the deposit is lost", "you lose it" after the
-    # deposit was named.
     r"\blos(?:e|es|ing)\s+(?:(?:the|your|their|its|any|a|all)\s+)?(?:\S+\s+)?"
     + _MONEY_NOUN
     + r"\b|\b"
     + _MONEY_NOUN
-    + r"\s+(?:is|are|gets|get|will\s+be|would\s+be)\s+lost\b|\b"
-    + _MONEY_NOUN
-    + r"\b.*\blos(?:e|es|ing)\s+(?:it|them)\b"
+    + r"\s+(?:is|are|gets|get|will\s+be|would\s+be)\s+lost\b"
 )
+# "... the deposit ..., you lose it": a pronoun after the money was named (two searches,
+# not one pattern with ".*" between them, which would rescan the text from every noun).
+_MONEY_WORD = re.compile(r"\b" + _MONEY_NOUN + r"\b")
+_LOSE_IT = re.compile(r"\blos(?:e|es|ing)\s+(?:it|them)\b")
 _LOSS_OTHERWISE = re.compile(
     r"\b(?:or|otherwise|else)\b(?:\s+\S+){0,3}?\s+(?:lose|loses|lost|forfeit|forfeits|forfeited)\b"
 )
@@ -425,7 +426,13 @@ def _sides(text: str) -> list[tuple[bool, bool]]:
     left, _ = out[_MONEY]
     # Money lost: "forfeit", or "lose" with money as its object ("you lose the
     # deposit"; not "if you lose a locker key").
-    out[_MONEY] = (left, bool(_FORFEIT.search(padded) or _LOSE_MONEY.search(padded)))
+    money = _MONEY_WORD.search(padded)
+    lost = bool(
+        _FORFEIT.search(padded)
+        or _LOSE_MONEY.search(padded)
+        or (money and _LOSE_IT.search(padded, money.end()))
+    )
+    out[_MONEY] = (left, lost)
     if _LOSS_OTHERWISE.search(padded):
         # "Return the key or you lose the deposit" states "the deposit is refunded when
         # you return the key" from the other side: both sides, no flip.
