@@ -351,8 +351,6 @@ def _granted(
 
 
 _MONEY = ANTONYM_PAIRS.index(MONEY_BACK)
-# A loss stated as what happens otherwise ("..., or you lose the deposit", "otherwise
-# the fee is forfeited").
 _FORFEIT = re.compile(r"\bforfeit(?:s|ed)?\b")
 _MONEY_NOUN = r"(?:deposit|deposits|fee|fees|payment|money|balance|credit)"
 # "you lose the (£30) deposit", "the deposit is lost".
@@ -367,6 +365,8 @@ _LOSE_MONEY = re.compile(
 # not one pattern with ".*" between them, which would rescan the text from every noun).
 _MONEY_WORD = re.compile(r"\b" + _MONEY_NOUN + r"\b")
 _LOSE_IT = re.compile(r"\blos(?:e|es|ing)\s+(?:it|them)\b")
+# A loss stated as what happens otherwise ("..., or you lose the deposit", "otherwise
+# the fee is forfeited").
 _LOSS_OTHERWISE = re.compile(
     r"\b(?:or|otherwise|else)\b(?:\s+\S+){0,3}?\s+(?:lose|loses|lost|forfeit|forfeits|forfeited)\b"
 )
