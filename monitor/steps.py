@@ -426,6 +426,9 @@ class _Alignment:
     values: list[str]  # the entity values masked
     embed: list[str]  # steps then segments, to embed; empty: term recall settles it
     answer_q: frozenset[str] = frozenset()  # quantities of ``answer_known``
+    # The answer's sentences as written (unmasked): where each stands, its words, its
+    # text. A part of a step may be stated in one other than the step's own.
+    sentences: tuple[tuple[tuple[int, ...], list[str], str], ...] = ()
 
 
 class StepVerifier:
@@ -584,6 +587,7 @@ class StepVerifier:
             list(masked_values),
             embed,
             answer_q,
+            tuple((g.at, tokens(g.text), g.text) for g in segs if g.kind == "sentence"),
         )
 
     def _verdicts(self, al: _Alignment, vecs: np.ndarray | None) -> list[StepVerdict]:
@@ -770,7 +774,7 @@ class StepVerifier:
         polarity), else the whole step against the part of the answer that carries
         it. Negation scopes are looked up in the whole sentence."""
         p = self.config.stem_prefix
-        parts = [c for c in split_clauses(step) if content(tokens(c))]
+        parts = _parts(step)
         units = _clauses(full)
         if len(parts) > 1 and len(units) > 1:
             recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
@@ -844,7 +848,7 @@ class StepVerifier:
         part paired with the one clause it shares most words with, no two parts the
         same, and exactly one such part."""
         p = self.config.stem_prefix
-        parts = [c for c in split_clauses(step) if content(tokens(c))]
+        parts = _parts(step)
         if len(parts) < 2:
             return None  # most steps: the sentence is not split again
         units = _clauses(full)
@@ -883,7 +887,7 @@ class StepVerifier:
         term. A part no other sentence states is judged here: a term replaced with
         the whole of its clause ("call a vet straight away" -> "wait a day") leaves
         none of that clause's words."""
-        parts = [c for c in split_clauses(step) if content(tokens(c))]
+        parts = _parts(step)
         if len(parts) < 2:
             return False
         own = [tokens(c) for c in parts if term.casefold() in c.casefold()]
@@ -972,11 +976,7 @@ class StepVerifier:
         # The answer's other sentences, where a part of the step may be stated.
         # (Unmasked: a declared term's amount is compared as written, "capped at $150"
         # / "Payout limit: $150".)
-        others = [
-            (tokens(g.text), g.text)
-            for g in al.segs
-            if g.kind == "sentence" and g.at[0] not in seg.at
-        ]
+        others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
         if flip and self._unit_flip(step.masked, sw, full, seg.kind, others):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
@@ -1062,8 +1062,9 @@ class StepVerifier:
             and (bool(_NO_COST.search(" ".join(gw))) or bool(zero))
             and not any(q.startswith("money:") and q not in zero for q in seg_q)
         )
-        plain = next((g.text for g in al.segs if g.kind == "sentence" and g.at == seg.at), seg.text)
-        plain_words = tokens(plain)
+        plain_words = next((ws for at, ws, _ in al.sentences if at == seg.at), None)
+        if plain_words is None:
+            plain_words = tokens(seg.text)  # a window: both its sentences
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
@@ -1212,10 +1213,15 @@ def _with_tail(units: list[str], full: str) -> list[str]:
     return [u if tail in u else f"{u} {tail}" for u in units]
 
 
+def _parts(text: str) -> list[str]:
+    """The clauses of a step or sentence that have a content word."""
+    return [u for u in split_clauses(text) if content(tokens(u))]
+
+
 def _clauses(full: str) -> list[str]:
     """The clauses of a sentence that have a content word, each with the sentence's
     closing parenthetical (:func:`_with_tail`)."""
-    return _with_tail([u for u in split_clauses(full) if content(tokens(u))], full)
+    return _with_tail(_parts(full), full)
 
 
 def _one_each(rec: list[list[float]], units: list[str]) -> list[tuple[float, str]] | None:

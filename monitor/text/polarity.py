@@ -233,6 +233,7 @@ _MODAL_FORMS = {"can": "can", "ca": "can", "could": "could", "may": "may"}
 _PERMIT_HEADS = frozenset("allowed permitted accepted welcome".split())
 _PERMIT_WORDS = frozenset("fine ok okay welcome allowed permitted accepted".split())
 _PERMIT_MODALS = ("can", "may")
+_PERMIT_MODAL_FORMS = frozenset(f for f, m in _MODAL_FORMS.items() if m in _PERMIT_MODALS)
 # What accepting is said with, before what is accepted ("we also take cash").
 _TAKE_VERBS = frozenset("take takes accept accepts".split())
 
@@ -328,7 +329,6 @@ def _granted(
     subject = {w for w in own[:first] if w not in STOPWORDS and w not in _PERMIT_HEADS}
     if not subject:
         return False
-    modals = {f for f, m in _MODAL_FORMS.items() if m in _PERMIT_MODALS}
     for i, w in enumerate(other):
         if w in _PERMIT_WORDS and subject & set(other[max(0, i - 3) : i]):
             return True
@@ -340,7 +340,7 @@ def _granted(
         ):
             return True  # "cash is not accepted" / "we also take cash"
         if (
-            w in modals
+            w in _PERMIT_MODAL_FORMS
             and i > 0
             and other[i - 1] in subject
             and _affirmed_modal(_MODAL_FORMS[w], other[i - 1 :])

@@ -10,16 +10,9 @@ import pytest
 from monitor.bench.generate import P4_TYPES, BenchInstance, check_instance, generate
 from monitor.bench.seeds import Seed, load_seeds, strip_markup
 from monitor.data import BENCH_DIR
+from tests.conftest import HELDOUT_SETS
 
-REPO = Path(__file__).resolve().parents[4]
-HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
-HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
-HELDOUT3 = REPO / "tests" / "data" / "heldout3_seeds"
-HELDOUT4 = REPO / "tests" / "data" / "heldout4_seeds"
-HELDOUT5 = REPO / "tests" / "data" / "heldout5_seeds"
-HELDOUT6 = REPO / "tests" / "data" / "heldout6_seeds"
-HELDOUT7 = REPO / "tests" / "data" / "heldout7_seeds"
-HELDOUT8 = REPO / "tests" / "data" / "heldout8_seeds"
+HELDOUT = HELDOUT_SETS[0]
 
 SEED = {
     "id": "clinic_reschedule",
@@ -125,18 +118,7 @@ def test_seeds_without_markup_yield_none() -> None:
 
 
 @pytest.mark.parametrize(
-    "folder",
-    [HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7, HELDOUT8],
-    ids=[
-        "heldout",
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-    ],
+    "folder", HELDOUT_SETS, ids=[f.name.removesuffix("_seeds") for f in HELDOUT_SETS]
 )
 def test_heldout_seeds_generate_the_new_families_without_drops(folder: Path) -> None:
     seeds = load_seeds(folder)

@@ -20,17 +20,9 @@ from monitor.bench.seeds import (
 from monitor.data import BENCH_DIR, BENCH_INSTANCES
 from monitor.errors import GoldenSetError
 from monitor.schemas import GoldenItem
+from tests.conftest import FOREIGN_SEEDS, HELDOUT_SETS
 
-REPO = Path(__file__).resolve().parents[4]
-FOREIGN = REPO / "tests" / "data" / "foreign_seeds"
-HELDOUT = REPO / "tests" / "data" / "heldout_seeds"
-HELDOUT2 = REPO / "tests" / "data" / "heldout2_seeds"
-HELDOUT3 = REPO / "tests" / "data" / "heldout3_seeds"
-HELDOUT4 = REPO / "tests" / "data" / "heldout4_seeds"
-HELDOUT5 = REPO / "tests" / "data" / "heldout5_seeds"
-HELDOUT6 = REPO / "tests" / "data" / "heldout6_seeds"
-HELDOUT7 = REPO / "tests" / "data" / "heldout7_seeds"
-HELDOUT8 = REPO / "tests" / "data" / "heldout8_seeds"
+HELDOUT = HELDOUT_SETS[0]
 NEW_FIELDS = {"policy_terms", "question_paraphrases", "marked_paraphrases"}
 
 
@@ -73,7 +65,7 @@ def _problems(**over: Any) -> list[str]:
 # --------------------------------------------------------------------------- old seeds
 
 
-@pytest.mark.parametrize("path", [BENCH_DIR, FOREIGN], ids=["bundled", "foreign"])
+@pytest.mark.parametrize("path", [BENCH_DIR, FOREIGN_SEEDS], ids=["bundled", "foreign"])
 def test_old_seeds_load_and_serialise_as_before(path: Path) -> None:
     raw_by_id = {}
     for f in sorted(Path(path).glob("*.yaml")):
@@ -348,31 +340,13 @@ def test_load_seeds_names_file_seed_and_field(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("folder", "least_seeds", "least_domains", "earlier"),
+    # The first set: 24 seeds from 8 domains; each later one 18 from 6. None shares a
+    # domain or a seed id with the foreign seeds or an earlier set.
     [
-        (HELDOUT, 24, 8, (FOREIGN,)),
-        (HELDOUT2, 18, 6, (FOREIGN, HELDOUT)),
-        (HELDOUT3, 18, 6, (FOREIGN, HELDOUT, HELDOUT2)),
-        (HELDOUT4, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3)),
-        (HELDOUT5, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4)),
-        (HELDOUT6, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5)),
-        (HELDOUT7, 18, 6, (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6)),
-        (
-            HELDOUT8,
-            18,
-            6,
-            (FOREIGN, HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4, HELDOUT5, HELDOUT6, HELDOUT7),
-        ),
+        (folder, 18 if k else 24, 6 if k else 8, (FOREIGN_SEEDS, *HELDOUT_SETS[:k]))
+        for k, folder in enumerate(HELDOUT_SETS)
     ],
-    ids=[
-        "heldout",
-        "heldout2",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-    ],
+    ids=[f.name.removesuffix("_seeds") for f in HELDOUT_SETS],
 )
 def test_heldout_seeds_meet_the_protocol(
     folder: Path, least_seeds: int, least_domains: int, earlier: tuple[Path, ...]
