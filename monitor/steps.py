@@ -867,6 +867,7 @@ class StepVerifier:
         # only: a negation a clause adds is as often a rewording ("any lock left on" ->
         # "a lock that is not removed").
         lost = []
+        head = _HEAD.match(full)
         for part, j in zip(parts, own, strict=True):
             flip = polarity_flip(part, units[j], context=full)
             if (
@@ -874,6 +875,10 @@ class StepVerifier:
                 and "negation" in flip.split(" + ")
                 and polarity(part) == 1
                 and polarity(units[j]) == 0
+                # A heading the sentence's list stands under says it for every item
+                # ("What we don't cover: wear and tear, ..., damage from ...";
+                # "Excluded: ...").
+                and not (head and polarity_flip(part, f"{head.group(1)} {units[j]}") is None)
             ):
                 lost.append(flip)
         return lost[0] if len(lost) == 1 else None
@@ -1027,6 +1032,9 @@ class StepVerifier:
                 f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
                 True,
             )
+        turned = _bound_reversed(step.masked, full)
+        if turned:
+            return "altered", f"bound reversed: {turned}", False
         gw = tokens(full)
         if _contains(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
@@ -1069,7 +1077,8 @@ class StepVerifier:
             if term.casefold() not in step.text.casefold():
                 continue
             term_words = tokens(term)
-            keys = [w for w in content(term_words) if not w[:1].isdigit()]
+            # (Not a letter glued to a number: "under-16s" is "under", "16", "s".)
+            keys = [w for w in content(term_words) if not w[:1].isdigit() and len(w) > 1]
             if not keys:
                 continue
             if self._term_elsewhere(step.text, term, plain_words, others):
@@ -1203,6 +1212,11 @@ _QUANTITY_WORDS = frozenset(
 _TAIL = re.compile(r"\(([^()]{1,40})\)\s*[.;!]?\s*$")
 
 
+# A short heading before a colon that a list stands under ("What we don't cover: ...",
+# "- Excluded: ...").
+_HEAD = re.compile(r"\s*(?:[-*\u2022]\s*)?([^:;,.]{1,40}):\s")
+
+
 def _with_tail(units: list[str], full: str) -> list[str]:
     """``units`` (the clauses of ``full``), each with ``full``'s closing parenthetical
     ("(optional)", "(not required)") when it has one and the clause lacks it."""
@@ -1303,6 +1317,60 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
     return False
 
 
+# Which way a bound on a number points: written before it ("at most 20 kg", "over 60")
+# or after it ("18 or over", "14 days or more"; "14+" reads "14 or more").
+_UPPER_BEFORE = tuple(
+    "at most|max|maximum|up to|under|below|less than|fewer than|smaller than|shorter than|"
+    "lighter than|younger than|lower than".split("|")
+)
+_LOWER_BEFORE = tuple(
+    "at least|min|minimum|more than|over|above|larger than|bigger than|greater than|"
+    "heavier than|longer than|older than|higher than|wider than|taller than".split("|")
+)
+_UPPER_AFTER = tuple("or less|or fewer|or under|or younger|or below|and under|and below".split("|"))
+_LOWER_AFTER = tuple("or more|or over|or older|or above|and over|and above|and up".split("|"))
+
+
+def _bounds(text: str) -> dict[float, set[str]]:
+    """Each number of ``text`` with the ways a bound next to it points ("max" / "min"),
+    read after bound phrases with a negator are written plain ("no larger than" = "at
+    most")."""
+    low = " " + " ".join(tokens(_GLUED_PLUS.sub(r"\1 or more", text))) + " "
+    for phrase, plain in BOUND_PHRASES:
+        low = low.replace(f" {phrase} ", f" {plain} ")
+    ws = low.split()
+    out: dict[float, set[str]] = {}
+    for i, w in enumerate(ws):
+        v = _number_value(w)
+        if v is None:
+            continue
+        before = " " + " ".join(ws[max(0, i - 2) : i])
+        after = " " + " ".join(ws[i + 1 : i + 4]) + " "
+        ways = out.setdefault(v, set())
+        if before.endswith(tuple(" " + b for b in _UPPER_BEFORE)) or any(
+            f" {a} " in after for a in _UPPER_AFTER
+        ):
+            ways.add("max")
+        if before.endswith(tuple(" " + b for b in _LOWER_BEFORE)) or any(
+            f" {a} " in after for a in _LOWER_AFTER
+        ):
+            ways.add("min")
+    return out
+
+
+def _bound_reversed(step: str, sentence: str) -> str | None:
+    """A bound the sentence turns the other way on the step's own number ("no larger
+    than 60 cm" -> "at least 60 cm", "under 16" -> "16 and over"), as "was -> now", or
+    None. Only a number bounded one way in each text."""
+    ours, theirs = _bounds(step), _bounds(sentence)
+    for v, ways in ours.items():
+        now = theirs.get(v, set())
+        if len(ways) == 1 and len(now) == 1 and ways != now:
+            n = f"{v:g}"
+            return f"{next(iter(ways))} {n} -> {next(iter(now))} {n}"
+    return None
+
+
 def _number_value(w: str) -> float | None:
     """The number a token writes ("12", "twelve", "12.5"; :func:`tokens` has already
     dropped a currency symbol), else None."""
@@ -1339,6 +1407,12 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
     for group in TERM_CLASS_WORDS:
         if w in group and any(x in group for x in all_words):
             return True
+    if w in _PRICE_CUT and _PERCENT_OFF.search(" ".join(gw)):
+        return True  # "a 5% discount" -> "5% off"
+    if w in _ORDINALS and _ORDINALS[w] in _written_ordinals(gw):
+        return True  # "the first $50" -> "the 1st $50"
+    if any(_abbreviates(x, w) for x in gw):
+        return True  # "account credit" -> "acct credit"
     if (
         w in COST_WORDS
         and not any(k in COST_FREE_WORDS for k in keys)
@@ -1355,6 +1429,48 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
 
 
 _ZERO = re.compile(r":0(?:\.0+)?$")
+_PRICE_CUT = next(g for g in TERM_CLASS_WORDS if "discount" in g)
+# "5% off", "£10 off" (tokens: the symbols are gone).
+_PERCENT_OFF = re.compile(r"(?:^|\s)\d+(?:[.,]\d+)? (?:percent |per cent )?off(?:\s|$)")
+_ORDINALS = {
+    w: str(i)
+    for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1
+    )
+}
+_ORDINAL_ENDS = frozenset("st nd rd th".split())
+_VOWELS = frozenset("aeiou")
+
+
+def _said_again(word: str, other: str) -> bool:
+    """Whether ``other`` says what ``word`` says: both say that nothing is charged
+    ("free" / "complimentary"), both a price cut ("discount" / "reduction"), or
+    ``other`` contracts ``word`` ("acct" / "account"). (Narrower than
+    TERM_CLASS_WORDS: "returned" is not "refunded" in a swap.)"""
+    if word in COST_FREE_WORDS and other in COST_FREE_WORDS:
+        return True
+    if word in _PRICE_CUT and other in _PRICE_CUT:
+        return True
+    return _abbreviates(other, word)
+
+
+def _written_ordinals(ws: list[str]) -> set[str]:
+    """The ordinals written in digits ("1st": tokens "1", "st")."""
+    return {w for w, nxt in itertools.pairwise(ws) if w.isdigit() and nxt in _ORDINAL_ENDS}
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """Whether ``short`` is a contraction of ``word`` that keeps its first and last
+    letters and drops its vowels ("acct" / "account", "std" / "standard", "mgmt" /
+    "management"); prefix abbreviations ("approx") are :func:`same_word`'s."""
+    if len(short) < 3 or len(word) < len(short) + 3 or not short.isalpha():
+        return False
+    if short[0] != word[0] or short[-1] != word[-1]:
+        return False
+    if any(c in _VOWELS for c in short[1:]):
+        return False
+    rest = iter(word)
+    return all(c in rest for c in short)
 
 
 def _opposite_way(term: list[str], gw: list[str]) -> bool:
@@ -1386,6 +1502,10 @@ def _modifier_swap(
         return None  # a quantity's words are the quantity rule's ("15 minutes early")
     head, mods = keys[-1], keys[:-1]
     if any(any(same_word(m, a, _NO_STEM) for a in answer_words) for m in mods):
+        return None
+    # A modifier said with another word of its class or contracted ("free" /
+    # "complimentary", "account" / "acct").
+    if any(_said_again(m, w) for m in mods for w in answer_words):
         return None
     for i, w in enumerate(gw[1:], start=1):
         if not same_word(head, w, _NO_STEM):
@@ -1468,6 +1588,8 @@ def _substitution(
     # "receive a discount"); the nouns on both sides are what must differ.
     if not policy_terms(lost) or not policy_terms(new):
         return None
+    if all(any(_said_again(x, y) for x in policy_terms(lost)) for y in policy_terms(new)):
+        return None  # said again in other words ("free" -> "complimentary")
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
     if ORIGINAL_PAYMENT.search(" ".join(a[max(0, i1 - 2) : i2 + 2])) and paid_with(" ".join(gw)):

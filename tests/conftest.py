@@ -18,7 +18,8 @@ FOREIGN_SEEDS = REPO / "tests" / "data" / "foreign_seeds"
 # The held-out Cargo-Bench sets (issue 19), in the order they were written: each was
 # committed before any judge ran on it, once every earlier set had been tuned on.
 HELDOUT_SETS = tuple(
-    REPO / "tests" / "data" / f"heldout{n}_seeds" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")
+    REPO / "tests" / "data" / f"heldout{n}_seeds"
+    for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")
 )
 
 CASE_ITEM = GoldenItem.model_validate(

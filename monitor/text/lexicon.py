@@ -88,7 +88,7 @@ COMMON_VERBS = frozenset({f for v in _VERBS for f in inflections(v)} | set(_IRRE
 NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
 # Words that negate like a negator for polarity (not for content): "unless" is "if
 # not"; "waived" and "free" say that nothing is charged, as "no fee" does.
-POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free".split())
+POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free complimentary".split())
 # Verbs whose negation is an affirmation (litotes): "don't forget your licence" =
 # "bring your licence", "do not hesitate to call" = "call", "without delay" =
 # "promptly", "you won't lose the deposit" = "you keep it".
@@ -109,7 +109,10 @@ BOUND_PHRASES: tuple[tuple[str, str], ...] = (
     ("no less than", "at least"),
     ("not less than", "at least"),
     ("no sooner than", "at earliest"),
+    ("no earlier than", "at earliest"),
+    ("not earlier than", "at earliest"),
     ("not before", "at earliest"),
+    ("not exceeding", "at most"),
     ("at no cost", "free"),
     ("at no charge", "free"),
     ("at no extra cost", "free"),
@@ -120,8 +123,21 @@ BOUND_PHRASES: tuple[tuple[str, str], ...] = (
     ("prior to", "before"),
     ("in advance of", "before"),
 )
+# A size, weight or age bound written as a denied comparative ("no larger than 60 cm",
+# "not heavier than 20 kg", "no younger than 18") is the bound itself.
+BOUND_PHRASES += tuple(
+    (f"{neg} {adj} than", plain)
+    for plain, adjs in (
+        ("at most", "larger bigger greater heavier higher wider taller older longer"),
+        ("at least", "smaller shorter lower younger"),
+    )
+    for adj in adjs.split()
+    for neg in ("no", "not")
+    if f"{neg} {adj} than" not in ("no longer than",)
+)
 # Prefixes that negate a word ("disagree" = "not agree", "unpaid" = "not paid").
-NEGATIVE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non-", "non")
+# "No-" writes a negation as a compound ("no-shows" = "don't show up").
+NEGATIVE_PREFIXES = ("dis", "un", "in", "im", "il", "ir", "non-", "non", "no-")
 NEGATIVE_PHRASES = (
     "no longer",
     "need not",
@@ -274,6 +290,8 @@ CONVERSATIONAL_OPENERS = (
 )
 
 
+# Words that say something costs nothing.
+COST_FREE_WORDS = frozenset({"free", "waive", "waived", "waives", "complimentary"})
 # Closed classes whose members state one comparison, one age, or one carry-over in
 # other words ("larger than A4" / "over A4"; "aged 18 or over" / "18 or older"; "does
 # not roll over" / "isn't carried forward").
@@ -296,6 +314,10 @@ TERM_CLASS_WORDS: tuple[frozenset[str], ...] = (
     frozenset("refund refunds refunded refundable return returns returned returnable".split()),
     # A price for each one ("£38 per head" = "£38 each").
     frozenset("head person each apiece".split()),
+    # Nothing to pay ("a free adjustment" = "a complimentary adjustment").
+    COST_FREE_WORDS,
+    # A price cut ("a 5% discount" = "a 5% reduction"; "5% off": see steps).
+    frozenset("discount discounts discounted reduction reductions reduced".split()),
 )
 
 # "The original payment method" said as what the customer paid with: "the card you
@@ -331,8 +353,7 @@ DOWN_WORDS = frozenset(
     discounted off less minus decrease decreased decreases""".split()
 )
 
-# Words that speak of what something costs, and those that say it costs nothing.
+# Words that speak of what something costs (and COST_FREE_WORDS, above).
 COST_WORDS = frozenset(
     "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge".split()
 )
-COST_FREE_WORDS = frozenset({"free", "waive", "waived", "waives"})

@@ -69,9 +69,20 @@ _BEYOND = (
 )
 # "If the dock failed to lock" = "if the dock did not lock": a negation with the verb
 # as its scope ("don't fail to" is litotes, so not the bare "fail to").
-_FAILED = (("failed to", "did not"), ("fails to", "does not"))
-# "We are unable to accept cash" = "we cannot accept cash".
-_UNABLE = (("unable to", "cannot"),)
+_FAILED = (
+    ("failed to", "did not"),
+    ("fails to", "does not"),
+    ("fail to", "do not"),
+    ("failure to", "not"),
+)
+# "We are unable to accept cash" = "we cannot accept cash"; "permanent colour is off
+# limits for under-16s" = "... is not allowed".
+_UNABLE = (("unable to", "cannot"), ("off limits", "not allowed"), ("off-limits", "not allowed"))
+# "The guarantee lets you switch once" = "you can switch once": a permission (not "we'll
+# let you know", "let you in").
+_LETS_YOU = re.compile(
+    r" (?:lets|let|allows|allow|entitles|entitle) you (?:to )?(?!know |in |down )"
+)
 
 
 def _plain(text: str) -> str:
@@ -82,16 +93,17 @@ def _plain(text: str) -> str:
     low = " " + " ".join(tokens(text)) + " "
     for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
-    return low
+    return _LETS_YOU.sub(" you can ", low)
 
 
 # The negator of a "not ... until": its groups ("ca" / "wo" of "can't" / "won't",
 # "cannot") tell _only_from which verb to keep, in both patterns that use it.
 _DENY = r" (?:(ca|wo) n't|(cannot)|not|n't"
 _NOT_UNTIL = re.compile(_DENY + r") ((?:\S+ ){0,3}?)until ")
-# "Only" that sets when something starts ("only at 18:40", "only from 9 am"), not
-# when it ends ("only until 9 am" is the opposite of "not until 9 am").
-_ONLY_FROM = re.compile(r" only (?:at|from|after|once|when|on) ")
+# "Only" that sets when something starts ("only at 18:40", "only from 9 am", "only
+# counts as cancelled once you have the email"), not when it ends ("only until 9 am" is
+# the opposite of "not until 9 am").
+_ONLY_FROM = re.compile(r" only (?:(?!until )\S+ ){0,3}?(?:at|from|after|once|when|on) ")
 # An obligation to do one thing before another ("your instructor must sign you off
 # before a test can be booked", "wait for the assessor to approve it before arranging
 # repairs") sets the same order as the other thing denied until the first ("a test
@@ -298,8 +310,15 @@ def _grounded(
     head = scope[0]
     if head in _COST_TALK and any(w in _COST_TALK or w in COST_FREE_WORDS for w in other):
         return True  # "no charge" bears on "costs $18"
-    if head in ANTONYM_TRIGGERS and _PAIR_WORDS.get(head, frozenset()) & set(other):
-        return True  # an antonym's negation pairs with the other side ("not excluded")
+    if (
+        head in ANTONYM_TRIGGERS
+        and _PAIR_WORDS.get(head, frozenset()) & set(other)
+        and not _OTHER_SIDE.get(head, frozenset()) & set(own or ())
+    ):
+        # An antonym's negation pairs with the other side ("not excluded"); not where
+        # the negating text states that side itself, which the negation only says
+        # again ("don't throw anything away: keep the item").
+        return True
     if _prefixed(head, other):
         return False
     if any(same_word(head, w, 4) for w in other):
@@ -370,12 +389,45 @@ _LOSE_IT = re.compile(r"\blos(?:e|es|ing)\s+(?:it|them)\b")
 _LOSS_OTHERWISE = re.compile(
     r"\b(?:or|otherwise|else)\b(?:\s+\S+){0,3}?\s+(?:lose|loses|lost|forfeit|forfeits|forfeited)\b"
 )
-# Each one-word antonym with the words of its pair (both sides, split into words).
+# Each one-word antonym with the words of its pair (both sides, split into words), and
+# with the words of the other side only.
 _PAIR_WORDS: dict[str, frozenset[str]] = {}
+_OTHER_SIDE: dict[str, frozenset[str]] = {}
 for _left, _right in ANTONYM_PAIRS:
     _all = frozenset(t for side in (_left, _right) for w in side for t in w.split())
     for _t in _all:
         _PAIR_WORDS[_t] = _PAIR_WORDS.get(_t, frozenset()) | _all
+    for _one, _two in ((_left, _right), (_right, _left)):
+        _twos = frozenset(t for w in _two for t in w.split())
+        for _t in {t for w in _one for t in w.split()} - _twos:
+            _OTHER_SIDE[_t] = _OTHER_SIDE.get(_t, frozenset()) | _twos
+
+
+_ORDER = next(i for i, (left, _) in enumerate(ANTONYM_PAIRS) if "before" in left)
+_ORDER_WORDS = ("before", "after")
+_ORDER_SPAN = 5
+
+
+def _converse(step: list[str], answer: list[str]) -> bool:
+    """Whether the answer states the step's order from the other end: what comes
+    before "after" in the step comes after "before" in the answer and the other way
+    round ("renew after the ticket has lapsed" / "let it lapse before renewing"), and
+    neither side stays where it was ("pay before you collect" / "pay after you
+    collect" is a changed order)."""
+
+    def around(ws: list[str]) -> tuple[list[str], list[str]]:
+        i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
+        return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[i + 1 : i + 1 + _ORDER_SPAN])
+
+    def shares(xs: list[str], ys: list[str]) -> bool:
+        return any(same_word(x, y, 4) for x in xs for y in ys)
+
+    (s_pre, s_post), (a_pre, a_post) = around(step), around(answer)
+    return (
+        shares(s_pre, a_post)
+        and shares(s_post, a_pre)
+        and not (shares(s_pre, a_pre) and shares(s_post, a_post))
+    )
 
 
 def _prefixed(head: str, other: list[str]) -> bool:
@@ -484,8 +536,10 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     if (set(sw) | set(aw_own)) & ANTONYM_TRIGGERS:
-        for (sl, sr), (al, ar) in zip(_sides(st), _sides(at), strict=True):
+        for k, ((sl, sr), (al, ar)) in enumerate(zip(_sides(st), _sides(at), strict=True)):
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
+                if k == _ORDER and _converse(sw, aw_own):
+                    continue  # "renew after it has lapsed" = "let it lapse before renewing"
                 flips += 1
                 reasons.append("antonym")
     # Modal words inside a negative phrase are that phrase's ("does not have to" is

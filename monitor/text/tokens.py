@@ -16,9 +16,13 @@ from monitor.text.lexicon import COMMON_VERBS, LIGHT_WORDS, NEGATORS, NUMBER_WOR
 # A typed slot of masked text (``<date>``), a number, or a word (with inner - and ').
 _TOKEN = re.compile(r"<[a-z]+>|\d+(?:[.,]\d+)?|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.UNICODE)
 # "no." for "number" ("serial no. WM2208", "patient no. 418230", "ticket no. + photo
-# ID"): not a negator. Only after a word ("patient no. 4"): "Allowed? No. 2 guide dogs
-# are" is an answer.
-_NUMBER_ABBREVIATION = re.compile(r"(?:(?<=\w\s)|(?<=\())[Nn]o\.\s*(?=[A-Z]*\d|<[a-z]+>|[+#&/])")
+# ID", "give your season ticket no. and the time"): not a negator. Only after a word
+# ("patient no. 4"): "Allowed? No. 2 guide dogs are" is an answer; and before a value,
+# a lower-case "and"/"or", a comma or a closing bracket, or at the end.
+_NUMBER_ABBREVIATION = re.compile(
+    r"(?:(?<=\w\s)|(?<=\())[Nn]o\.\s*"
+    r"(?=[A-Z]*\d|<[a-z]+>|[+#&/,;)]|(?:and|or)\b|\s*$)"
+)
 _WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
 
 

@@ -1,0 +1,204 @@
+"""Failure classes read on the held-out sets 1 to 8 before the ninth set's clean run
+(issue 19), on hand-written cases from invented domains (ferry, pottery class, climbing
+wall, bike workshop, car wash, orchard, laundrette, piano hire, sailing club, ski hire,
+art supplies; none is a bench seed): paraphrases that must pass, real changes that
+must be caught.
+
+(1) Negation written without a negator: "fail to" ("should the glaze fail to set"),
+"off limits", a "no-" compound ("no-shows" / "don't show up"); "only ... once" for "not
+... until"; "no." for "number" before "and". (2) A permission said as "lets you".
+(3) An antonym's negation that the same text also states affirmatively ("don't throw
+it away: keep it"), and an order said from the other end ("collect after you pay" /
+"pay before you collect"). (4) A list under a heading that says its polarity ("What
+we don't cover: ..."). (5) Bounds: a denied comparative is the bound ("no larger than
+40 cm" = "max 40 cm"), and a bound turned the other way on the same number is a change
+("no more than 15 kg" -> "at least 15 kg"). (6) Declared terms said again in other
+words: an ordinal in digits ("1st"), a price cut as "off", a contraction ("acct"),
+"complimentary" for "free", a plural glued to a number ("under-12s").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.schemas import GoldenItem
+from monitor.text.polarity import polarity_flip
+from tests.unit.monitor.test_failure_classes import item, statuses, wrong
+
+
+# (1)-(4) Polarity read right.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "If the glaze does not set, we refire the piece for free.",
+            "Should the glaze fail to set, we refire the piece for free.",
+            False,
+        ),
+        (
+            "If the glaze does not set, we refire the piece for free.",
+            "If the glaze sets, we refire the piece for free.",
+            True,
+        ),
+        (
+            "Children under 8 cannot use the climbing wall.",
+            "The climbing wall is off limits for children under 8.",
+            False,
+        ),
+        (
+            "Children under 8 cannot use the climbing wall.",
+            "Children under 8 can use the climbing wall.",
+            True,
+        ),
+        (
+            "No-shows are charged the full class fee.",
+            "If you don't show up, you pay the full class fee.",
+            False,
+        ),
+        (
+            "A hire is not confirmed until you pay the deposit.",
+            "A hire only counts as confirmed once you have paid the deposit.",
+            False,
+        ),
+        (
+            "Quote your locker number and the date of your visit.",
+            "Give your locker no. and the date of your visit.",
+            False,
+        ),
+        # (2) "Lets you" grants what "can" grants; "we'll let you know" grants nothing.
+        (
+            "The season pass lets you bring a guest twice a month.",
+            "With the season pass you can bring a guest twice a month.",
+            False,
+        ),
+        (
+            "The season pass lets you bring a guest twice a month.",
+            "With the season pass you must bring a guest twice a month.",
+            True,
+        ),
+        (
+            "The season pass does not let you bring a guest.",
+            "The season pass lets you bring a guest.",
+            True,
+        ),
+        # (3) An antonym said twice over in one text; an order from the other end.
+        (
+            "Keep the receipt and bring it to the counter.",
+            "Please don't throw the receipt away: keep it and bring it to the counter.",
+            False,
+        ),
+        ("Keep the receipt for the warranty.", "Don't keep the receipt for the warranty.", True),
+        (
+            "Boats must be included in the booking.",
+            "Boats must not be excluded from the booking.",
+            False,
+        ),
+        (
+            "Collect the piano after you pay the balance.",
+            "Pay the balance before you collect the piano.",
+            False,
+        ),
+        (
+            "Collect the piano after you pay the balance.",
+            "Collect the piano before you pay the balance.",
+            True,
+        ),
+        (
+            "If you renew after the membership has lapsed, you pay the joining fee again.",
+            "If you renew before the membership has lapsed, you pay the joining fee again.",
+            True,
+        ),
+    ],
+)
+def test_polarity_without_a_negator_and_from_the_other_end(
+    step: str, answer: str, flip: bool
+) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+WASH = item(
+    "car_wash_damage",
+    "Scratches, dents and damage to loose trim are not covered by the wash guarantee. "
+    "Report any other damage before you leave the site.",
+    [
+        "Scratches, dents and damage to loose trim are not covered by the wash guarantee.",
+        "Report any other damage before you leave the site.",
+    ],
+)
+
+
+# (4) A heading over a list says its polarity for every item.
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        (
+            "What the wash guarantee doesn't cover: scratches, dents, and damage to loose "
+            "trim. Report any other damage before you leave the site.",
+            False,
+        ),
+        (
+            "- Excluded: scratches, dents, damage to loose trim.\n"
+            "- Report any other damage before you leave the site.",
+            False,
+        ),
+        (
+            "Covered by the wash guarantee: scratches, dents, and damage to loose trim. "
+            "Report any other damage before you leave the site.",
+            True,
+        ),
+    ],
+)
+def test_a_heading_over_a_list_says_its_polarity(answer: str, caught: bool) -> None:
+    assert wrong(WASH, answer) is caught
+
+
+SKI = item(
+    "ski_bag",
+    "Ski bags must weigh no more than 15 kg. Boot bags must be no larger than 40 cm.",
+    ["Ski bags must weigh no more than 15 kg.", "Boot bags must be no larger than 40 cm."],
+)
+
+
+# (5) Bounds.
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("Ski bags must weigh up to 15 kg, and boot bags must be at most 40 cm.", False),
+        ("Ski bags must weigh at least 15 kg. Boot bags must be no larger than 40 cm.", True),
+        ("Ski bags must weigh no more than 15 kg. Boot bags must be larger than 40 cm.", True),
+        ("Ski bags must weigh 15 kg or more. Boot bags must be no larger than 40 cm.", True),
+    ],
+)
+def test_a_bound_turned_the_other_way_is_a_change(answer: str, caught: bool) -> None:
+    assert wrong(SKI, answer) is caught
+
+
+def _one(step: str, term: str) -> GoldenItem:
+    return item("t", step, [step], (term,))
+
+
+ORCHARD = _one(
+    "Pickers pay the first $30 of the basket price and the rest is refunded.", "first $30"
+)
+SAILING = _one("Members who renew early get a 10% discount on the season fee.", "10% discount")
+BIKE = _one("If we miss the repair date, you get a $15 account credit.", "$15 account credit")
+LAUNDRY = _one("Loyalty card holders get a free dryer cycle with every wash.", "free dryer cycle")
+ART = _one("Paint sets are half price for under-12s and over-65s.", "under-12s and over-65s")
+
+
+# (6) A declared term said again in other words, and swapped for real.
+@pytest.mark.parametrize(
+    ("ref", "answer", "caught"),
+    [
+        (ORCHARD, "Pickers pay the 1st $30 of the basket price; the rest is refunded.", False),
+        (SAILING, "Renew early as a member and you get 10% off the season fee.", False),
+        (SAILING, "Renew early as a member and you pay a 10% surcharge on the season fee.", True),
+        (BIKE, "Missed repair date = $15 acct credit for you.", False),
+        (BIKE, "Missed repair date = $15 gift credit for you.", True),
+        (LAUNDRY, "Loyalty card holders get a complimentary dryer cycle with every wash.", False),
+        (LAUNDRY, "Loyalty card holders get a discounted dryer cycle with every wash.", True),
+        (ART, "Paint sets are half price if you are under 12 or over 65.", False),
+    ],
+)
+def test_a_declared_term_said_again_is_kept(ref: GoldenItem, answer: str, caught: bool) -> None:
+    assert wrong(ref, answer) is caught, statuses(ref, answer)
