@@ -679,6 +679,13 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
                 continue  # "reschedule a job" for "reschedule {service} job": no value
             if weak and len(ws) > longest + 1:
                 continue
+            if len(ws) > longest + (1 if spec.type == "enum" else 3) or (
+                ws[0] in STOPWORDS and words(spec.value)[:1] != ws[:1] and len(ws) > longest
+            ):
+                # A clause, not a value: "paid with {method}." also finds "... the card
+                # you paid with within 7 working days" (an enum's value runs at most a
+                # word longer than its vocabulary's; free text three).
+                continue
             if len(ws) > 1 and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:
                 continue
             if weak and f" {' '.join(ws)} " in procedure:

@@ -970,7 +970,13 @@ class StepVerifier:
         # it that carries the step; both must disagree with the step, so that a
         # negation elsewhere in the sentence, or a clause cut off from its
         # negation, is not taken for a flipped step.
-        flip = polarity_flip(step.masked, full)
+        # The answer's other sentences, where a part of the step may be stated.
+        # (Unmasked: a declared term's amount is compared as written, "capped at $150"
+        # / "Payout limit: $150".)
+        others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
+        # A negation of the step this sentence lacks may be stated in another one ("No
+        # cancellation fee applies. However, ..."): that is no flip here.
+        flip = polarity_flip(step.masked, full, elsewhere=tuple(text for _, text in others))
         if flip is None and seg.kind != "window":
             # Two flips in one sentence cancel when read whole ("the booking cannot
             # be changed, and no-shows lose the deposit" -> "you can still change
@@ -978,10 +984,6 @@ class StepVerifier:
             part = self._part_flip(step.masked, full)
             if part:
                 return "negated", f"polarity flipped in a part ({part})", False
-        # The answer's other sentences, where a part of the step may be stated.
-        # (Unmasked: a declared term's amount is compared as written, "capped at $150"
-        # / "Payout limit: $150".)
-        others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
         if flip and self._unit_flip(step.masked, sw, full, seg.kind, others):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
@@ -1003,7 +1005,14 @@ class StepVerifier:
         near = self._with_related(sw, seg, al.segs)
         seg_q = quantities(mask_known(near, al.values))
         step_main = main_readings(step_q)
-        lost_q = {q for q in step_main if not stated(q, answer_q)}
+        # (A count both write as "once" or "twice" is not lost: "only once in any 12
+        # months" reads a count of 1 that "max once per 12 months" does not.)
+        written = _times_written(al.answer_known) & _times_written(step.masked)
+        lost_q = {
+            q
+            for q in step_main
+            if not stated(q, answer_q) and not (q.startswith("n:") and _value(q) in written)
+        }
 
         def new_in(qs: frozenset[str]) -> set[str]:
             return {q for q in main_readings(qs) if not stated(q, step_main)}
@@ -1011,11 +1020,14 @@ class StepVerifier:
         # A bare number that is a reading of one of the step's quantities writes that
         # quantity in a way not read here ("24+ hours", "Day 30: lien notice"); it is
         # no new quantity against the step's others ("in full").
-        new_q = {
-            q
-            for q in new_in(seg_q)
-            if not (q.startswith("n:") and any(not conflict(a, q) for a in step_main))
-        }
+        def fresh(qs: frozenset[str], of: set[str] | frozenset[str]) -> set[str]:
+            return {
+                q
+                for q in new_in(qs)
+                if not (q.startswith("n:") and any(not conflict(a, q) for a in of))
+            }
+
+        new_q = fresh(seg_q, step_main)
         if (
             lost_q
             and seg.kind == "clause"
@@ -1025,13 +1037,40 @@ class StepVerifier:
             # quantity may sit in a sibling clause that shares no word with the step
             # ("Guests must be 18 or older, and ... twice a month" -> "They have to be
             # 14 or over, and one person can come twice a month").
-            new_q |= new_in(quantities(mask_known(full, al.values)))
+            # (A bare number there that reads a lost quantity is that quantity: "8 till
+            # 12" for "8 am to 12 pm".)
+            new_q |= fresh(quantities(mask_known(full, al.values)), lost_q)
         if any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
                 f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
                 True,
             )
+        if lost_q:
+            # The part of the step with the quantity stated in a sentence of its own
+            # ("... choose Cancel plan, or telephone us." + "Plans may be cancelled
+            # subject to 90 days' notice." for "..., or call us, giving 30 days'
+            # notice"): a quantity new to the whole exemplar, in conflict with the lost
+            # one, in a sentence that shares a policy word with the step.
+            step_terms = policy_terms(sw)
+            for ws, text in others:
+                if not any(same_word(w, x, p) for w in step_terms for x in content(ws)):
+                    continue
+                # Spans, periods, percentages and times only: not a bare number (an
+                # identifier is no quantity) nor money (an entity's own price or balance
+                # the context does not hold is as likely there).
+                moved = {
+                    q
+                    for q in fresh(quantities(mask_known(text, al.values)), lost_q)
+                    if _movable(q) and not _span_stated(q, al.ref.quantities)
+                }
+                if any(conflict(a, b) for a in lost_q if _movable(a) for b in moved):
+                    return (
+                        "altered",
+                        f"quantity changed: {', '.join(sorted(lost_q))} -> "
+                        f"{', '.join(sorted(moved))} (in another sentence)",
+                        True,
+                    )
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
@@ -1328,6 +1367,9 @@ _LOWER_BEFORE = tuple(
     "heavier than|longer than|older than|higher than|wider than|taller than".split("|")
 )
 _UPPER_AFTER = tuple("or less|or fewer|or under|or younger|or below|and under|and below".split("|"))
+_TIME_RELATION = frozenset(
+    "before ahead advance prior beforehand notice after later earlier".split()
+)
 _LOWER_AFTER = tuple("or more|or over|or older|or above|and over|and above|and up".split("|"))
 
 
@@ -1342,7 +1384,13 @@ def _bounds(text: str) -> dict[float, set[str]]:
     out: dict[float, set[str]] = {}
     for i, w in enumerate(ws):
         v = _number_value(w)
-        if v is None:
+        if v is None or _TIME_RELATION & set(ws[i + 1 : i + 4]):
+            # A span before or after something is a deadline, whose bound reads
+            # either way: "up to 24 hours before" = "at least 24 hours before".
+            continue
+        if not _has_unit(ws, i):
+            # A number without a unit is as often the other side of the bound: "remove
+            # seats above 5" says "at most 5 seats".
             continue
         before = " " + " ".join(ws[max(0, i - 2) : i])
         after = " " + " ".join(ws[i + 1 : i + 4]) + " "
@@ -1358,6 +1406,27 @@ def _bounds(text: str) -> dict[float, set[str]]:
     return out
 
 
+# Units of size and weight the quantity rule does not read ("40 cm", "2 GB").
+_SIZE_UNITS = frozenset(
+    """mm cm m km in inch inches ft foot feet metre metres meter meters kg g lb lbs
+    ml l litre litres liter liters kb mb gb tb""".split()
+)
+
+
+def _has_unit(ws: list[str], i: int) -> bool:
+    """Whether the number at ``ws[i]`` has a unit after it (past the other numbers of a
+    size, "60 x 40 x 40 cm"): one of :data:`_SIZE_UNITS` or one the quantity rule
+    reads ("15 kg", "3 days")."""
+    j = i + 1
+    while j < len(ws) and (ws[j] == "x" or _number_value(ws[j]) is not None):
+        j += 1
+    if j >= len(ws):
+        return False
+    return ws[j] in _SIZE_UNITS or any(
+        not q.startswith("n:") for q in quantities(f"{ws[i]} {ws[j]}")
+    )
+
+
 def _bound_reversed(step: str, sentence: str) -> str | None:
     """A bound the sentence turns the other way on the step's own number ("no larger
     than 60 cm" -> "at least 60 cm", "under 16" -> "16 and over"), as "was -> now", or
@@ -1369,6 +1438,36 @@ def _bound_reversed(step: str, sentence: str) -> str | None:
             n = f"{v:g}"
             return f"{next(iter(ways))} {n} -> {next(iter(now))} {n}"
     return None
+
+
+_TIMES_WORDS = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+
+
+def _span_stated(q: str, qs: frozenset[str]) -> bool:
+    """Whether ``qs`` states ``q``, a span and a period of one length counting as one
+    ("a twelve-month period" / "once in any 12 months")."""
+
+    def span(x: str) -> str:
+        return x.lstrip("~").removeprefix("every:")
+
+    return stated(q, qs) or stated(span(q), frozenset(span(x) for x in qs))
+
+
+def _movable(q: str) -> bool:
+    """A quantity whose change is read in another sentence: not a bare number or an
+    amount of money."""
+    return not q.lstrip("~").startswith(("n:", "money:"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _times_written(text: str) -> frozenset[float]:
+    """The counts a text writes as "once", "twice" or "thrice"."""
+    return frozenset(_TIMES_WORDS[w] for w in tokens(text) if w in _TIMES_WORDS)
+
+
+def _value(q: str) -> float:
+    """The number of a canonical quantity ("n:3" -> 3.0)."""
+    return float(q.rsplit(":", 1)[-1])
 
 
 def _number_value(w: str) -> float | None:
@@ -1409,6 +1508,8 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
             return True
     if w in _PRICE_CUT and _PERCENT_OFF.search(" ".join(gw)):
         return True  # "a 5% discount" -> "5% off"
+    if w in ("before", "by") and _DEADLINE.search(" ".join(gw)):
+        return True  # "before 8 am" -> "no later than 8 am"
     if w in _ORDINALS and _ORDINALS[w] in _written_ordinals(gw):
         return True  # "the first $50" -> "the 1st $50"
     if any(_abbreviates(x, w) for x in gw):
@@ -1432,6 +1533,8 @@ _ZERO = re.compile(r":0(?:\.0+)?$")
 _PRICE_CUT = next(g for g in TERM_CLASS_WORDS if "discount" in g)
 # "5% off", "£10 off" (tokens: the symbols are gone).
 _PERCENT_OFF = re.compile(r"(?:^|\s)\d+(?:[.,]\d+)? (?:percent |per cent )?off(?:\s|$)")
+# A deadline at a time or date ("no later than 8 am", "by 8 am"; tokens).
+_DEADLINE = re.compile(r"(?:^|\s)(?:(?:no|not) later than|by|before|prior to|ahead of) \d")
 _ORDINALS = {
     w: str(i)
     for i, w in enumerate(
@@ -1636,4 +1739,5 @@ def _count_value(words: list[str]) -> float | None:
 
 _BOUND_WORDS = frozenset(
     "within more less most least later earlier sooner under over up maximum minimum between".split()
+    + "max min".split()
 )

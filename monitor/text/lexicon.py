@@ -96,6 +96,11 @@ LITOTES_VERBS = frozenset(
     """forget forgets forgot forgotten forgetting hesitate hesitating fail failing
     neglect omit overlook skip miss lose delay worry""".split()
 )
+# Verbs that mean "not do": "miss 3 appointments" = "do not attend 3 appointments".
+NEGATIVE_VERBS = frozenset(
+    """miss misses missed missing skip skips skipped skipping forget forgets forgot
+    forgetting neglect neglects neglected omit omits omitted""".split()
+)
 # Phrases with a negator that state a bound or a cost, not a negation: rewritten to
 # their plain form before polarity is read ("no later than 10 days" = "by day 10",
 # "no more than 3" = "at most 3", "at no cost" = "free").
@@ -183,7 +188,7 @@ ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
             "reject|rejected|refuse|refused|decline|declined|deny|denied",
         ),
         ("eligible", "ineligible"),
-        ("covered", "excluded|uncovered"),
+        ("cover|covers|covered", "exclude|excludes|excluded|uncovered"),
         ("supported", "unsupported"),
         ("refundable", "nonrefundable|non-refundable"),
         ("available", "unavailable"),
@@ -296,7 +301,10 @@ COST_FREE_WORDS = frozenset({"free", "waive", "waived", "waives", "complimentary
 # other words ("larger than A4" / "over A4"; "aged 18 or over" / "18 or older"; "does
 # not roll over" / "isn't carried forward").
 SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
-    frozenset("more over above larger bigger greater exceeding exceeds longer higher".split()),
+    frozenset(
+        """more over above larger bigger greater exceed exceeds exceeded exceeding longer
+        higher""".split()
+    ),
     frozenset("less under below smaller fewer shorter lower".split()),
     frozenset("age aged old older".split()),
     frozenset("roll rolls rolled carry carries carried".split()),

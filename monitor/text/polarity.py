@@ -27,6 +27,7 @@ from monitor.text.lexicon import (
     MONEY_BACK,
     NEGATIVE_PHRASES,
     NEGATIVE_PREFIXES,
+    NEGATIVE_VERBS,
     NEGATORS,
     OBLIGATION,
     PERMISSION,
@@ -85,9 +86,18 @@ _LETS_YOU = re.compile(
 )
 
 
+# Negations written short or as a zero: "w/o a mouthguard", "at 0% interest" (= "no
+# interest"), "if not, ..." (= "otherwise": the other case of a condition, not a
+# negation of the rule).
+_WITHOUT = re.compile(r"\bw/o\b", re.I)
+_ZERO_PERCENT = re.compile(r"(?<![\d.,])0(?:\.0+)?\s?%")
+_IF_NOT = re.compile(r"\bif not(?=\s*[,;:\u2013\u2014-])", re.I)
+
+
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
     text = _ANSWER_NO.sub(r"\1", text)
+    text = _IF_NOT.sub("otherwise", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
     low = " " + " ".join(tokens(text)) + " "
@@ -250,6 +260,10 @@ _PERMIT_MODAL_FORMS = frozenset(f for f, m in _MODAL_FORMS.items() if m in _PERM
 _TAKE_VERBS = frozenset("take takes accept accepts".split())
 
 
+_MAY = ("can", "may", "could")
+_PERMISSION_CLASS = {w: _MAY for w in _MAY}
+
+
 def _affirmed_modal(modal: str, other: list[str]) -> bool:
     """Whether ``other`` uses ``modal`` without negating or restricting it ("you can
     pick the day"; not "you can no longer pick it", "can only be changed by phone",
@@ -370,6 +384,11 @@ def _granted(
 
 
 _MONEY = ANTONYM_PAIRS.index(MONEY_BACK)
+_COVER = next(i for i, (left, _) in enumerate(ANTONYM_PAIRS) if "covered" in left)
+_COVER_VERB = re.compile(
+    r" (?:we|they|it|does|do|did|not|n't|will|also|only|still|plan|policy|guarantee|"
+    r"warranty|insurance|cover) covers? "
+)
 _FORFEIT = re.compile(r"\bforfeit(?:s|ed)?\b")
 _MONEY_NOUN = r"(?:deposit|deposits|fee|fees|payment|money|balance|credit)"
 # "you lose the (£30) deposit", "the deposit is lost".
@@ -435,10 +454,25 @@ def _prefixed(head: str, other: list[str]) -> bool:
     prefix: "not refund" against "non-refundable", "don't use" against "unused"."""
     forms = {head, head + "d", head + "ed", head + "s"}
     return any(
-        w.startswith(p) and (w[len(p) :] in forms or _family(w[len(p) :], head))
+        w.startswith(p)
+        and (
+            w[len(p) :] in forms
+            or _family(w[len(p) :], head)
+            or _stem(w[len(p) :]) == _stem(head) != ""
+        )
         for w in other
         for p in NEGATIVE_PREFIXES
     )
+
+
+_SUFFIX = re.compile(r"(?:able|ible|ed|ing|es|s|e)$")
+
+
+def _stem(w: str) -> str:
+    """A word without its adjective or verb ending, when at least three letters are
+    left ("fixable", "fixed" -> "fix"; "usable", "used" -> "us" is too short: "")."""
+    s = _SUFFIX.sub("", w)
+    return s if len(s) >= 3 else ""
 
 
 def _family(a: str, b: str) -> bool:
@@ -485,6 +519,11 @@ def _sides(text: str) -> list[tuple[bool, bool]]:
         or (money and _LOSE_IT.search(padded, money.end()))
     )
     out[_MONEY] = (left, lost)
+    # "Cover" as the verb ("we don't cover it", "the plan covers it"), not the noun
+    # ("excluded from cover", "your cover ends").
+    _, excluded = out[_COVER]
+    covers = " covered " in padded or bool(_COVER_VERB.search(padded))
+    out[_COVER] = (covers, excluded)
     if _LOSS_OTHERWISE.search(padded):
         # "Return the key or you lose the deposit" states "the deposit is refunded when
         # you return the key" from the other side: both sides, no flip.
@@ -492,10 +531,62 @@ def _sides(text: str) -> list[tuple[bool, bool]]:
     return out
 
 
-def polarity_flip(step: str, answer: str, context: str | None = None) -> str | None:
+def _by_negative_verb(
+    negation: tuple[str | None, tuple[str, ...] | None], other: list[str]
+) -> bool:
+    """Whether the other text says the negation with a verb that means "not do"
+    ("do not attend three appointments in a row" / "miss 3 appointments in a row"):
+    a negative verb followed by a word of the negation's scope other than its head."""
+    scope = negation[1]
+    if not scope or len(scope) < 2 or scope[0] in NEGATIVE_VERBS:
+        return False  # "cannot skip the briefing" / "can skip the briefing" is a flip
+    for i, w in enumerate(other):
+        if w in NEGATIVE_VERBS:
+            after = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
+            if any(same_word(s, a, 4) for s in scope[1:] for a in after):
+                return True
+    return False
+
+
+def _stated_elsewhere(
+    negation: tuple[str | None, tuple[str, ...] | None],
+    own: list[tuple[str | None, tuple[str, ...] | None]],
+    elsewhere: list[list[tuple[str | None, tuple[str, ...] | None]]],
+) -> bool:
+    """Whether a negation of the step that the answer's text does not have is in
+    another sentence of the answer: a negator (or a word of "free") with the same
+    head ("There is no cancellation fee, but ..." / "No cancellation fee applies.
+    However, ..."). A shared word further on is not enough: "we do not post renewed
+    cards" is not stated by "a lapsed membership cannot be renewed"."""
+    negator, scope = negation
+    if not scope:
+        return False
+    if any(m[1] and same_word(scope[0], m[1][0], 4) for m in own):
+        return False
+
+    def same_negator(a: str | None, b: str | None) -> bool:
+        a, b = (a or "").split("+")[-1], (b or "").split("+")[-1]
+        return (
+            a == b
+            or (a in COST_FREE_WORDS and b in COST_FREE_WORDS)
+            or (a in NEGATORS and b in NEGATORS)
+        )
+
+    return any(
+        m[1] and same_negator(negator, m[0]) and same_word(scope[0], m[1][0], 4)
+        for ms in elsewhere
+        for m in ms
+    )
+
+
+def polarity_flip(
+    step: str, answer: str, context: str | None = None, elsewhere: tuple[str, ...] = ()
+) -> str | None:
     """Why ``answer`` has the opposite polarity of ``step`` (``negation``, ``antonym``,
     ``modal``, joined by `` + ``), or None. ``context``: the text ``answer`` is part
-    of, where the step's negation scopes are looked up (default: ``answer``)."""
+    of, where the step's negation scopes are looked up (default: ``answer``).
+    ``elsewhere``: the answer's other sentences, where a negation of the step that
+    ``answer`` lacks may be stated instead."""
     s, a = _one_form(_plain(step), _plain(answer))
     # "Not ... until" against an "only at / from" sets the same time, it denies
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
@@ -523,6 +614,12 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     # whatever else either text negates: "if you don't use it" = "unused".
     neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own))]
     neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw))]
+    # ... or with a verb that means "not do" ("miss" / "do not attend").
+    neg_s = [n for n in neg_s if not _by_negative_verb(n, aw_own)]
+    neg_a = [n for n in neg_a if not _by_negative_verb(n, sw)]
+    if elsewhere and (len(neg_s) + len(neg_a)) % 2:
+        there = [_negations(_plain(e)) for e in elsewhere]
+        neg_s = [n for n in neg_s if not _stated_elsewhere(n, neg_a, there)]
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         aw = _plain(context).split() if context is not None else aw_own
@@ -559,9 +656,18 @@ def polarity_flip(step: str, answer: str, context: str | None = None) -> str | N
     # ("can be deferred ... only" -> "you can push it back"). A permission turned into
     # an obligation needs a step without one ("You must upload it before the change
     # can be made" -> "(required)" is no flip).
-    perm_a_new = any(_has(ma, w) and not _has(ms, w) for w in PERMISSION)
+    # ("Can", "may" and "could" are one permission: "each child can earn 2 credits" /
+    # "2 credits may be earned".)
+    perm_a_new = any(
+        _has(ma, w) and not any(_has(ms, v) for v in _PERMISSION_CLASS.get(w, (w,)))
+        for w in PERMISSION
+    )
+    # A permission beside a denial is the one way left, which "only" says: "not
+    # refundable in cash, although they can be exchanged for a voucher" = "no cash
+    # refund, voucher only".
+    only_way = perm_s and _negates(s) and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
     if (oblig_s and not oblig_a and perm_a_new) or (
-        perm_s and not oblig_s and not perm_a and oblig_a
+        perm_s and not oblig_s and not perm_a and oblig_a and not only_way
     ):
         flips += 1
         reasons.append("modal")

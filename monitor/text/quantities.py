@@ -234,9 +234,8 @@ def _scaled_money(m: re.Match[str]) -> str:
 
 
 _EVERY = re.compile(
-    r"(?<![\w])(?:(?P<rate>¤\s*(?:(?:a|an)\s+|/\s*))|(?:per|each|every)\s+)(?:(?P<n>"
-    + _NUM
-    + r"|other)\s+)?"
+    r"(?<![\w])(?:(?P<rate>¤\s*(?:(?:a|an)\s+|/\s*))"
+    r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
 )
 _ADVERBS = {
@@ -254,6 +253,12 @@ _ADVERBS = {
     "semiannually": ("month", 6),
 }
 _ADVERB = re.compile(r"(?<![\w-])(" + "|".join(_ADVERBS) + r")(?![\w-])")
+# "6-monthly", "six-monthly", "two-weekly": hyphened ("10 monthly payments" is ten
+# payments, each month).
+_N_ADVERB = re.compile(
+    r"(?<![\w.-])(\d+|two|three|four|six|twelve)\s*-\s*(weekly|monthly|yearly)(?![\w-])"
+)
+_ADVERB_COUNTS = {"two": 2, "three": 3, "four": 4, "six": 6, "twelve": 12}
 _FRACTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "tenth": 10.0}
 _FRACTION = re.compile(
     r"(?<![\w-])(?<!the )(?:(?P<k>a|one|two|three|\d)\s+)?"
@@ -547,6 +552,15 @@ def quantities(text: str) -> frozenset[str]:
         out.add(f"every:{family}:{_fmt(value)}")
         return " "
 
+    def n_adverb(m: re.Match[str]) -> str:
+        family, value = _ADVERBS[m.group(2)]
+        n = float(_ADVERB_COUNTS.get(m.group(1), m.group(1)))
+        out.add(f"every:{family}:{_fmt(value * n)}")
+        # ... and the span itself ("6-monthly check-ups" / "a 6-month recall").
+        out.add(f"~{family}:{_fmt(value * n)}")
+        return " "
+
+    low = _N_ADVERB.sub(n_adverb, low)
     low = _ADVERB.sub(adverb, low)
 
     def fraction(m: re.Match[str]) -> str:
@@ -671,6 +685,12 @@ def same_quantity(a: str, b: str) -> bool:
         if {fa, fb} == {"age", "n"} and not (ea or eb):
             years, days = (va, vb) if fa == "n" else (vb, va)
             return abs(years * _AGE_DAYS["y"] - days) < 1
+        # An age written as a span ("more than 15 years old" / "older than fifteen
+        # years", read as 180 months).
+        other, ov = (fb, vb) if fa == "age" else (fa, va)
+        if not (ea or eb) and other in _DAYS:
+            days, span = (va if fa == "age" else vb), ov * _DAYS[other]
+            return abs(days - span) <= 0.1 * max(days, span)
         return False
     if ea != eb or fa == fb or fa not in _DAYS or fb not in _DAYS:
         return False  # one unit compares exactly; other families not at all

@@ -35,6 +35,11 @@ def tokens(text: str) -> list[str]:
         if t.endswith("n't"):
             out += [t[:-3], "n't"]
             continue
+        if t == "nothing's":
+            # "Nothing's final until it arrives"; not "nobody's": "if nobody's in" says
+            # the visit is missed, and "nobody's fault" is a possessive.
+            out += ["nothing", "is"]
+            continue
         out.append(NUMBER_WORDS.get(t, t))
     return out
 
