@@ -641,6 +641,7 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
     out: list[tuple[int, int]] = []
     procedure = _procedure_text(item.answer, spec.value)
     longest = max(len(words(v)) for v in (spec.value, *(spec.values or ())))
+    capitalised = all(v[:1].isupper() for v in (spec.value, *(spec.values or ())))
     for m in re.finditer(_whole(spec.value), item.answer):
         before = raw_words(item.answer[max(0, m.start() - 60) : m.start()])[-2:]
         after = re.match(r"\s*([\w]+|[^\w\s])", item.answer[m.end() :])
@@ -679,12 +680,13 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
                 continue  # "reschedule a job" for "reschedule {service} job": no value
             if weak and len(ws) > longest + 1:
                 continue
-            if len(ws) > longest + (1 if spec.type == "enum" else 3) or (
-                ws[0] in STOPWORDS and words(spec.value)[:1] != ws[:1] and len(ws) > longest
+            if len(ws) > longest + (2 if spec.type == "enum" else 3) or (
+                spec.type == "enum" and value[:1].islower() and capitalised
             ):
                 # A clause, not a value: "paid with {method}." also finds "... the card
-                # you paid with within 7 working days" (an enum's value runs at most a
-                # word longer than its vocabulary's; free text three).
+                # you paid with within 7 working days" (an enum's value runs at most two
+                # words longer than its vocabulary's, free text three, and an enum whose
+                # values are capitalised has no value in lower case).
                 continue
             if len(ws) > 1 and ws[-1] in STOPWORDS and words(spec.value)[-1:] != ws[-1:]:
                 continue

@@ -1118,9 +1118,15 @@ class StepVerifier:
             term_words = tokens(term)
             # (Not a letter glued to a number: "under-16s" is "under", "16", "s".)
             keys = [w for w in content(term_words) if not w[:1].isdigit() and len(w) > 1]
-            if not keys:
-                continue
+            term_numbers = frozenset(w for w in term_words if w[:1].isdigit())
             if self._term_elsewhere(step.text, term, plain_words, others):
+                continue
+            # A declared bound turned the other way on its own number, unit or none
+            # ("under-12s" -> "over 12").
+            turned = _bound_reversed(term, full, units=False) if term_numbers else None
+            if turned:
+                return "altered", f"declared policy term bound reversed: {term}: {turned}", False
+            if not keys:
                 continue
             if flip is None and len(keys) <= 2 and any(w in NEGATORS for w in term_words):
                 # A negated term ("not accepted", "not presented") is a rule. Kept when
@@ -1165,7 +1171,7 @@ class StepVerifier:
                 or (verb_free and w in COMMON_VERBS)
                 or (no_cost and w in COST_FREE_WORDS)
                 or (priced and w in COST_WORDS)
-                or _kept_in_other_words(w, keys, gw, sentence_words)
+                or _kept_in_other_words(w, keys, gw, sentence_words, term_numbers)
                 or any(same_word(w, a, _NO_STEM) for a in answer_words)
                 for w in keys
             )
@@ -1366,14 +1372,26 @@ _LOWER_BEFORE = tuple(
     "at least|min|minimum|more than|over|above|larger than|bigger than|greater than|"
     "heavier than|longer than|older than|higher than|wider than|taller than".split("|")
 )
-_UPPER_AFTER = tuple("or less|or fewer|or under|or younger|or below|and under|and below".split("|"))
+# Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
+# months").
+_OVER_VERBS = frozenset(
+    """carry carries carried roll rolls rolled spread spreads hand hands handed take takes
+    taken turn turns turned move moves moved switch cross paid pay split it them""".split()
+)
+_UPPER_AFTER = tuple(
+    "or less|or fewer|or under|or younger|or below|and under|and below|at most|max|maximum".split(
+        "|"
+    )
+)
 _TIME_RELATION = frozenset(
     "before ahead advance prior beforehand notice after later earlier".split()
 )
-_LOWER_AFTER = tuple("or more|or over|or older|or above|and over|and above|and up".split("|"))
+_LOWER_AFTER = tuple(
+    "or more|or over|or older|or above|and over|and above|and up|at least|min|minimum".split("|")
+)
 
 
-def _bounds(text: str) -> dict[float, set[str]]:
+def _bounds(text: str, units: bool = True) -> dict[float, set[str]]:
     """Each number of ``text`` with the ways a bound next to it points ("max" / "min"),
     read after bound phrases with a negator are written plain ("no larger than" = "at
     most")."""
@@ -1388,7 +1406,7 @@ def _bounds(text: str) -> dict[float, set[str]]:
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before".
             continue
-        if not _has_unit(ws, i):
+        if units and not _has_unit(ws, i):
             # A number without a unit is as often the other side of the bound: "remove
             # seats above 5" says "at most 5 seats".
             continue
@@ -1399,9 +1417,10 @@ def _bounds(text: str) -> dict[float, set[str]]:
             f" {a} " in after for a in _UPPER_AFTER
         ):
             ways.add("max")
-        if before.endswith(tuple(" " + b for b in _LOWER_BEFORE)) or any(
-            f" {a} " in after for a in _LOWER_AFTER
-        ):
+        if (
+            before.endswith(tuple(" " + b for b in _LOWER_BEFORE))
+            and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
+        ) or any(f" {a} " in after for a in _LOWER_AFTER):
             ways.add("min")
     return out
 
@@ -1427,11 +1446,11 @@ def _has_unit(ws: list[str], i: int) -> bool:
     )
 
 
-def _bound_reversed(step: str, sentence: str) -> str | None:
+def _bound_reversed(step: str, sentence: str, units: bool = True) -> str | None:
     """A bound the sentence turns the other way on the step's own number ("no larger
     than 60 cm" -> "at least 60 cm", "under 16" -> "16 and over"), as "was -> now", or
     None. Only a number bounded one way in each text."""
-    ours, theirs = _bounds(step), _bounds(sentence)
+    ours, theirs = _bounds(step, units), _bounds(sentence, units)
     for v, ways in ours.items():
         now = theirs.get(v, set())
         if len(ways) == 1 and len(now) == 1 and ways != now:
@@ -1494,7 +1513,13 @@ def _about_term(step: str, term: str, gw: list[str], p: int) -> bool:
     return any(same_word(w, x, p) for w in about for x in have)
 
 
-def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list[str]) -> bool:
+def _kept_in_other_words(
+    w: str,
+    keys: list[str],
+    gw: list[str],
+    all_words: list[str],
+    keys_numbers: frozenset[str] = frozenset(),
+) -> bool:
     """Whether the sentence ``gw`` keeps the declared term's word ``w`` in other
     closed-class words: a comparison or an age by another word of its class
     ("larger than A4" -> "over A4 size", "aged 18 or over" -> "18 or older"), a
@@ -1506,7 +1531,7 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
     for group in TERM_CLASS_WORDS:
         if w in group and any(x in group for x in all_words):
             return True
-    if w in _PRICE_CUT and _PERCENT_OFF.search(" ".join(gw)):
+    if w in _PRICE_CUT and _cut_off(keys_numbers, gw):
         return True  # "a 5% discount" -> "5% off"
     if w in ("before", "by") and _DEADLINE.search(" ".join(gw)):
         return True  # "before 8 am" -> "no later than 8 am"
@@ -1532,7 +1557,15 @@ def _kept_in_other_words(w: str, keys: list[str], gw: list[str], all_words: list
 _ZERO = re.compile(r":0(?:\.0+)?$")
 _PRICE_CUT = next(g for g in TERM_CLASS_WORDS if "discount" in g)
 # "5% off", "£10 off" (tokens: the symbols are gone).
-_PERCENT_OFF = re.compile(r"(?:^|\s)\d+(?:[.,]\d+)? (?:percent |per cent )?off(?:\s|$)")
+_PERCENT_OFF = re.compile(r"(?:^|\s)(\d+(?:[.,]\d+)?) (?:percent |per cent )?off(?=\s|$)")
+
+
+def _cut_off(numbers: frozenset[str], gw: list[str]) -> bool:
+    """Whether the sentence says a price cut as "N off" with the term's own number
+    ("a 5% discount" -> "5% off"; not "5% extra, or 20% off lessons")."""
+    return any(m.group(1) in numbers for m in _PERCENT_OFF.finditer(" ".join(gw)))
+
+
 # A deadline at a time or date ("no later than 8 am", "by 8 am"; tokens).
 _DEADLINE = re.compile(r"(?:^|\s)(?:(?:no|not) later than|by|before|prior to|ahead of) \d")
 _ORDINALS = {

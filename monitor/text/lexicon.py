@@ -88,7 +88,7 @@ COMMON_VERBS = frozenset({f for v in _VERBS for f in inflections(v)} | set(_IRRE
 NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
 # Words that negate like a negator for polarity (not for content): "unless" is "if
 # not"; "waived" and "free" say that nothing is charged, as "no fee" does.
-POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free complimentary".split())
+POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free".split())
 # Verbs whose negation is an affirmation (litotes): "don't forget your licence" =
 # "bring your licence", "do not hesitate to call" = "call", "without delay" =
 # "promptly", "you won't lose the deposit" = "you keep it".
@@ -118,6 +118,8 @@ BOUND_PHRASES: tuple[tuple[str, str], ...] = (
     ("not earlier than", "at earliest"),
     ("not before", "at earliest"),
     ("not exceeding", "at most"),
+    ("not exceed", "at most"),
+    ("n't exceed", "at most"),
     ("at no cost", "free"),
     ("at no charge", "free"),
     ("at no extra cost", "free"),

@@ -35,6 +35,7 @@ from monitor.text.lexicon import (
     SAME_CLASS_WORDS,
     STOPWORDS,
 )
+from monitor.text.sentences import split_clauses
 from monitor.text.tokens import content, same_word, tokens
 
 _SCOPE_WINDOW = 4
@@ -74,7 +75,6 @@ _FAILED = (
     ("failed to", "did not"),
     ("fails to", "does not"),
     ("fail to", "do not"),
-    ("failure to", "not"),
 )
 # "We are unable to accept cash" = "we cannot accept cash"; "permanent colour is off
 # limits for under-16s" = "... is not allowed".
@@ -87,17 +87,22 @@ _LETS_YOU = re.compile(
 
 
 # Negations written short or as a zero: "w/o a mouthguard", "at 0% interest" (= "no
-# interest"), "if not, ..." (= "otherwise": the other case of a condition, not a
-# negation of the rule).
+# interest"), "failure to pay" (= "not paying"; not "after a power failure, to restart
+# it").
 _WITHOUT = re.compile(r"\bw/o\b", re.I)
 _ZERO_PERCENT = re.compile(r"(?<![\d.,])0(?:\.0+)?\s?%")
+_FAILURE_TO = re.compile(r"\bfailure to\b", re.I)
+# "If not, ..." is "otherwise" against a text that says "otherwise" (the other case of
+# a condition, not a negation of the rule); against any other text it is a negation
+# ("Is it in stock? If not, we post it today").
 _IF_NOT = re.compile(r"\bif not(?=\s*[,;:\u2013\u2014-])", re.I)
+_OTHERWISE = re.compile(r"\botherwise\b", re.I)
 
 
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
     text = _ANSWER_NO.sub(r"\1", text)
-    text = _IF_NOT.sub("otherwise", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
+    text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
     low = " " + " ".join(tokens(text)) + " "
@@ -261,7 +266,25 @@ _TAKE_VERBS = frozenset("take takes accept accepts".split())
 
 
 _MAY = ("can", "may", "could")
-_PERMISSION_CLASS = {w: _MAY for w in _MAY}
+_SAID_FREE = COST_FREE_WORDS - POLARITY_NEGATORS
+
+
+def _count(padded: str, ws: tuple[str, ...]) -> int:
+    """How many times the padded text uses any of the words ``ws``."""
+    return sum(padded.count(f" {w} ") for w in ws)
+
+
+def _only_what_permitted(step: str, answer: str) -> bool:
+    """Whether the word before the answer's "only" is a word of what the step permits,
+    after its "can"/"may" ("... they can be exchanged for a voucher" / "voucher only"),
+    not of what it denies ("lift passes are not refundable, but can be transferred" /
+    "refunds only")."""
+    sw, aw = step.split(), answer.split()
+    granted = [w for i, m in enumerate(sw) if m in _MAY for w in content(sw[i + 1 : i + 8])]
+    return any(
+        w == "only" and i > 0 and any(same_word(aw[i - 1], g, 4) for g in granted)
+        for i, w in enumerate(aw)
+    )
 
 
 def _affirmed_modal(modal: str, other: list[str]) -> bool:
@@ -428,11 +451,11 @@ _ORDER_SPAN = 5
 
 
 def _converse(step: list[str], answer: list[str]) -> bool:
-    """Whether the answer states the step's order from the other end: what comes
-    before "after" in the step comes after "before" in the answer and the other way
-    round ("renew after the ticket has lapsed" / "let it lapse before renewing"), and
-    neither side stays where it was ("pay before you collect" / "pay after you
-    collect" is a changed order)."""
+    """Whether the two sides of the texts' order words are swapped: what comes before
+    "after" in the step comes after "before" in the answer and the other way round
+    ("renew after the ticket has lapsed" / "let it lapse before renewing": the same
+    order; with the same word on both sides, "pay before you collect" / "collect before
+    you pay", a changed one), and neither side stays where it was."""
 
     def around(ws: list[str]) -> tuple[list[str], list[str]]:
         i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
@@ -540,8 +563,11 @@ def _by_negative_verb(
     scope = negation[1]
     if not scope or len(scope) < 2 or scope[0] in NEGATIVE_VERBS:
         return False  # "cannot skip the briefing" / "can skip the briefing" is a flip
+    if any(same_word(scope[0], w, 4) for w in other):
+        return False  # the verb is there: "omit the copy and send the original by post"
     for i, w in enumerate(other):
-        if w in NEGATIVE_VERBS:
+        if w in NEGATIVE_VERBS and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i]):
+            # (Not a negated one, which is litotes: "don't forget to bring food".)
             after = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
             if any(same_word(s, a, 4) for s in scope[1:] for a in after):
                 return True
@@ -551,18 +577,37 @@ def _by_negative_verb(
 def _stated_elsewhere(
     negation: tuple[str | None, tuple[str, ...] | None],
     own: list[tuple[str | None, tuple[str, ...] | None]],
-    elsewhere: list[list[tuple[str | None, tuple[str, ...] | None]]],
+    elsewhere: list[tuple[list[tuple[str | None, tuple[str, ...] | None]], list[str]]],
+    step: str,
+    here: list[str],
 ) -> bool:
     """Whether a negation of the step that the answer's text does not have is in
     another sentence of the answer: a negator (or a word of "free") with the same
-    head ("There is no cancellation fee, but ..." / "No cancellation fee applies.
-    However, ..."). A shared word further on is not enough: "we do not post renewed
-    cards" is not stated by "a lapsed membership cannot be renewed"."""
+    head, in a sentence that states the step's clause of that negation (at least half
+    its content words) better than the answer's text does ("There is no cancellation
+    fee, but ..." / "No cancellation fee applies. However, ..."). A shared word further
+    on is not enough ("we do not post renewed cards" is not stated by "a lapsed
+    membership cannot be renewed"), nor the same negation about something else ("Sale
+    items are not refunded" by "Gift cards are not refunded")."""
     negator, scope = negation
     if not scope:
         return False
     if any(m[1] and same_word(scope[0], m[1][0], 4) for m in own):
         return False
+    clause = next(
+        (
+            c
+            for c in split_clauses(step)
+            if any(m[1] and m[1][0] == scope[0] for m in _negations(_plain(c)))
+        ),
+        step,
+    )
+    words_ = content(tokens(clause))
+
+    def share(ws: list[str]) -> float:
+        if not words_:
+            return 0.0
+        return sum(any(same_word(w, x, 4) for x in ws) for w in words_) / len(words_)
 
     def same_negator(a: str | None, b: str | None) -> bool:
         a, b = (a or "").split("+")[-1], (b or "").split("+")[-1]
@@ -572,9 +617,14 @@ def _stated_elsewhere(
             or (a in NEGATORS and b in NEGATORS)
         )
 
+    mine = share(here)
     return any(
-        m[1] and same_negator(negator, m[0]) and same_word(scope[0], m[1][0], 4)
-        for ms in elsewhere
+        m[1]
+        and same_negator(negator, m[0])
+        and same_word(scope[0], m[1][0], 4)
+        and share(ws) >= 0.5
+        and share(ws) > mine
+        for ms, ws in elsewhere
         for m in ms
     )
 
@@ -587,6 +637,10 @@ def polarity_flip(
     of, where the step's negation scopes are looked up (default: ``answer``).
     ``elsewhere``: the answer's other sentences, where a negation of the step that
     ``answer`` lacks may be stated instead."""
+    if _OTHERWISE.search(step):
+        answer = _IF_NOT.sub("otherwise", answer)
+    elif _OTHERWISE.search(answer):
+        step = _IF_NOT.sub("otherwise", step)
     s, a = _one_form(_plain(step), _plain(answer))
     # "Not ... until" against an "only at / from" sets the same time, it denies
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
@@ -614,12 +668,17 @@ def polarity_flip(
     # whatever else either text negates: "if you don't use it" = "unused".
     neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own))]
     neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw))]
+    # ... or "free" said as "complimentary", which is no negator ("guests get a
+    # complimentary drink" / "guests don't get a drink" is a flip).
+    neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _SAID_FREE & set(aw_own))]
+    neg_a = [n for n in neg_a if not (n[0] in COST_FREE_WORDS and _SAID_FREE & set(sw))]
     # ... or with a verb that means "not do" ("miss" / "do not attend").
     neg_s = [n for n in neg_s if not _by_negative_verb(n, aw_own)]
     neg_a = [n for n in neg_a if not _by_negative_verb(n, sw)]
     if elsewhere and (len(neg_s) + len(neg_a)) % 2:
-        there = [_negations(_plain(e)) for e in elsewhere]
-        neg_s = [n for n in neg_s if not _stated_elsewhere(n, neg_a, there)]
+        there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]
+        here = content(aw_own)
+        neg_s = [n for n in neg_s if not _stated_elsewhere(n, neg_a, there, step, here)]
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         aw = _plain(context).split() if context is not None else aw_own
@@ -639,6 +698,17 @@ def polarity_flip(
                     continue  # "renew after it has lapsed" = "let it lapse before renewing"
                 flips += 1
                 reasons.append("antonym")
+    # The same order word with its two sides swapped ("pay the balance before you
+    # collect the cake" / "collect the cake before you pay the balance").
+    for word in _ORDER_WORDS:
+        if (
+            sw.count(word) == 1
+            and aw_own.count(word) == 1
+            and not {*_ORDER_WORDS} - {word} & {*sw, *aw_own}
+            and _converse(sw, aw_own)
+        ):
+            flips += 1
+            reasons.append("order")
     # Modal words inside a negative phrase are that phrase's ("does not have to" is
     # counted as a negation, not as an obligation).
     # A negated modal is a prohibition whichever modal it is ("must never be left" =
@@ -656,16 +726,21 @@ def polarity_flip(
     # ("can be deferred ... only" -> "you can push it back"). A permission turned into
     # an obligation needs a step without one ("You must upload it before the change
     # can be made" -> "(required)" is no flip).
-    # ("Can", "may" and "could" are one permission: "each child can earn 2 credits" /
-    # "2 credits may be earned".)
-    perm_a_new = any(
-        _has(ma, w) and not any(_has(ms, v) for v in _PERMISSION_CLASS.get(w, (w,)))
-        for w in PERMISSION
+    # ("Can", "may" and "could" are one permission, counted: "each child can earn 2
+    # credits" / "2 credits may be earned" is none new; "you must show ID, and you can
+    # pay by card" / "you may show ID, and you can pay by card" is one.)
+    perm_a_new = any(_has(ma, w) and not _has(ms, w) for w in PERMISSION if w not in _MAY) or (
+        _count(ma, _MAY) > _count(ms, _MAY)
     )
     # A permission beside a denial is the one way left, which "only" says: "not
     # refundable in cash, although they can be exchanged for a voucher" = "no cash
     # refund, voucher only".
-    only_way = perm_s and _negates(s) and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
+    only_way = (
+        perm_s
+        and _negates(s)
+        and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
+        and _only_what_permitted(ms, ma)
+    )
     if (oblig_s and not oblig_a and perm_a_new) or (
         perm_s and not oblig_s and not perm_a and oblig_a and not only_way
     ):

@@ -690,7 +690,7 @@ def same_quantity(a: str, b: str) -> bool:
         other, ov = (fb, vb) if fa == "age" else (fa, va)
         if not (ea or eb) and other in _DAYS:
             days, span = (va if fa == "age" else vb), ov * _DAYS[other]
-            return abs(days - span) <= 0.1 * max(days, span)
+            return abs(days - span) <= 0.02 * max(days, span)  # 15 years, not 16
         return False
     if ea != eb or fa == fb or fa not in _DAYS or fb not in _DAYS:
         return False  # one unit compares exactly; other families not at all
