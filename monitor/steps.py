@@ -1123,7 +1123,13 @@ class StepVerifier:
                 continue
             # A declared bound turned the other way on its own number, unit or none
             # ("under-12s" -> "over 12").
-            turned = _bound_reversed(term, full, units=False) if term_numbers else None
+            # (Read in the step, where a negator before the term turns it: "cannot be
+            # longer than 8 weeks" is a maximum.)
+            turned = (
+                _bound_reversed(step.text, full, units=False, only=term_numbers)
+                if term_numbers
+                else None
+            )
             if turned:
                 return "altered", f"declared policy term bound reversed: {term}: {turned}", False
             if not keys:
@@ -1391,6 +1397,20 @@ _LOWER_AFTER = tuple(
 )
 
 
+def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
+    """Whether one of ``phrases`` follows the number at ``ws[i]`` (right after it or
+    its unit: "14 days or more"), and is not the lead of the next number ("under 12 and
+    over 65" bounds 12 from one side only)."""
+    for phrase in phrases:
+        pw = phrase.split()
+        for k in (i + 1, i + 2):
+            if ws[k : k + len(pw)] == pw:
+                nxt = ws[k + len(pw)] if k + len(pw) < len(ws) else ""
+                if _number_value(nxt) is None:
+                    return True
+    return False
+
+
 def _bounds(text: str, units: bool = True) -> dict[float, set[str]]:
     """Each number of ``text`` with the ways a bound next to it points ("max" / "min"),
     read after bound phrases with a negator are written plain ("no larger than" = "at
@@ -1411,17 +1431,20 @@ def _bounds(text: str, units: bool = True) -> dict[float, set[str]]:
             # seats above 5" says "at most 5 seats".
             continue
         before = " " + " ".join(ws[max(0, i - 2) : i])
-        after = " " + " ".join(ws[i + 1 : i + 4]) + " "
         ways = out.setdefault(v, set())
-        if before.endswith(tuple(" " + b for b in _UPPER_BEFORE)) or any(
-            f" {a} " in after for a in _UPPER_AFTER
-        ):
+        if before.endswith(tuple(" " + b for b in _UPPER_BEFORE)) or _after(ws, i, _UPPER_AFTER):
             ways.add("max")
         if (
             before.endswith(tuple(" " + b for b in _LOWER_BEFORE))
             and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
-        ) or any(f" {a} " in after for a in _LOWER_AFTER):
+        ) or _after(ws, i, _LOWER_AFTER):
             ways.add("min")
+        if len(ways) == 1 and NEGATORS & set(ws[max(0, i - 5) : i - 1]):
+            # A denied bound points the other way: "cannot be longer than 8 weeks" is
+            # "at most 8 weeks".
+            (way,) = ways
+            ways.clear()
+            ways.add("max" if way == "min" else "min")
     return out
 
 
@@ -1446,12 +1469,18 @@ def _has_unit(ws: list[str], i: int) -> bool:
     )
 
 
-def _bound_reversed(step: str, sentence: str, units: bool = True) -> str | None:
+def _bound_reversed(
+    step: str, sentence: str, units: bool = True, only: frozenset[str] = frozenset()
+) -> str | None:
     """A bound the sentence turns the other way on the step's own number ("no larger
     than 60 cm" -> "at least 60 cm", "under 16" -> "16 and over"), as "was -> now", or
-    None. Only a number bounded one way in each text."""
+    None. Only a number bounded one way in each text (and, given ``only``, one of those
+    numbers as written)."""
     ours, theirs = _bounds(step, units), _bounds(sentence, units)
+    keep = {_number_value(n) for n in only}
     for v, ways in ours.items():
+        if only and v not in keep:
+            continue
         now = theirs.get(v, set())
         if len(ways) == 1 and len(now) == 1 and ways != now:
             n = f"{v:g}"

@@ -198,6 +198,8 @@ SAILING = _one("Members who renew early get a 10% discount on the season fee.", 
 BIKE = _one("If we miss the repair date, you get a $15 account credit.", "$15 account credit")
 LAUNDRY = _one("Loyalty card holders get a free dryer cycle with every wash.", "free dryer cycle")
 ART = _one("Paint sets are half price for under-12s and over-65s.", "under-12s and over-65s")
+# A declared bound that its step denies ("cannot be longer than") is a maximum.
+HIRE = _one("A single hire cannot be longer than 8 weeks.", "longer than 8 weeks")
 
 
 # (6) A declared term said again in other words, and swapped for real.
@@ -212,6 +214,9 @@ ART = _one("Paint sets are half price for under-12s and over-65s.", "under-12s a
         (LAUNDRY, "Loyalty card holders get a complimentary dryer cycle with every wash.", False),
         (LAUNDRY, "Loyalty card holders get a discounted dryer cycle with every wash.", True),
         (ART, "Paint sets are half price if you are under 12 or over 65.", False),
+        (ART, "Paint sets are half price if you are over 12 or over 65.", True),
+        (HIRE, "Each hire: max 8 weeks.", False),
+        (HIRE, "Each hire must last at least 8 weeks.", True),
     ],
 )
 def test_a_declared_term_said_again_is_kept(ref: GoldenItem, answer: str, caught: bool) -> None:
