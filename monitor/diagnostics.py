@@ -26,11 +26,25 @@ _CLARIFY = re.compile(
 )
 _GUARD = re.compile(
     r"\bI(?:'m| am)? (?:not able|unable) to (?:help|assist|answer|share|provide)"
-    r"|\bI can(?:not|'t) (?:help|assist|answer|share|provide|discuss)"
-    r"|\b(?:outside|beyond) (?:the |my )?scope\b|\bnot (?:allowed|permitted) to\b"
-    r"|\bagainst (?:our|the) polic(?:y|ies)\b",
+    r"|\bI can(?:not|'t) (?:help|assist|answer|share|provide|discuss)",
     re.IGNORECASE,
 )
+# Refusals without a first person ("That's outside the scope of this service", "not
+# permitted to discuss"): a policy answer says the same words about the customer ("you
+# are not permitted to sublet the unit", "damage outside the scope of the cover"), so
+# they mark a refusal only in a short answer.
+_GUARD_SHORT = re.compile(
+    r"\b(?:outside|beyond) (?:the |my )?scope of (?:what I|this (?:service|assistant|chat)|my)\b"
+    r"|\b(?:I|we)(?:'m| am| are)? not (?:allowed|permitted) to\b"
+    r"|\bagainst (?:our|the) polic(?:y|ies) (?:to|for me)\b",
+    re.IGNORECASE,
+)
+# A short answer (at most two sentences, under 200 characters): a refusal or a request
+# for details, not a procedure. An answer under 300 characters that ends in "?" is a
+# question back.
+SHORT_ANSWER_CHARS = 200
+QUESTION_CHARS = 300
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 
 # Very small stopword profiles; enough to tell the common European languages
 # apart on answers of a sentence or more. Unknown when no profile is clear.
@@ -58,11 +72,23 @@ class GuardConfig:
 
 
 def infer_response_type(answer: str) -> ResponseType:
+    """``guardrail``: a first-person refusal ("I can't help with that"), or a refusal
+    phrase in a short answer; ``clarification``: a question back to the user (a
+    question asking for details, or a short answer ending in "?"); else ``answer``.
+    Clarification phrases outside a question ("..., in which case we take back the
+    discount", "please confirm the booking from the link") are procedure."""
     text = answer.strip()
-    if _GUARD.search(text):
+    sentences = [s for s in _SENTENCE.findall(text) if s.strip()]
+    short = len(text) < SHORT_ANSWER_CHARS and len(sentences) <= 2
+    if _GUARD.search(text) or (short and _GUARD_SHORT.search(text)):
         return "guardrail"
-    if _CLARIFY.search(text) or (text.endswith("?") and len(text) < 300):
+    questions = [s for s in sentences if s.rstrip().endswith("?")]
+    if any(_CLARIFY.search(q) for q in questions) or (
+        text.endswith("?") and len(text) < QUESTION_CHARS
+    ):
         return "clarification"
+    if short and _CLARIFY.search(text):
+        return "clarification"  # "Please provide the order number."
     return "answer"
 
 

@@ -20,6 +20,39 @@ from tests.conftest import ACCEPTED
         ("Which asset do you mean?", "clarification"),
         ("I'm unable to share details of cases that belong to another customer.", "guardrail"),
         ("I cannot help with that request.", "guardrail"),
+        ("That's outside the scope of this service.", "guardrail"),
+        ("Please provide the order number.", "clarification"),
+        # Clarification and refusal words inside a procedure are procedure.
+        (
+            "Cancelling is free unless it's before your fourth box, in which case we take "
+            "back the 30% welcome discount. Boxes already shipped can't be returned. Keep "
+            "an eye out for the confirmation email, since you're not cancelled until it "
+            "lands.",
+            "answer",
+        ),
+        (
+            "Open My Bookings and choose Reschedule. Please confirm the new date from the "
+            "link in our email within 24 hours, or the old slot stays booked. Changes are "
+            "free up to 48 hours before the shoot; later changes cost a £40 fee.",
+            "answer",
+        ),
+        (
+            "Tenants are not permitted to sublet the unit or store flammable goods in it. "
+            "Access is from 6 am to 10 pm with your PIN; lost PINs are reset at the office "
+            "for £5. Give 14 days' notice to end the lease.",
+            "answer",
+        ),
+        (
+            "Damage from wear and tear is outside the scope of the cover. Report other "
+            "damage within 7 days with photos, and keep the item until the claim is "
+            "settled, because we may ask to inspect it.",
+            "answer",
+        ),
+        (
+            "Open My Bookings and choose Reschedule; changes are free up to 48 hours "
+            "before the shoot. Which date would you like instead?",
+            "clarification",
+        ),
     ],
 )
 def test_response_type_inference(answer: str, rtype: str) -> None:
