@@ -691,6 +691,10 @@ def polarity_flip(
         kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own)]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
+    # The verbs whose negation the step lost ("treatment does not start until ..." ->
+    # "treatment can start ..."): a "can" the answer puts on one of them is that same
+    # change, not a modal flip of its own.
+    unnegated = {n[1][0] for n in neg_s if n[1]} if flips else set()
     if (set(sw) | set(aw_own)) & ANTONYM_TRIGGERS:
         for k, ((sl, sr), (al, ar)) in enumerate(zip(_sides(st), _sides(at), strict=True)):
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
@@ -741,7 +745,11 @@ def polarity_flip(
         and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
         and _only_what_permitted(ms, ma)
     )
-    if (oblig_s and not oblig_a and perm_a_new) or (
+    same_change = any(
+        w in _MAY and any(same_word(x, h, 4) for x in aw_own[i + 1 : i + 3] for h in unnegated)
+        for i, w in enumerate(aw_own)
+    )
+    if (oblig_s and not oblig_a and perm_a_new and not same_change) or (
         perm_s and not oblig_s and not perm_a and oblig_a and not only_way
     ):
         flips += 1
