@@ -308,6 +308,14 @@ def test_a_slot_prefix_before_a_clause_finds_no_value(answer: str, found: list[s
             "You must collect the kayak from the jetty.",
             True,
         ),
+        # A "can" on the verb whose negation was lost is that change, not a modal flip
+        # that cancels it.
+        (
+            "A 20% deposit must be paid before the first lesson, and lessons do not start "
+            "until it has cleared.",
+            "Deposit 20%, paid before lesson 1; lessons can start before it clears.",
+            True,
+        ),
         # Controls: a negated verb that is itself the negative verb, and a real loss.
         ("You cannot skip the safety talk.", "You can skip the safety talk.", True),
         (
@@ -338,6 +346,11 @@ PRINTS = item(
         "Reprints are free, and we can waive the rush fee only once in any 12 months.",
         "Collect prints at the counter.",
     ],
+)
+SHOP_FEE = item(
+    "repair_fee",
+    "The fee is not covered by your membership, and we can waive it only once a year.",
+    ["The fee is not covered by your membership, and we can waive it only once a year."],
 )
 ROWING = item(
     "rowing_hire",
@@ -381,6 +394,22 @@ STORAGE = item(
             PRINTS,
             "- Reprints: free; rush fee waived max once per 12 months.\n- Collect at the counter.",
             False,
+        ),
+        # A part's lost "waive" said another way is no second lost negation.
+        (
+            SHOP_FEE,
+            "Sadly your membership does cover the fee, and we can only let it go once a year.",
+            True,
+        ),
+        pytest.param(
+            SHOP_FEE,
+            "Sadly your membership doesn't cover the fee, and we can only let it go once a year.",
+            False,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap: 'waive' said in other words ('let it go') reads as a lost "
+                "negation of the whole sentence",
+            ),
         ),
         (
             ROWING,
