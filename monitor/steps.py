@@ -1124,12 +1124,15 @@ class StepVerifier:
             term_numbers = frozenset(w for w in term_words if w[:1].isdigit())
             if self._term_elsewhere(step.text, term, plain_words, others):
                 continue
-            # A declared bound turned the other way on its own number, unit or none
-            # ("under-12s" -> "over 12").
-            # (Read in the step, where a negator before the term turns it: "cannot be
-            # longer than 8 weeks" is a maximum.)
+            # A declared bound turned the other way on its own number ("no more than 20
+            # kg" -> "at least 20 kg"; an age group without a unit, "under-12s" -> "over
+            # 12"; not a count, which is as often said from its other side: "at most 5
+            # seats" / "remove seats above 5"). Read in the step, where a negator before
+            # the term turns it: "cannot be longer than 8 weeks" is a maximum.
             turned = (
-                _bound_reversed(step.text, full, units=False, only=term_numbers)
+                _bound_reversed(
+                    step.text, full, units=not _AGE_GROUP.search(term), only=term_numbers
+                )
                 if term_numbers
                 else None
             )
@@ -1383,6 +1386,8 @@ _LOWER_BEFORE = tuple(
 )
 # Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
 # months").
+# An age group: "under-12s", "over 65s".
+_AGE_GROUP = re.compile(r"\d+s\b")
 _OVER_VERBS = frozenset(
     """carry carries carried roll rolls rolled spread spreads hand hands handed take takes
     taken turn turns turned move moves moved switch cross paid pay split it them""".split()
