@@ -875,9 +875,9 @@ class StepVerifier:
                 and "negation" in flip.split(" + ")
                 and polarity(part) == 1
                 and polarity(units[j]) == 0
-                # A negator, not only "free" or "waive" said another way ("we can waive
-                # it once a year" / "we can let it go once a year").
-                and any(w in NEGATORS for w in tokens(part))
+                # A negator or "free", not only "waive" said another way ("we can
+                # waive it once a year" / "we can let it go once a year").
+                and any(w in NEGATORS or w == "free" for w in tokens(part))
                 # A heading the sentence's list stands under says it for every item
                 # ("What we don't cover: wear and tear, ..., damage from ...";
                 # "Excluded: ...").

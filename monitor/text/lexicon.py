@@ -36,7 +36,8 @@ LIGHT_WORDS = frozenset(
     start starts happen happens happened show shows showed shown ensure sure currently now
     then today always usually simply first next finally again back up out off last latest
     recent previous new effect effective down away way thing things time person people case
-    cases number item items note also please kindly just go able""".split()
+    cases number item items note also please kindly just go able example instance because
+    due""".split()
 )
 # Common English verbs (base forms; inflections are derived below). A policy
 # swap replaces *what* (a fee, a refund, on-site repair, 24 hours), rarely the

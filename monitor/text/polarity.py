@@ -554,6 +554,23 @@ def _sides(text: str) -> list[tuple[bool, bool]]:
     return out
 
 
+def _one_for_coordinated(
+    negs: list[tuple[str | None, tuple[str, ...] | None]],
+    other: list[tuple[str | None, tuple[str, ...] | None]],
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``negs`` with two negations whose heads are the first two words of one negation
+    of the other text counted once ("no refund and no credit" against "not refunded or
+    credited"); not two negations of one word ("don't fail to return")."""
+    for _, scope in other:
+        if not scope or len(scope) < 2:
+            continue
+        first = [k for k, (_, s) in enumerate(negs) if s and same_word(s[0], scope[0], 4)]
+        second = [k for k, (_, s) in enumerate(negs) if s and same_word(s[0], scope[1], 4)]
+        if first and second and first[0] != second[0] and not same_word(scope[0], scope[1], 4):
+            return [n for k, n in enumerate(negs) if k != second[0]]
+    return negs
+
+
 def _by_negative_verb(
     negation: tuple[str | None, tuple[str, ...] | None], other: list[str]
 ) -> bool:
@@ -566,8 +583,14 @@ def _by_negative_verb(
     if any(same_word(scope[0], w, 4) for w in other):
         return False  # the verb is there: "omit the copy and send the original by post"
     for i, w in enumerate(other):
-        if w in NEGATIVE_VERBS and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i]):
-            # (Not a negated one, which is litotes: "don't forget to bring food".)
+        if (
+            w in NEGATIVE_VERBS
+            and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i])
+            and not POLARITY_NEGATORS & set(other[i + 1 : i + 4])
+        ):
+            # (Not a negated one, which is litotes: "don't forget to bring food"; nor
+            # one whose own text negates after it, where it only names something:
+            # "missed lessons are not refunded".)
             after = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
             if any(same_word(s, a, 4) for s in scope[1:] for a in after):
                 return True
@@ -672,6 +695,9 @@ def polarity_flip(
     # complimentary drink" / "guests don't get a drink" is a flip).
     neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _SAID_FREE & set(aw_own))]
     neg_a = [n for n in neg_a if not (n[0] in COST_FREE_WORDS and _SAID_FREE & set(sw))]
+    # One negation over two coordinated words is the two negations the other text
+    # writes ("not refunded or credited" / "no refund and no credit").
+    neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)
     # ... or with a verb that means "not do" ("miss" / "do not attend").
     neg_s = [n for n in neg_s if not _by_negative_verb(n, aw_own)]
     neg_a = [n for n in neg_a if not _by_negative_verb(n, sw)]

@@ -316,6 +316,19 @@ def test_a_slot_prefix_before_a_clause_finds_no_value(answer: str, found: list[s
             "Deposit 20%, paid before lesson 1; lessons can start before it clears.",
             True,
         ),
+        # One negation over two coordinated words; a negative verb that only names
+        # something its own text negates.
+        (
+            "No-shows are not refunded or credited.",
+            "If you just don't show up, there's no refund and no credit.",
+            False,
+        ),
+        (
+            "Missed lessons are not refunded.",
+            "Lessons that are missed are not eligible for a refund.",
+            False,
+        ),
+        ("Missed lessons are not refunded.", "Missed lessons are refunded in full.", True),
         # Controls: a negated verb that is itself the negative verb, and a real loss.
         ("You cannot skip the safety talk.", "You can skip the safety talk.", True),
         (
@@ -346,6 +359,21 @@ PRINTS = item(
         "Reprints are free, and we can waive the rush fee only once in any 12 months.",
         "Collect prints at the counter.",
     ],
+)
+STUDIO = item(
+    "studio_cancel",
+    "Sessions cancelled by the studio, for example because of a power cut, are always "
+    "rebooked or refunded in full. Book online.",
+    [
+        "Sessions cancelled by the studio, for example because of a power cut, are always "
+        "rebooked or refunded in full."
+    ],
+)
+REPAIR = item(
+    "repair_guarantee",
+    "If the fault is in our work, the return visit, labour and replacement parts are free. "
+    "Call us to book.",
+    ["If the fault is in our work, the return visit, labour and replacement parts are free."],
 )
 SHOP_FEE = item(
     "repair_fee",
@@ -394,6 +422,20 @@ STORAGE = item(
             PRINTS,
             "- Reprints: free; rush fee waived max once per 12 months.\n- Collect at the counter.",
             False,
+        ),
+        # "For example because of" / "for instance due to" is no policy swap; "free"
+        # lost in a part still is ("labour and parts are free" / "parts are charged").
+        (
+            STUDIO,
+            "Sessions cancelled by the studio, for instance due to a power cut, are always "
+            "rebooked or refunded in full. Book online.",
+            False,
+        ),
+        (
+            REPAIR,
+            "If the fault is in our work, the return visit, labour is free but replacement "
+            "parts are charged. Call us to book.",
+            True,
         ),
         # A part's lost "waive" said another way is no second lost negation.
         (
