@@ -559,14 +559,21 @@ def _one_for_coordinated(
     other: list[tuple[str | None, tuple[str, ...] | None]],
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """``negs`` with two negations whose heads are the first two words of one negation
-    of the other text counted once ("no refund and no credit" against "not refunded or
-    credited"); not two negations of one word ("don't fail to return")."""
+    of the other text counted once, when they are one negator said twice ("no refund and
+    no credit" against "not refunded or credited"); not two negations of one word ("don't
+    fail to return"), nor two of one clause ("no visits cannot be booked")."""
     for _, scope in other:
         if not scope or len(scope) < 2:
             continue
         first = [k for k, (_, s) in enumerate(negs) if s and same_word(s[0], scope[0], 4)]
         second = [k for k, (_, s) in enumerate(negs) if s and same_word(s[0], scope[1], 4)]
-        if first and second and first[0] != second[0] and not same_word(scope[0], scope[1], 4):
+        if (
+            first
+            and second
+            and first[0] != second[0]
+            and negs[first[0]][0] == negs[second[0]][0]
+            and not same_word(scope[0], scope[1], 4)
+        ):
             return [n for k, n in enumerate(negs) if k != second[0]]
     return negs
 

@@ -329,6 +329,12 @@ def test_a_slot_prefix_before_a_clause_finds_no_value(answer: str, found: list[s
             False,
         ),
         ("Missed lessons are not refunded.", "Missed lessons are refunded in full.", True),
+        # Two negations of one clause are no coordination: a double negation is a flip.
+        (
+            "After that day no lessons can be booked.",
+            "After that day no lessons cannot be booked.",
+            True,
+        ),
         # Controls: a negated verb that is itself the negative verb, and a real loss.
         ("You cannot skip the safety talk.", "You can skip the safety talk.", True),
         (
