@@ -18,10 +18,10 @@ _TOKEN = re.compile(r"<[a-z]+>|\d+(?:[.,]\d+)?|[^\W\d_]+(?:[-'][^\W\d_]+)*", re.
 # "no." for "number" ("serial no. WM2208", "patient no. 418230", "ticket no. + photo
 # ID", "give your season ticket no. and the time"): not a negator. Only after a word
 # ("patient no. 4"): "Allowed? No. 2 guide dogs are" is an answer; and before a value,
-# a lower-case "and"/"or", a comma or a closing bracket, or at the end.
+# a lower-case "and"/"or", a comma or a closing bracket (not at the end: "the answer is
+# no." is a no).
 _NUMBER_ABBREVIATION = re.compile(
-    r"(?:(?<=\w\s)|(?<=\())[Nn]o\.\s*"
-    r"(?=[A-Z]*\d|<[a-z]+>|[+#&/,;)]|(?:and|or)\b|\s*$)"
+    r"(?:(?<=\w\s)|(?<=\())[Nn]o\.\s*(?=[A-Z]*\d|<[a-z]+>|[+#&/,;)]|(?:and|or)\b)"
 )
 _WORD = re.compile(r"[\w][\w'-]*", re.UNICODE)
 

@@ -78,6 +78,8 @@ from tests.unit.monitor.test_failure_classes import item, statuses, wrong
             "Give your locker no. and the date of your visit.",
             False,
         ),
+        # ... but a "no." that ends the text is a no.
+        ("Lockers are refundable.", "Are lockers refundable? Unfortunately no.", True),
         # (2) "Lets you" grants what "can" grants; "we'll let you know" grants nothing.
         (
             "The season pass lets you bring a guest twice a month.",
