@@ -26,8 +26,9 @@ import difflib
 import functools
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
@@ -62,7 +63,7 @@ from monitor.text.lexicon import (
     UP_WORDS,
     paid_with,
 )
-from monitor.text.polarity import ZERO_AMOUNT
+from monitor.text.polarity import ZERO_AMOUNT, plain_bounds
 from monitor.text.quantities import (
     conflict,
     counted_nouns,
@@ -1419,13 +1420,12 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
     return False
 
 
-def _bounds(text: str, units: bool = True) -> dict[float, set[str]]:
+@functools.lru_cache(maxsize=1024)
+def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     """Each number of ``text`` with the ways a bound next to it points ("max" / "min"),
     read after bound phrases with a negator are written plain ("no larger than" = "at
-    most")."""
-    low = " " + " ".join(tokens(_GLUED_PLUS.sub(r"\1 or more", text))) + " "
-    for phrase, plain in BOUND_PHRASES:
-        low = low.replace(f" {phrase} ", f" {plain} ")
+    most"). Cached: the exemplar's steps are read again for every answer."""
+    low = plain_bounds(" " + " ".join(tokens(_GLUED_PLUS.sub(r"\1 or more", text))) + " ")
     ws = low.split()
     out: dict[float, set[str]] = {}
     for i, w in enumerate(ws):
@@ -1453,7 +1453,7 @@ def _bounds(text: str, units: bool = True) -> dict[float, set[str]]:
             (way,) = ways
             ways.clear()
             ways.add("max" if way == "min" else "min")
-    return out
+    return MappingProxyType({v: frozenset(ways) for v, ways in out.items()})
 
 
 # Units of size and weight the quantity rule does not read ("40 cm", "2 GB").
@@ -1489,7 +1489,7 @@ def _bound_reversed(
     for v, ways in ours.items():
         if only and v not in keep:
             continue
-        now = theirs.get(v, set())
+        now = theirs.get(v, frozenset())
         if len(ways) == 1 and len(now) == 1 and ways != now:
             n = f"{v:g}"
             return f"{next(iter(ways))} {n} -> {next(iter(now))} {n}"

@@ -105,10 +105,18 @@ def _plain(text: str) -> str:
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
-    low = " " + " ".join(tokens(text)) + " "
-    for phrase, plain in (*BOUND_PHRASES, *_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND):
+    low = plain_bounds(" " + " ".join(tokens(text)) + " ")
+    for phrase, plain in (*_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return _LETS_YOU.sub(" you can ", low)
+
+
+def plain_bounds(padded: str) -> str:
+    """A padded token string with its bounds and costs written with a negator in their
+    plain form ("no larger than" -> "at most", "at no cost" -> "free")."""
+    for phrase, plain in BOUND_PHRASES:
+        padded = padded.replace(" " + phrase + " ", " " + plain + " ")
+    return padded
 
 
 # The negator of a "not ... until": its groups ("ca" / "wo" of "can't" / "won't",
