@@ -17,6 +17,7 @@ from monitor.schemas import (
     ResponseType,
     Trace,
 )
+from monitor.text.sentences import split_sentences
 
 _CLARIFY = re.compile(
     r"\b(could|can|would) you (please )?(provide|share|confirm|clarify|tell me|specify)"
@@ -44,7 +45,6 @@ _GUARD_SHORT = re.compile(
 # question back.
 SHORT_ANSWER_CHARS = 200
 QUESTION_CHARS = 300
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 
 # Very small stopword profiles; enough to tell the common European languages
 # apart on answers of a sentence or more. Unknown when no profile is clear.
@@ -78,11 +78,11 @@ def infer_response_type(answer: str) -> ResponseType:
     Clarification phrases outside a question ("..., in which case we take back the
     discount", "please confirm the booking from the link") are procedure."""
     text = answer.strip()
-    sentences = [s for s in _SENTENCE.findall(text) if s.strip()]
+    sentences = [s.text for s in split_sentences(text)]
     short = len(text) < SHORT_ANSWER_CHARS and len(sentences) <= 2
     if _GUARD.search(text) or (short and _GUARD_SHORT.search(text)):
         return "guardrail"
-    questions = [s for s in sentences if s.rstrip().endswith("?")]
+    questions = [s for s in sentences if s.endswith("?")]
     if any(_CLARIFY.search(q) for q in questions) or (
         text.endswith("?") and len(text) < QUESTION_CHARS
     ):
