@@ -86,6 +86,20 @@ def claim(
 
 PASS, CATCH = False, True
 
+# The exemplar and parameters of the two payment-method claim cases (rule 14).
+ORDER_PAID = (
+    "Order 4471 was paid with Visa Debit. Refunds go back to the card you paid with within 5 "
+    "working days."
+)
+ORDER_METHOD: dict[str, Any] = {
+    "method": {
+        "value": "Visa Debit",
+        "type": "enum",
+        "values": ["Visa Debit", "Mastercard", "PayPal"],
+        "label": "payment method",
+    }
+}
+
 CASES: list[Case] = [
     # rule 1: negation w/o negator
     pol(
@@ -1135,16 +1149,8 @@ CASES: list[Case] = [
     claim(
         "r14p_clause",
         14,
-        "Order 4471 was paid with Visa Debit. Refunds go back to the card you paid with within 5 "
-        "working days.",
-        {
-            "method": {
-                "value": "Visa Debit",
-                "type": "enum",
-                "values": ["Visa Debit", "Mastercard", "PayPal"],
-                "label": "payment method",
-            }
-        },
+        ORDER_PAID,
+        ORDER_METHOD,
         "method",
         "Order 4471 was paid with PayPal. Refunds go back to the card you paid with within 5 "
         "working days.",
@@ -1155,16 +1161,8 @@ CASES: list[Case] = [
     claim(
         "r14c_long_enum",
         14,
-        "Order 4471 was paid with Visa Debit. Refunds go back to the card you paid with within 5 "
-        "working days.",
-        {
-            "method": {
-                "value": "Visa Debit",
-                "type": "enum",
-                "values": ["Visa Debit", "Mastercard", "PayPal"],
-                "label": "payment method",
-            }
-        },
+        ORDER_PAID,
+        ORDER_METHOD,
         "method",
         "Order 4471 was paid with American Express Gold Card.",
         CATCH,
