@@ -1332,7 +1332,7 @@ _NEGATED_BOUNDS: tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...] =
     for phrase, plain in BOUND_PHRASES
     if plain in _SAME_BOUND and any(w in NEGATORS for w in phrase.split())
 )
-_GLUED_PLUS = re.compile(r"(\d)\+")
+_GLUED_PLUS = re.compile(r"(\d|<money>|<value>)\+")  # "14+", "<money>+" (a masked "$20+")
 # Right before a number: a comparison of its own ("more than 6", "over 6"), whatever
 # bound word stands further back ("Most bands have more than 6 members").
 _COMPARED = frozenset("than over under above below after before".split())

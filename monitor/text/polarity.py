@@ -1,7 +1,7 @@
 """Polarity of English clauses: negation, antonyms and obligation vs permission.
 
 A negation is read with its *scope*, the content words in the few words after the
-negator.
+negator (an answer's negation against a step with none: on to the end of its clause).
 When a step and an answer disagree in the parity of their negations, a negation that
 does not bear on the other text (neither its first scope word nor two of the others
 occur there) is not evidence of a flip:
@@ -29,6 +29,7 @@ from monitor.text.lexicon import (
     NEGATIVE_PREFIXES,
     NEGATIVE_VERBS,
     NEGATORS,
+    NUMBER_WORDS,
     OBLIGATION,
     PERMISSION,
     POLARITY_NEGATORS,
@@ -39,6 +40,15 @@ from monitor.text.sentences import split_clauses
 from monitor.text.tokens import content, same_word, tokens
 
 _SCOPE_WINDOW = 4
+# An answer's added negation on a reworded verb governs words further on ("won't
+# narrow it down to a two-hour delivery window"): up to 10 words, to a clause break.
+_WIDE_WINDOW = 10
+_WIDE_MARK = "|"
+_MEASURE_WORDS = frozenset(
+    NUMBER_WORDS.keys()
+    | {f"{u}{p}" for u in "minute hour day week month year item".split() for p in ("", "s")}
+)
+_CLAUSE_BREAKS = frozenset("but unless if although however so because and or while whereas".split())
 
 
 _COST_NOUN = re.compile(r"\b(?:costs?|fees?|charges?|prices?)\b", re.IGNORECASE)
@@ -222,12 +232,14 @@ _COST_TALK = COST_WORDS | {"refund", "refunds", "refunded"}
 
 
 def _negations(
-    padded: str, other: list[str] | None = None
+    padded: str, other: list[str] | None = None, wide: bool = False
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """One entry per negation of a clause: its negator (None for a negative phrase
     such as "not required") and its scope, the content words in the few words after
     the negator (None for a negative phrase, or a negator with no content word after
-    it)."""
+    it). ``wide``: the scope goes on, after ``_WIDE_MARK``, with the words further on
+    up to ``_WIDE_WINDOW`` words or a clause break (not numbers or units), which count
+    as the words the negation governs (:func:`_grounded`)."""
     k, low = _negative_phrases(padded)
     out: list[tuple[str | None, tuple[str, ...] | None]] = [(None, None)] * k
     ws = low.split()
@@ -244,6 +256,24 @@ def _negations(
             # it", "you cannot skip it" is still a negation.
             continue
         scope = tuple(x for x in content(after) if x not in POLARITY_NEGATORS)
+        further: list[str] = []
+        for x in ws[i + 1 + _SCOPE_WINDOW : i + 1 + _WIDE_WINDOW]:
+            if x in _CLAUSE_BREAKS:
+                break
+            further.append(x)
+        if (
+            wide
+            and scope
+            and len(ws[i + 1 : i + 1 + _SCOPE_WINDOW]) == _SCOPE_WINDOW
+            and not (set(ws[i + 1 : i + 1 + _SCOPE_WINDOW]) & _CLAUSE_BREAKS)
+        ):
+            extra = tuple(
+                x
+                for x in content(further)
+                if x.isalpha() and x not in POLARITY_NEGATORS and x not in _MEASURE_WORDS
+            )
+            if extra:
+                scope = (*scope, _WIDE_MARK, *extra)
         modal = None
         if w == "cannot":
             modal = "can"
@@ -372,7 +402,9 @@ def _grounded(
         return True  # "does not roll over" bears on "is carried forward"
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
-    return sum(any(same_word(x, w, 4) for w in other) for x in scope[1:]) >= 2
+    said_again = head in ANTONYM_TRIGGERS and _OTHER_SIDE.get(head, frozenset()) & set(own or ())
+    governed = (_narrow(scope) or ())[1:] if said_again else scope[1:]
+    return sum(any(same_word(x, w, 4) for w in other) for x in governed if x != _WIDE_MARK) >= 2
 
 
 def _granted(
@@ -570,7 +602,8 @@ def _one_for_coordinated(
     of the other text counted once, when they are one negator said twice ("no refund and
     no credit" against "not refunded or credited"); not two negations of one word ("don't
     fail to return"), nor two of one clause ("no visits cannot be booked")."""
-    for _, scope in other:
+    for _, wide_scope in other:
+        scope = _narrow(wide_scope)
         if not scope or len(scope) < 2:
             continue
         first = [k for k, (_, s) in enumerate(negs) if s and same_word(s[0], scope[0], 4)]
@@ -586,13 +619,20 @@ def _one_for_coordinated(
     return negs
 
 
+def _narrow(scope: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """A scope without its wide part (the words after the few that make the scope)."""
+    if scope is None or _WIDE_MARK not in scope:
+        return scope
+    return scope[: scope.index(_WIDE_MARK)]
+
+
 def _by_negative_verb(
     negation: tuple[str | None, tuple[str, ...] | None], other: list[str]
 ) -> bool:
     """Whether the other text says the negation with a verb that means "not do"
     ("do not attend three appointments in a row" / "miss 3 appointments in a row"):
     a negative verb followed by a word of the negation's scope other than its head."""
-    scope = negation[1]
+    scope = _narrow(negation[1])
     if not scope or len(scope) < 2 or scope[0] in NEGATIVE_VERBS:
         return False  # "cannot skip the briefing" / "can skip the briefing" is a flip
     if any(same_word(scope[0], w, 4) for w in other):
@@ -701,7 +741,12 @@ def polarity_flip(
         a = a.replace(" unless ", " or if ")
     st, at = s.strip(), a.strip()
     sw, aw_own = st.split(), at.split()
-    neg_s, neg_a = _negations(s, aw_own), _negations(a, sw)
+    neg_s = _negations(s, aw_own)
+    # An answer's negation bears on a step with none by the words it governs further
+    # on ("we text you a two-hour window" -> "our message won't narrow it down to a
+    # two-hour window"); against a step with negations of its own, which parts each
+    # text negates is open, and the few words after the negator decide.
+    neg_a = _negations(a, sw, wide=not neg_s)
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
     neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own))]

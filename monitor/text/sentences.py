@@ -26,10 +26,16 @@ _SENTENCE_END = re.compile(
     + _ABBREVIATION_BEFORE_NUMBER
     + r")[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
 )
-# Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but".
+# Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but",
+# a dash between spaces before three words ("we refund in full - any later and the
+# deposit is kept"; not a hyphen or a range, "8-12", "check-in", nor a dash before a
+# note, "attach 2 photos - optional; ...", "booking ends - booking G2QQ33G").
 _SPACES = re.compile(r"\s{2,}")
+_WORD = r"[\w'\u2019$\u00a3\u20ac]+"
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+)\s*", re.IGNORECASE
+    r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+"
+    rf"|\s[-\u2013\u2014]\s(?={_WORD}\s+{_WORD}\s+{_WORD}))\s*",
+    re.IGNORECASE,
 )
 
 
