@@ -847,20 +847,26 @@ class StepVerifier:
         """The negation one part of a multi-clause step has and the clause of the
         sentence that states it lost, when the sentence read whole shows no flip: each
         part paired with the one clause it shares most words with, no two parts the
-        same, and exactly one such part."""
+        same, and exactly one such part; or, where the sentence has another number of
+        clauses, the one part it states (:meth:`_stated_part`) against all of it."""
         p = self.config.stem_prefix
         parts = _parts(step)
         if len(parts) < 2:
             return None  # most steps: the sentence is not split again
         units = _clauses(full)
-        if len(parts) != len(units):
-            return None
-        recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
-        own = [max(range(len(units)), key=r.__getitem__) for r in recall]
-        if len(set(own)) != len(own) or any(
-            sorted(r)[-1] == 0 or sorted(r)[-1] == sorted(r)[-2] for r in recall
-        ):
-            return None  # no part has a clause of its own
+        if len(units) == len(parts):
+            recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
+            own = [max(range(len(units)), key=r.__getitem__) for r in recall]
+            if len(set(own)) != len(own) or any(
+                sorted(r)[-1] == 0 or sorted(r)[-1] == sorted(r)[-2] for r in recall
+            ):
+                return None  # no part has a clause of its own
+            pairs = [(part, units[j]) for part, j in zip(parts, own, strict=True)]
+        else:
+            one = self._stated_part(step, full)
+            if one is None:
+                return None
+            pairs = [(one, full)]
         # A negation word only: a modal or an antonym read on a clause cut from its
         # sentence ("can only return with a note" / "a note is needed before they may
         # return") is too often the other clause's. And a negation the step's part has
@@ -869,23 +875,54 @@ class StepVerifier:
         # "a lock that is not removed").
         lost = []
         head = _HEAD.match(full)
-        for part, j in zip(parts, own, strict=True):
-            flip = polarity_flip(part, units[j], context=full)
+        for part, unit in pairs:
+            flip = polarity_flip(part, unit, context=full)
             if (
                 flip
                 and "negation" in flip.split(" + ")
                 and polarity(part) == 1
-                and polarity(units[j]) == 0
+                and polarity(unit) == 0
                 # A negator or "free", not only "waive" said another way ("we can
                 # waive it once a year" / "we can let it go once a year").
                 and any(w in NEGATORS or w == "free" for w in tokens(part))
                 # A heading the sentence's list stands under says it for every item
                 # ("What we don't cover: wear and tear, ..., damage from ...";
                 # "Excluded: ...").
-                and not (head and polarity_flip(part, f"{head.group(1)} {units[j]}") is None)
+                and not (head and polarity_flip(part, f"{head.group(1)} {unit}") is None)
             ):
                 lost.append(flip)
         return lost[0] if len(lost) == 1 else None
+
+    def _stated_part(self, step: str, full: str, alone: bool = False) -> str | None:
+        """The one part of a multi-part step a sentence states, clearly: half of that
+        part's words, twice as many as of any other part ("- 10 pm to 7 am: idle fees
+        still apply" for "Idle fees are not charged between 10 pm and 7 am, and they
+        cannot be waived ..."). Parts of three content words or more: "between 10 pm
+        and 7 am" is cut into "... between 10 pm" and "7 am". ``alone``: and no word
+        of the other parts that this part lacks (not "..., and please feel free to
+        throw out the misprinted shirts" for "upload 3 photos ..., and keep every
+        misprinted item ...")."""
+        whole = [part for part in _parts(step) if len(content(tokens(part))) >= 3]
+        if len(whole) < 2:
+            return None
+        p = self.config.stem_prefix
+        r = [_recall(tokens(part), tokens(full), p) for part in whole]
+        best = max(range(len(whole)), key=r.__getitem__)
+        if r[best] < 0.5 or any(2 * x > r[best] for k, x in enumerate(r) if k != best):
+            return None
+        if alone:
+            own = content(tokens(whole[best]))
+            rest = {
+                w
+                for k, part in enumerate(whole)
+                if k != best
+                for w in content(tokens(part))
+                if not w[:1].isdigit() and not any(same_word(w, x, p) for x in own)
+            }
+            said = content(tokens(full))
+            if any(same_word(w, x, p) for w in rest for x in said):
+                return None
+        return whole[best]
 
     def _term_elsewhere(self, step: str, term: str, gw: list[str], others: list[_Words]) -> bool:
         """Whether the part of a multi-clause ``step`` that holds the declared
@@ -981,6 +1018,14 @@ class StepVerifier:
         # A negation of the step this sentence lacks may be stated in another one ("No
         # cancellation fee applies. However, ..."): that is no flip here.
         flip = polarity_flip(step.masked, full, elsewhere=tuple(text for _, text in others))
+        if flip is not None and seg.kind != "window":
+            # A sentence that states one part of the step is read against that part
+            # alone: the negations of the parts it leaves out count for nothing ("- 6
+            # pm to 8 am: no parking fees" for "Parking fees are not charged between 6
+            # pm and 8 am, and they cannot be refunded ...").
+            one = self._stated_part(step.masked, full, alone=True)
+            if one is not None and polarity_flip(one, full) is None:
+                flip = None
         if flip is None and seg.kind != "window":
             # Two flips in one sentence cancel when read whole ("the booking cannot
             # be changed, and no-shows lose the deposit" -> "you can still change
@@ -1075,6 +1120,34 @@ class StepVerifier:
                         f"{', '.join(sorted(moved))} (in another sentence)",
                         True,
                     )
+        # A step quantity replaced here by one new to the whole exemplar, though the
+        # answer states the old one in another sentence about another step ("report
+        # it within 48 hours of the session" for "within 14 days of the session", the
+        # answer's last sentence on late claims saying "more than fourteen days").
+        # Spans, periods, percentages and times only (see _movable).
+        here_q = seg_q | quantities(mask_known(full, al.values))
+        gone = {q for q in step_main - lost_q if _movable(q) and not stated(q, here_q)}
+        # (Not where the step holds an instance value of that kind, "your delay of
+        # {delayMinutes} minutes": the new quantity may be this instance's.)
+        slots = {
+            q
+            for q in main_readings(quantities(step.known.replace("<value>", "7919"))) - step_main
+            if _movable(q)
+        }
+        if gone:
+            replaced = {
+                q
+                for q in fresh(seg_q, gone)
+                if _movable(q) and not _span_stated(q, al.ref.quantities)
+            }
+            if any(conflict(a, b) for a in gone for b in replaced) and not any(
+                conflict(v, b) for v in slots for b in replaced
+            ):
+                return (
+                    "altered",
+                    f"quantity changed: {', '.join(sorted(gone))} -> {', '.join(sorted(replaced))}",
+                    True,
+                )
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
@@ -1262,6 +1335,11 @@ _RESTRICTING = frozenset(
 )
 _QUANTITY_WORDS = frozenset(
     {"single", "quarter", "half", "once", "twice", "thrice", "every", "aged", "old", "older"}
+) | frozenset(
+    # Units of measure, written out or short ("6 metres" / "6 m"): the number is
+    # compared, the unit is how it is written.
+    """m metre metres meter meters cm mm km kg kilo kilos kilogram kilograms g gram grams
+    l litre litres liter liters ml ft foot feet inch inches mile miles cubic square sq""".split()
 )
 
 

@@ -125,6 +125,7 @@ BOUND_PHRASES: tuple[tuple[str, str], ...] = (
     ("at no charge", "free"),
     ("at no extra cost", "free"),
     ("at no extra charge", "free"),
+    ("in excess of", "more than"),
     ("free of charge", "free"),
     ("feel free", "please"),
     ("ahead of", "before"),
@@ -180,7 +181,11 @@ NEGATIVE_PHRASES = (
 ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (frozenset(a.split("|")), frozenset(b.split("|")))
     for a, b in (
-        ("keep|kept|retain|retained", "throw away|discard|discarded|delete|deleted|dispose"),
+        (
+            "keep|kept|retain|retained",
+            "throw away|throw out|thrown away|thrown out|threw away|threw out|discard|"
+            "discarded|delete|deleted|dispose",
+        ),
         ("include|included|includes", "exclude|excluded|excludes"),
         (
             "allow|allowed|allows|permit|permitted",

@@ -35,6 +35,7 @@ from monitor.text.lexicon import (
     POLARITY_NEGATORS,
     SAME_CLASS_WORDS,
     STOPWORDS,
+    inflections,
 )
 from monitor.text.sentences import split_clauses
 from monitor.text.tokens import content, same_word, tokens
@@ -304,7 +305,19 @@ _TAKE_VERBS = frozenset("take takes accept accepts".split())
 
 
 _MAY = ("can", "may", "could")
+# What says "free" without a negator: "complimentary"; and "included" ("removal is
+# included up to 3 m3" / "we take away up to 3 m3 at no extra charge"), against a
+# text that does not say "included" itself ("free of charge, including parts" / "you
+# won't pay anything: parts are all included").
 _SAID_FREE = COST_FREE_WORDS - POLARITY_NEGATORS
+_INCLUDED = frozenset("include includes included including inclusive".split())
+
+
+def _says_free(other: list[str], own: list[str]) -> bool:
+    """Whether ``other`` says "free" without a negator, where ``own`` says it with one."""
+    return bool(_SAID_FREE & set(other)) or bool(
+        _INCLUDED & set(other) and not _INCLUDED & set(own)
+    )
 
 
 def _count(padded: str, ws: tuple[str, ...]) -> int:
@@ -626,6 +639,26 @@ def _narrow(scope: tuple[str, ...] | None) -> tuple[str, ...] | None:
     return scope[: scope.index(_WIDE_MARK)]
 
 
+# Verbs that keep from doing what follows them ("refrain from starting", "avoid using",
+# "hold off starting" = "do not start", "do not use").
+_AVOID_VERBS = frozenset(
+    "refrain refrains refrained refraining avoid avoids avoided avoiding".split()
+)
+
+
+def _avoided(verb: str, other: list[str]) -> bool:
+    """Whether ``other`` keeps from doing ``verb``: a form of it at most three words
+    after an avoiding verb or "hold off", itself not negated ("don't avoid ...")."""
+    for i, w in enumerate(other):
+        if w in _AVOID_VERBS or (w == "off" and i > 0 and other[i - 1] in ("hold", "holding")):
+            if POLARITY_NEGATORS & set(other[max(0, i - 3) : i]):
+                continue
+            forms = inflections(verb)
+            if any(x in forms or same_word(verb, x, 4) for x in other[i + 1 : i + 4]):
+                return True
+    return False
+
+
 def _by_negative_verb(
     negation: tuple[str | None, tuple[str, ...] | None], other: list[str]
 ) -> bool:
@@ -633,6 +666,8 @@ def _by_negative_verb(
     ("do not attend three appointments in a row" / "miss 3 appointments in a row"):
     a negative verb followed by a word of the negation's scope other than its head."""
     scope = _narrow(negation[1])
+    if scope and scope[0] not in NEGATIVE_VERBS and _avoided(scope[0], other):
+        return True  # "please refrain from starting a new session" / "do not start ..."
     if not scope or len(scope) < 2 or scope[0] in NEGATIVE_VERBS:
         return False  # "cannot skip the briefing" / "can skip the briefing" is a flip
     if any(same_word(scope[0], w, 4) for w in other):
@@ -753,8 +788,8 @@ def polarity_flip(
     neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw))]
     # ... or "free" said as "complimentary", which is no negator ("guests get a
     # complimentary drink" / "guests don't get a drink" is a flip).
-    neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _SAID_FREE & set(aw_own))]
-    neg_a = [n for n in neg_a if not (n[0] in COST_FREE_WORDS and _SAID_FREE & set(sw))]
+    neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _says_free(aw_own, sw))]
+    neg_a = [n for n in neg_a if not (n[0] in COST_FREE_WORDS and _says_free(sw, aw_own))]
     # One negation over two coordinated words is the two negations the other text
     # writes ("not refunded or credited" / "no refund and no credit").
     neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)

@@ -20,6 +20,7 @@ import pytest
 
 from monitor.text.polarity import polarity_flip
 from monitor.text.sentences import split_clauses
+from tests.conftest import item_with_params
 from tests.unit.monitor.test_failure_classes import item, statuses, wrong
 
 
@@ -130,3 +131,200 @@ GROCERY = item(
 )
 def test_a_masked_amount_with_a_plus_is_a_lower_bound(answer: str, caught: bool) -> None:
     assert wrong(GROCERY, answer) is caught, statuses(GROCERY, answer)
+
+
+# Read on the tenth set after its clean run (invented domains: car park, laundrette,
+# kitchen fitter, bakery, airline, marquee hire, bike repair).
+#
+# (4) A sentence that states one part of a two-part step clearly is compared with that
+# part: "- 6 pm to 8 am: parking fees still apply" lost the part's negation, which the
+# whole step, with a second negated part, hid by parity.
+CAR_PARK = item(
+    "car_park",
+    "Parking fees are not charged between 6 pm and 8 am, and they cannot be refunded "
+    "because you left early.",
+    [
+        "Parking fees are not charged between 6 pm and 8 am, and they cannot be refunded "
+        "because you left early."
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("- 6 pm to 8 am: parking fees still apply", True),
+        ("Overnight, between 6 pm and 8 am, we still charge parking fees.", True),
+        ("- 6 pm to 8 am: no parking fees", False),
+        ("Overnight, between 6 pm and 8 am, there are no parking fees.", False),
+    ],
+)
+def test_a_sentence_that_states_one_part_of_a_step(answer: str, caught: bool) -> None:
+    assert wrong(CAR_PARK, answer) is caught, statuses(CAR_PARK, answer)
+
+
+# ... not a sentence that states the other part too, in other words.
+MISPRINT = item(
+    "misprint",
+    "Upload at least 3 photos of the fault, and keep every misprinted shirt until the "
+    "claim is decided.",
+    [
+        "Upload at least 3 photos of the fault, and keep every misprinted shirt until the "
+        "claim is decided."
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        (
+            "Upload three photos of the fault, and please feel free to throw out any of the "
+            "misprinted shirts before we reach a decision.",
+            True,
+        ),
+        (
+            "Upload three photos of the fault, and please don't throw out any of the "
+            "misprinted shirts until we reach a decision.",
+            False,
+        ),
+    ],
+)
+def test_a_sentence_that_states_both_parts_in_other_words(answer: str, caught: bool) -> None:
+    assert wrong(MISPRINT, answer) is caught, statuses(MISPRINT, answer)
+
+
+# (5) "Refrain from", "avoid", "hold off" + the step's verb = "do not" + the verb;
+# (6) "don't throw out" = "keep"; (7) "included" = "at no extra charge".
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "Please do not use the washing machine until the engineer has checked it.",
+            "Please refrain from using the washing machine until the engineer has checked it.",
+            False,
+        ),
+        (
+            "Please do not use the washing machine until the engineer has checked it.",
+            "Please hold off using the washing machine until the engineer has checked it.",
+            False,
+        ),
+        (
+            "Please do not use the washing machine until the engineer has checked it.",
+            "Please avoid using the washing machine until the engineer has checked it.",
+            False,
+        ),
+        (
+            "Please do not use the washing machine until the engineer has checked it.",
+            "Please carry on using the washing machine until the engineer has checked it.",
+            True,
+        ),
+        (
+            "Keep the old worktop until the claim is settled.",
+            "Don't throw out the old worktop until the claim is settled.",
+            False,
+        ),
+        (
+            "Keep the old worktop until the claim is settled.",
+            "Feel free to throw out the old worktop before the claim is settled.",
+            True,
+        ),
+        (
+            "Delivery is included for cake orders over £50.",
+            "Cake orders over £50 are delivered at no extra charge.",
+            False,
+        ),
+        # ... not against a text that says "including" itself.
+        (
+            "Repairs under warranty are free of charge, including parts and labour.",
+            "As it's under warranty, you won't pay anything: parts and labour are included.",
+            False,
+        ),
+    ],
+)
+def test_negations_said_another_way_on_the_tenth_set(step: str, answer: str, flip: bool) -> None:
+    assert bool(polarity_flip(step, answer)) is flip
+
+
+# (8) "In excess of" is "more than"; (9) a unit written short is the unit ("2.5 m" for a
+# declared "2.5 metres").
+MARQUEE = item(
+    "marquee_hire",
+    "Marquees wider than 2.5 metres need a site visit, and bags above 23 kg cost £30 to carry.",
+    ["Marquees wider than 2.5 metres need a site visit, and bags above 23 kg cost £30 to carry."],
+    ("2.5 metres",),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("Marquees over 2.5 m wide need a site visit; bags in excess of 23 kg cost £30.", False),
+        ("Marquees over 2.5 m wide need a site visit; bags in excess of 23 kg are free.", True),
+    ],
+)
+def test_units_written_short_and_in_excess_of(answer: str, caught: bool) -> None:
+    assert wrong(MARQUEE, answer) is caught, statuses(MARQUEE, answer)
+
+
+# (10) A step's span replaced in its own sentence is a change even when the answer
+# states the old span in a sentence about another step.
+BIKE_REPAIR = item(
+    "bike_repair",
+    "Report a fault within 14 days of collection using the repair form. Faults reported "
+    "more than 14 days after collection are not covered.",
+    [
+        "Report a fault within 14 days of collection using the repair form.",
+        "Faults reported more than 14 days after collection are not covered.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        (
+            "Report a fault within 48 hours of collection using the repair form. Faults "
+            "reported more than 14 days after collection are not covered.",
+            True,
+        ),
+        (
+            "Use the repair form to tell us about a fault within two weeks of collecting "
+            "the bike. We can't cover faults reported more than fourteen days after "
+            "collection.",
+            False,
+        ),
+        (
+            "Use the repair form within 14 days of collection (that's two weeks). Faults "
+            "reported after those 14 days aren't covered.",
+            False,
+        ),
+    ],
+)
+def test_a_span_replaced_in_its_own_sentence(answer: str, caught: bool) -> None:
+    assert wrong(BIKE_REPAIR, answer) is caught, statuses(BIKE_REPAIR, answer)
+
+
+# ... not where the step holds an instance value of that kind: the new span may be this
+# instance's ("Delay claim - 42 min late" for "your delay of {delay} minutes").
+DELAY = item_with_params(
+    "train_delay",
+    "Claim Delay Repay when a train arrives 15 minutes or more late: your delay of 38 "
+    "minutes qualifies. Delays under 15 minutes are not compensated.",
+    {"delay": {"type": "integer", "value": "38", "label": "delay in minutes"}},
+)
+
+
+def test_an_instance_span_is_no_replaced_step_span() -> None:
+    answer = (
+        "Delay claim - season ticket, 42 min late: that qualifies. Delays under 15 "
+        "minutes are not compensated, and you can claim from 15 minutes late."
+    )
+    assert not wrong(DELAY, answer), statuses(DELAY, answer)
+    # (The step's own span changed is still caught where the answer states it nowhere;
+    # beside "under 15 minutes" in another sentence it is a known gap of this guard.)
+    changed = (
+        "Claim Delay Repay when a train arrives 30 minutes or more late: your delay of 38 "
+        "minutes qualifies."
+    )
+    assert wrong(DELAY, changed), statuses(DELAY, changed)
