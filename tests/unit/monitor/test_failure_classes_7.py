@@ -133,8 +133,9 @@ def test_a_masked_amount_with_a_plus_is_a_lower_bound(answer: str, caught: bool)
     assert wrong(GROCERY, answer) is caught, statuses(GROCERY, answer)
 
 
-# Read on the tenth set after its clean run (invented domains: car park, laundrette,
-# kitchen fitter, bakery, airline, marquee hire, bike repair).
+# Read on the tenth set after its clean run (invented cases: car park, t-shirt printing,
+# laundrette, kitchen fitter, bakery, appliance repair, marquee hire, bike repair, rail
+# delay; the printing and rail cases mirror forms read on the tenth and eighth sets).
 #
 # (4) A sentence that states one part of a two-part step clearly is compared with that
 # part: "- 6 pm to 8 am: parking fees still apply" lost the part's negation, which the
