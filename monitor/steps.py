@@ -893,6 +893,25 @@ class StepVerifier:
                 lost.append(flip)
         return lost[0] if len(lost) == 1 else None
 
+    def _in_place(self, step: str, gone: set[str], replaced: set[str], full: str) -> bool:
+        """Whether the clause of ``full`` with a ``replaced`` quantity states the part of
+        the step whose quantity is ``gone``, half of its words beside the quantities:
+        "report the fault within 48 hours of the session" for "report the fault within
+        14 days of the session"; not a detail added beside another part ("we inspect
+        returns within 24 hours" for "refunds are issued within 5 days")."""
+        p = self.config.stem_prefix
+        parts = [pt for pt in _parts(step) if any(stated(g, quantities(pt)) for g in gone)]
+        need = [
+            w
+            for pt in parts or [step]
+            for w in content(tokens(pt))
+            if not _quantity_word(w) and w not in ("<value>", "value")
+        ]
+        if not need:
+            return False
+        units = [u for u in _parts(full) if any(stated(r, quantities(u)) for r in replaced)]
+        return any(_recall(need, tokens(u), p) >= 0.5 for u in units or [full])
+
     def _stated_part(self, step: str, full: str, alone: bool = False) -> str | None:
         """The one part of a multi-part step a sentence states, clearly: half of that
         part's words, twice as many as of any other part ("- 10 pm to 7 am: idle fees
@@ -1140,8 +1159,10 @@ class StepVerifier:
                 for q in fresh(seg_q, gone)
                 if _movable(q) and not _span_stated(q, al.ref.quantities)
             }
-            if any(conflict(a, b) for a in gone for b in replaced) and not any(
-                conflict(v, b) for v in slots for b in replaced
+            if (
+                any(conflict(a, b) for a in gone for b in replaced)
+                and not any(conflict(v, b) for v in slots for b in replaced)
+                and self._in_place(step.known, gone, replaced, mask_known(full, al.values))
             ):
                 return (
                     "altered",

@@ -49,7 +49,10 @@ _MEASURE_WORDS = frozenset(
     NUMBER_WORDS.keys()
     | {f"{u}{p}" for u in "minute hour day week month year item".split() for p in ("", "s")}
 )
-_CLAUSE_BREAKS = frozenset("but unless if although however so because and or while whereas".split())
+_CLAUSE_BREAKS = frozenset(
+    """but unless if although however so because and or while whereas when whenever
+    where once until before after since""".split()
+)
 
 
 _COST_NOUN = re.compile(r"\b(?:costs?|fees?|charges?|prices?)\b", re.IGNORECASE)
@@ -632,6 +635,30 @@ def _one_for_coordinated(
     return negs
 
 
+# Where a clause ends in the text as written (the plain text has no punctuation): "It
+# doesn't take long: bring your passport" governs nothing after the colon.
+_RAW_BREAK = re.compile(r"[:;,.!?()\[\]\n]|\s[-\u2013\u2014]\s")
+
+
+def _in_own_clause(
+    negs: list[tuple[str | None, tuple[str, ...] | None]], answer: str, other: list[str]
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``negs`` with each wide scope cut to what its negation governs in its own clause
+    of the text as written (the scope read there), or to its few words."""
+    own: dict[tuple[str | None, tuple[str, ...] | None], list[tuple[str, ...] | None]] = {}
+    for clause in _RAW_BREAK.split(answer):
+        for n, sc in _negations(_plain(clause), other, wide=True):
+            own.setdefault((n, _narrow(sc)), []).append(sc)
+    out = []
+    for n, sc in negs:
+        cut = sc
+        if sc and _WIDE_MARK in sc:
+            there = own.get((n, _narrow(sc)))
+            cut = there.pop(0) if there else _narrow(sc)
+        out.append((n, cut))
+    return out
+
+
 def _narrow(scope: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """A scope without its wide part (the words after the few that make the scope)."""
     if scope is None or _WIDE_MARK not in scope:
@@ -647,14 +674,19 @@ _AVOID_VERBS = frozenset(
 
 
 def _avoided(verb: str, other: list[str]) -> bool:
-    """Whether ``other`` keeps from doing ``verb``: a form of it at most three words
-    after an avoiding verb or "hold off", itself not negated ("don't avoid ...")."""
+    """Whether ``other`` keeps from doing ``verb``: a form of it right after an
+    avoiding verb or "hold off", itself not negated ("don't avoid ...")."""
     for i, w in enumerate(other):
         if w in _AVOID_VERBS or (w == "off" and i > 0 and other[i - 1] in ("hold", "holding")):
             if POLARITY_NEGATORS & set(other[max(0, i - 3) : i]):
                 continue
+            # The verb right after it, or after "from" / "on" ("refrain from starting",
+            # "hold off on starting"; not "avoid waiting; start a new session").
             forms = inflections(verb)
-            if any(x in forms or same_word(verb, x, 4) for x in other[i + 1 : i + 4]):
+            nxt = other[i + 1 : i + 3]
+            if nxt[:1] and nxt[0] in ("from", "on"):
+                nxt = nxt[1:]
+            if nxt[:1] and (nxt[0] in forms or same_word(verb, nxt[0], 4)):
                 return True
     return False
 
@@ -782,6 +814,8 @@ def polarity_flip(
     # two-hour window"); against a step with negations of its own, which parts each
     # text negates is open, and the few words after the negator decide.
     neg_a = _negations(a, sw, wide=not neg_s)
+    if any(n[1] and _WIDE_MARK in n[1] for n in neg_a):
+        neg_a = _in_own_clause(neg_a, answer, sw)
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
     neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own))]

@@ -67,6 +67,22 @@ from tests.unit.monitor.test_failure_classes import item, statuses, wrong
             "Turn off the water at the stopcock and call the emergency line straight away.",
             False,
         ),
+        # ... nor past the end of its clause as written, or a subordinate "when".
+        (
+            "Bring your passport to the desk.",
+            "It doesn't take long: bring your passport to the desk.",
+            False,
+        ),
+        (
+            "Call us to rebook the session.",
+            "No problem at all - call us to rebook the session.",
+            False,
+        ),
+        (
+            "Returns are accepted within 30 days with a receipt.",
+            "We do not ask questions when returns are accepted within 30 days with a receipt.",
+            False,
+        ),
         # Numbers and units further on are no governed words.
         (
             "Each kayak can be hired for up to 6 hours a day.",
@@ -220,6 +236,9 @@ def test_a_sentence_that_states_both_parts_in_other_words(answer: str, caught: b
             "Please carry on using the washing machine until the engineer has checked it.",
             True,
         ),
+        # The avoided verb comes right after ("from", "on" aside), in its own clause.
+        ("Do not use the lift.", "Avoid the stairs, use the lift.", True),
+        ("Do not start a new session.", "Avoid waiting; start a new session.", True),
         (
             "Keep the old worktop until the claim is settled.",
             "Don't throw out the old worktop until the claim is settled.",
@@ -304,6 +323,21 @@ BIKE_REPAIR = item(
 )
 def test_a_span_replaced_in_its_own_sentence(answer: str, caught: bool) -> None:
     assert wrong(BIKE_REPAIR, answer) is caught, statuses(BIKE_REPAIR, answer)
+
+
+def test_a_span_added_beside_another_part_is_no_replacement() -> None:
+    ref = item(
+        "shop_returns",
+        "Return items within 30 days for a refund, and refunds are issued within 5 days.",
+        ["Return items within 30 days for a refund, and refunds are issued within 5 days."],
+    )
+    answer = (
+        "Return items within 30 days for a refund; we inspect returns within 24 hours. "
+        "Refunds are issued within 5 days."
+    )
+    assert not wrong(ref, answer), statuses(ref, answer)
+    changed = "Return items within 30 days for a refund, and refunds are issued within 9 days."
+    assert wrong(ref, changed), statuses(ref, changed)
 
 
 # ... not where the step holds an instance value of that kind: the new span may be this
