@@ -1146,14 +1146,15 @@ class StepVerifier:
         # Spans, periods, percentages and times only (see _movable).
         here_q = seg_q | quantities(mask_known(full, al.values))
         gone = {q for q in step_main - lost_q if _movable(q) and not stated(q, here_q)}
-        # (Not where the step holds an instance value of that kind, "your delay of
-        # {delayMinutes} minutes": the new quantity may be this instance's.)
-        slots = {
-            q
-            for q in main_readings(quantities(step.known.replace("<value>", "7919"))) - step_main
-            if _movable(q)
-        }
         if gone:
+            # (Not where the step holds an instance value of that kind, "your delay of
+            # {delayMinutes} minutes": the new quantity may be this instance's.)
+            slots = {
+                q
+                for q in main_readings(quantities(step.known.replace("<value>", "7919")))
+                - step_main
+                if _movable(q)
+            }
             replaced = {
                 q
                 for q in fresh(seg_q, gone)

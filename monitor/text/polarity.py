@@ -260,17 +260,17 @@ def _negations(
             # it", "you cannot skip it" is still a negation.
             continue
         scope = tuple(x for x in content(after) if x not in POLARITY_NEGATORS)
-        further: list[str] = []
-        for x in ws[i + 1 + _SCOPE_WINDOW : i + 1 + _WIDE_WINDOW]:
-            if x in _CLAUSE_BREAKS:
-                break
-            further.append(x)
         if (
             wide
             and scope
             and len(ws[i + 1 : i + 1 + _SCOPE_WINDOW]) == _SCOPE_WINDOW
             and not (set(ws[i + 1 : i + 1 + _SCOPE_WINDOW]) & _CLAUSE_BREAKS)
         ):
+            further: list[str] = []
+            for x in ws[i + 1 + _SCOPE_WINDOW : i + 1 + _WIDE_WINDOW]:
+                if x in _CLAUSE_BREAKS:
+                    break
+                further.append(x)
             extra = tuple(
                 x
                 for x in content(further)
