@@ -58,6 +58,7 @@ from monitor.text.lexicon import (
     NEGATORS,
     NUMBER_WORDS,
     ORIGINAL_PAYMENT,
+    SAME_CLASS_WORDS,
     STOPWORDS,
     TERM_CLASS_WORDS,
     UP_WORDS,
@@ -651,8 +652,9 @@ class StepVerifier:
         anchors = _anchors(score_for_step, segs, cfg.share_penalty)
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
+        placed = [self._anchored(k, score_for_step[k], segs, anchors) for k in range(len(steps))]
         for k, step in enumerate(steps):
-            j, best = self._anchored(k, score_for_step[k], segs, anchors)
+            j, best = placed[k]
             # The best score any segment has for this step, before ownership took
             # segments away: how close the answer came to stating it.
             raw = float(score[k].max())
@@ -705,8 +707,56 @@ class StepVerifier:
                     )
                 )
                 continue
+            # The clauses of this sentence that other steps are read from: theirs, not
+            # this step's ("..., we won't refund it, and we aren't able to accept late
+            # claims" holds two steps, each with its own negation).
+            # (A clause is another step's when that step is read from it, or when it
+            # fits another step the answer states better than this one: well enough to
+            # cover it, or sharing no word with this one, "we won't refund it" for
+            # "... are not eligible for a refund" beside "claims ... cannot be accepted".)
+            # Never a clause that states a part of this step ("... cannot be considered,
+            # and pipes not on the plans are excluded from cover" is one step of two
+            # parts, whichever step its second clause also fits; a part of one content
+            # word, "if nobody is home", is too short to tell).
+            mine = content(step_words[k])
+            parts = [tokens(u) for u in _parts(step.masked) if len(content(tokens(u))) > 1]
+            held = tuple(
+                g.masked
+                for i, g in enumerate(segs)
+                if g.kind == "clause"
+                and g.at == seg.at
+                and g.masked != seg.masked
+                and all(_recall(u, seg_words[i], cfg.stem_prefix) < 0.5 for u in parts)
+                and any(
+                    x != k
+                    and placed[x][1] >= cfg.cover_threshold
+                    and (
+                        placed[x][0] == i
+                        or (
+                            score[x, i] > score[k, i]
+                            and (
+                                score[x, i] >= cfg.cover_threshold
+                                or not any(
+                                    same_word(w, y, cfg.stem_prefix)
+                                    for w in mine
+                                    for y in content(seg_words[i])
+                                )
+                            )
+                        )
+                    )
+                    for x in range(len(steps))
+                )
+            )
             status, cue, settled = self._compare(
-                step, seg, step_words[k], sentence_words, answer_words, ref_words, ref.declared, al
+                step,
+                seg,
+                step_words[k],
+                sentence_words,
+                answer_words,
+                ref_words,
+                ref.declared,
+                al,
+                held,
             )
             if status == "covered" and not settled:
                 # Covered by a borderline score: perhaps a neighbour standing in for
@@ -767,7 +817,13 @@ class StepVerifier:
         return min(cands, key=lambda j: (rank[segs[j].kind], -row[j]))
 
     def _unit_flip(
-        self, step: str, sw: list[str], full: str, kind: str, others: list[_Words]
+        self,
+        step: str,
+        sw: list[str],
+        full: str,
+        kind: str,
+        others: list[_Words],
+        held: tuple[str, ...] = (),
     ) -> bool:
         """Whether the flip is also there at the level of the parts: each clause of
         a multi-clause step against the answer clause that states it (a step "pay
@@ -776,7 +832,7 @@ class StepVerifier:
         it. Negation scopes are looked up in the whole sentence."""
         p = self.config.stem_prefix
         parts = _parts(step)
-        units = _clauses(full)
+        units = _own_units(_clauses(full), held)
         if len(parts) > 1 and len(units) > 1:
             recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
             best = [max(zip(r, units, strict=True)) for r in recall]
@@ -819,7 +875,7 @@ class StepVerifier:
             # damage, repairs"). Read the step against the part of the sentence that
             # carries it.
             if weak:
-                unit = self._polarity_unit(sw, full, kind)
+                unit = self._polarity_unit(sw, full, kind, held)
                 return polarity_flip(step, unit, context=full) is not None
             return False
         if len(parts) > 1 and kind != "window":
@@ -841,7 +897,8 @@ class StepVerifier:
                     polarity_flip(part, _best_home(tokens(part), others, p)[1])
                     for part in elsewhere
                 )
-        return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
+        unit = self._polarity_unit(sw, full, kind, held)
+        return polarity_flip(step, unit, context=full) is not None
 
     def _part_flip(self, step: str, full: str) -> str | None:
         """The negation one part of a multi-clause step has and the clause of the
@@ -959,10 +1016,19 @@ class StepVerifier:
         p = self.config.stem_prefix
         return bool(own) and all(_stated_elsewhere(c, gw, others, p) for c in own)
 
-    def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
+    def _polarity_unit(
+        self, sw: list[str], full: str, kind: str, held: tuple[str, ...] = ()
+    ) -> str:
         """The part of a sentence/window that carries the step: its best-matching
-        sentence (window) or clause (sentence)."""
-        units = [s.text for s in split_sentences(full)] if kind == "window" else _clauses(full)
+        sentence (window) or clause (sentence), among those no other step is read
+        from (``held``)."""
+        if kind == "window":
+            units = [s.text for s in split_sentences(full)]
+        else:
+            every = _clauses(full)
+            units = _own_units(every, held)
+            if len(units) < len(every):
+                full = "; ".join(u.rstrip(" .;,") for u in units)
         if len(units) < 2:
             return full
         p = self.config.stem_prefix
@@ -1012,6 +1078,7 @@ class StepVerifier:
         ref_words: list[str],
         declared: tuple[str, ...],
         al: _Alignment,
+        held: tuple[str, ...] = (),
     ) -> tuple[StepStatusT, str, bool]:
         """``covered`` unless there is positive evidence of a changed meaning: a
         flipped polarity, a changed quantity, a declared policy term replaced, or a
@@ -1034,6 +1101,9 @@ class StepVerifier:
         # (Unmasked: a declared term's amount is compared as written, "capped at $150"
         # / "Payout limit: $150".)
         others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
+        # The clauses other steps are read from hold their own negations: polarity is
+        # read on the rest of the sentence.
+        whole, full = full, _without_held(full, held)
         # A negation of the step this sentence lacks may be stated in another one ("No
         # cancellation fee applies. However, ..."): that is no flip here.
         flip = polarity_flip(step.masked, full, elsewhere=tuple(text for _, text in others))
@@ -1052,7 +1122,7 @@ class StepVerifier:
             part = self._part_flip(step.masked, full)
             if part:
                 return "negated", f"polarity flipped in a part ({part})", False
-        if flip and self._unit_flip(step.masked, sw, full, seg.kind, others):
+        if flip and self._unit_flip(step.masked, sw, full, seg.kind, others, held):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
             # step. In a sentence that rewords the step ("no reply = removed" for
@@ -1063,6 +1133,7 @@ class StepVerifier:
                 and _recall(sw, tokens(full), p) >= self.config.lexical_sure
             )
             return "negated", f"polarity flipped ({flip})", settled
+        full = whole
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         # Evidence needs a lost and a new quantity in conflict (see conflict(): two of
@@ -1388,6 +1459,26 @@ def _with_tail(units: list[str], full: str) -> list[str]:
 def _parts(text: str) -> list[str]:
     """The clauses of a step or sentence that have a content word."""
     return [u for u in split_clauses(text) if content(tokens(u))]
+
+
+def _without_held(full: str, held: tuple[str, ...]) -> str:
+    """A sentence without the clauses other steps are read from (``held``); the
+    sentence itself when it has no such clause or nothing else."""
+    if not held:
+        return full
+    every = _clauses(full)
+    units = _own_units(every, held)
+    return "; ".join(u.rstrip(" .;,") for u in units) if len(units) < len(every) else full
+
+
+def _own_units(units: list[str], held: tuple[str, ...]) -> list[str]:
+    """``units`` without the clauses another step is read from (``held``, compared by
+    their words); all of them when nothing else is left."""
+    if not held:
+        return units
+    theirs = {tuple(tokens(h)) for h in held}
+    own = [u for u in units if tuple(tokens(u)) not in theirs]
+    return own or units
 
 
 def _clauses(full: str) -> list[str]:
@@ -1852,9 +1943,13 @@ def _substitution(
         return None
     # Bound and comparison words belong to the quantity rule, never to a noun swap.
     lost = [
-        w for w in content(a[i1:i2]) if w not in _BOUND_WORDS and _count(w, answer_words, p) == 0
+        w
+        for w in content(a[i1:i2])
+        if w not in _COMPARISON_WORDS and _count(w, answer_words, p) == 0
     ]
-    new = [w for w in content(b[j1:j2]) if w not in _BOUND_WORDS and _count(w, ref_words, p) == 0]
+    new = [
+        w for w in content(b[j1:j2]) if w not in _COMPARISON_WORDS and _count(w, ref_words, p) == 0
+    ]
     if not lost or not new:
         return None
     # Verbs around the swapped nouns may change with them ("avoid a fee" ->
@@ -1911,3 +2006,6 @@ _BOUND_WORDS = frozenset(
     "within more less most least later earlier sooner under over up maximum minimum between".split()
     + "max min".split()
 )
+# Bound words and the comparison classes ("anything above 3 m3" / "any excess"): the
+# quantity rule's, never a noun swap.
+_COMPARISON_WORDS = _BOUND_WORDS | SAME_CLASS_WORDS[0] | SAME_CLASS_WORDS[1]

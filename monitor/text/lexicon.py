@@ -306,12 +306,12 @@ CONVERSATIONAL_OPENERS = (
 # Words that say something costs nothing.
 COST_FREE_WORDS = frozenset({"free", "waive", "waived", "waives", "complimentary"})
 # Closed classes whose members state one comparison, one age, or one carry-over in
-# other words ("larger than A4" / "over A4"; "aged 18 or over" / "18 or older"; "does
-# not roll over" / "isn't carried forward").
+# other words ("larger than A4" / "over A4"; "anything above 3 m3" / "any excess";
+# "aged 18 or over" / "18 or older"; "does not roll over" / "isn't carried forward").
 SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
     frozenset(
-        """more over above larger bigger greater exceed exceeds exceeded exceeding longer
-        higher""".split()
+        """more over above beyond excess larger bigger greater exceed exceeds exceeded
+        exceeding longer higher""".split()
     ),
     frozenset("less under below smaller fewer shorter lower".split()),
     frozenset("age aged old older".split()),

@@ -719,6 +719,51 @@ def _by_negative_verb(
     return False
 
 
+_BE = frozenset("is are was were be been being".split())
+_SUBJECT_BREAKS = _CLAUSE_BREAKS | {"that", "which", "who"}
+
+
+def _passive_by_negative_verb(
+    negation: tuple[str | None, tuple[str, ...] | None], own: list[str], other: list[str]
+) -> bool:
+    """Whether a negated passive ("the app notification was not seen") is what the
+    other text says with a verb that means "not do" on its subject ("because you
+    missed the app notification"): a negative verb, not itself negated, followed by a
+    word of the few before the passive (back to a clause break), and the other text
+    without the passive's verb."""
+    negator, scope = negation[0], _narrow(negation[1])
+    if not negator or not scope or len(scope) > 2 or scope[0] in NEGATIVE_VERBS:
+        return False
+    if any(same_word(scope[0], w, 4) for w in other):
+        return False  # the verb is there: read as a negation of it
+    word = negator.split("+")[-1]
+    subject: list[str] = []
+    for i, w in enumerate(own):
+        after = own[i + 1 : i + 1 + _SCOPE_WINDOW]
+        if w != word or scope[0] not in after:
+            continue
+        if not (_BE & set(own[max(0, i - 2) : i]) or _BE & set(after[: after.index(scope[0])])):
+            continue  # an active verb: its object follows ("we don't see it")
+        for x in reversed(own[: i - 1]):
+            if x in _SUBJECT_BREAKS or len(subject) == _SCOPE_WINDOW:
+                break
+            if x not in _BE:
+                subject += content([x])
+        break
+    if not subject:
+        return False
+    for i, w in enumerate(other):
+        if (
+            w in NEGATIVE_VERBS
+            and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i])
+            and not POLARITY_NEGATORS & set(other[i + 1 : i + 4])
+        ):
+            after_verb = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
+            if any(same_word(s, a, 4) for s in subject for a in after_verb):
+                return True
+    return False
+
+
 def _stated_elsewhere(
     negation: tuple[str | None, tuple[str, ...] | None],
     own: list[tuple[str | None, tuple[str, ...] | None]],
@@ -828,8 +873,18 @@ def polarity_flip(
     # writes ("not refunded or credited" / "no refund and no credit").
     neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)
     # ... or with a verb that means "not do" ("miss" / "do not attend").
-    neg_s = [n for n in neg_s if not _by_negative_verb(n, aw_own)]
-    neg_a = [n for n in neg_a if not _by_negative_verb(n, sw)]
+    # (A negated passive by one on its subject: "the notification was not seen" /
+    # "you missed the notification".)
+    neg_s = [
+        n
+        for n in neg_s
+        if not (_by_negative_verb(n, aw_own) or _passive_by_negative_verb(n, sw, aw_own))
+    ]
+    neg_a = [
+        n
+        for n in neg_a
+        if not (_by_negative_verb(n, sw) or _passive_by_negative_verb(n, aw_own, sw))
+    ]
     if elsewhere and (len(neg_s) + len(neg_a)) % 2:
         there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]
         here = content(aw_own)
