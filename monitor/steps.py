@@ -714,10 +714,12 @@ class StepVerifier:
             # fits another step the answer states better than this one: well enough to
             # cover it, or sharing no word with this one, "we won't refund it" for
             # "... are not eligible for a refund" beside "claims ... cannot be accepted".)
-            # Never a clause that states a part of this step ("... cannot be considered,
-            # and pipes not on the plans are excluded from cover" is one step of two
-            # parts, whichever step its second clause also fits; a part of one content
-            # word, "if nobody is home", is too short to tell).
+            # Never a clause that states a part of this step, two of its content words
+            # ("... cannot be considered, and pipes not on the plans are excluded from
+            # cover" is one step of two parts, whichever step its second clause also
+            # fits; "repair may require a reset" states "because some repairs need a
+            # full reset"; a part of one content word, "if nobody is home", is too short
+            # to tell).
             mine = content(step_words[k])
             parts = [tokens(u) for u in _parts(step.masked) if len(content(tokens(u))) > 1]
             held = tuple(
@@ -726,7 +728,9 @@ class StepVerifier:
                 if g.kind == "clause"
                 and g.at == seg.at
                 and g.masked != seg.masked
-                and all(_recall(u, seg_words[i], cfg.stem_prefix) < 0.5 for u in parts)
+                and all(
+                    _recall(u, seg_words[i], cfg.stem_prefix) * len(content(u)) < 2 for u in parts
+                )
                 and any(
                     x != k
                     and placed[x][1] >= cfg.cover_threshold

@@ -310,8 +310,8 @@ COST_FREE_WORDS = frozenset({"free", "waive", "waived", "waives", "complimentary
 # "aged 18 or over" / "18 or older"; "does not roll over" / "isn't carried forward").
 SAME_CLASS_WORDS: tuple[frozenset[str], ...] = (
     frozenset(
-        """more over above beyond excess larger bigger greater exceed exceeds exceeded
-        exceeding longer higher""".split()
+        """more over above excess larger bigger greater exceed exceeds exceeded exceeding
+        longer higher""".split()
     ),
     frozenset("less under below smaller fewer shorter lower".split()),
     frozenset("age aged old older".split()),

@@ -161,11 +161,21 @@ TOOLS = item(
 )
 BAKERY = item(
     "cake_order",
-    "Order the cake 5 days ahead. Delivery is free within 10 miles, and anything beyond "
+    "Order the cake 5 days ahead. Delivery is free within 10 miles, and anything over "
     "that costs $1 per mile.",
     [
         "Order the cake 5 days ahead.",
-        "Delivery is free within 10 miles, and anything beyond that costs $1 per mile.",
+        "Delivery is free within 10 miles, and anything over that costs $1 per mile.",
+    ],
+)
+VALETING = item(
+    "car_valet",
+    "Book the valet online. The valeter checks the car first, and nothing beyond the wash "
+    "is done without your agreement.",
+    [
+        "Book the valet online.",
+        "The valeter checks the car first, and nothing beyond the wash is done without your "
+        "agreement.",
     ],
 )
 PARKING = item(
@@ -201,7 +211,7 @@ PARKING = item(
         (
             PARKING,
             "Pay at the machine before you leave. The first 2 hours are free, and any time "
-            "beyond that is charged at $3 per hour.",
+            "exceeding that is charged at $3 per hour.",
             1,
             "covered",
         ),
@@ -209,6 +219,15 @@ PARKING = item(
             PARKING,
             "Pay at the machine before you leave. The first 2 hours are free, and any time "
             "above that is charged at $3 per visit.",
+            1,
+            "altered",
+        ),
+        (
+            # "Beyond" that names what else may be done is no comparison: the swap
+            # that drops it is still one.
+            VALETING,
+            "Book the valet online. The valeter checks the car first, and further work may "
+            "be done without your agreement.",
             1,
             "altered",
         ),
