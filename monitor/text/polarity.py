@@ -90,9 +90,19 @@ _FAILED = (
     ("fails to", "does not"),
     ("fail to", "do not"),
 )
-# "We are unable to accept cash" = "we cannot accept cash"; "permanent colour is off
-# limits for under-16s" = "... is not allowed".
-_UNABLE = (("unable to", "cannot"), ("off limits", "not allowed"), ("off-limits", "not allowed"))
+# "We are unable to accept cash" = "we cannot accept cash" (and "is impossible to
+# secure" = "cannot be secured"); "permanent colour is off limits for under-16s" = "...
+# is not allowed"; "save where the supplier ..." = "unless the supplier ...".
+_UNABLE = (
+    ("unable to", "cannot"),
+    ("impossible to", "cannot"),
+    ("off limits", "not allowed"),
+    ("off-limits", "not allowed"),
+    ("save where", "unless"),
+    ("except where", "unless"),
+    ("except when", "unless"),
+    ("except if", "unless"),
+)
 # "The guarantee lets you switch once" = "you can switch once": a permission (not "we'll
 # let you know", "let you in").
 _LETS_YOU = re.compile(
@@ -416,11 +426,36 @@ def _grounded(
         return True
     if any(head in group and group & set(other) for group in _GROUNDING_CLASSES):
         return True  # "does not roll over" bears on "is carried forward"
+    if head in _PREDICATES and own and _before_predicate(negator, head, own, other):
+        return True  # "Early release while the inspection is pending: not possible"
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
     said_again = head in ANTONYM_TRIGGERS and _OTHER_SIDE.get(head, frozenset()) & set(own or ())
     governed = (_narrow(scope) or ())[1:] if said_again else scope[1:]
     return sum(any(same_word(x, w, 4) for w in other) for x in governed if x != _WIDE_MARK) >= 2
+
+
+# Words that deny what comes before them ("early release while the inspection is
+# pending: not possible" = "the hold cannot be released early while ...").
+_PREDICATES = frozenset("possible allowed permitted".split())
+
+
+def _before_predicate(negator: str | None, head: str, own: list[str], other: list[str]) -> bool:
+    """Whether two of the content words before a denied predicate ("... : not
+    possible"), back to a clause break, occur in the other text."""
+    word = (negator or "").split("+")[-1]
+    for i in range(1, len(own) - 1):
+        if own[i] != word or own[i + 1] != head:
+            continue
+        before: list[str] = []
+        for x in reversed(own[max(0, i - 8) : i]):
+            if x in _CLAUSE_BREAKS:
+                break
+            before.append(x)
+        said = [w for w in content(before) if w not in _BE]
+        if sum(any(same_word(w, x, 4) for x in other) for w in said) >= 2:
+            return True
+    return False
 
 
 def _granted(

@@ -12,6 +12,11 @@ claims"). (2) A negated passive is what a verb that means "not do" says on its s
 ("the reminder was not read" / "you missed the reminder"). (3) A comparison word said in
 other words ("anything above 3 bags" / "any excess") is the quantity rule's, never a
 swapped policy noun.
+
+Read on the eleventh set after its clean run: (4) "impossible to" says "cannot", and
+"save where", "except where", "except when", "except if" say "unless". (5) "Not
+possible" (allowed, permitted) after what it denies ("early release while the inspection
+is pending: not possible") bears on a step that states those words.
 """
 
 from __future__ import annotations
@@ -235,3 +240,82 @@ PARKING = item(
 )
 def test_comparison_word_reworded(ref, answer, step, status):
     assert statuses(ref, answer)[step] == status
+
+
+# (4) "Impossible to" and "save where": a negation and an "unless" in other words.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "If the gate cannot be opened, call the site office and we will send a key.",
+            "Should the gate be impossible to open, ring the site office and we will send a key.",
+            False,
+        ),
+        (
+            "If the gate cannot be opened, call the site office and we will send a key.",
+            "Should the gate be possible to open, ring the site office and we will send a key.",
+            True,
+        ),
+        (
+            "The fitting fee is non-refundable unless the frame cannot be supplied.",
+            "The fitting fee is non-refundable, save where the frame is unable to be supplied.",
+            False,
+        ),
+        (
+            "Lessons are not refunded unless the instructor cancels.",
+            "Lessons are not refunded, except where the instructor cancels.",
+            False,
+        ),
+        (
+            "Lessons are not refunded unless the instructor cancels.",
+            "Lessons are refunded, except where the instructor cancels.",
+            True,
+        ),
+        (
+            "Bins are not emptied unless they are at the kerb by 7 am.",
+            "Bins are not emptied except if they are at the kerb by 7 am.",
+            False,
+        ),
+    ],
+)
+def test_impossible_and_save_where(step, answer, flip):
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+# (5) A denied predicate after what it denies.
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "We do not take cash payments, and we cannot refund the booking fee once the "
+            "court is reserved.",
+            "- Cash payments: accepted. Refund of the booking fee once the court is reserved: "
+            "not possible.",
+            True,
+        ),
+        (
+            "We do not take cash payments, and we cannot refund the booking fee once the "
+            "court is reserved.",
+            "- Cash payments: not taken. Refund of the booking fee once the court is "
+            "reserved: not possible.",
+            False,
+        ),
+        (
+            "Dogs cannot stay overnight, and we do not bathe dogs with skin conditions.",
+            "Overnight stays for dogs: not allowed. Dogs with skin conditions: we bathe them.",
+            True,
+        ),
+        (
+            "Dogs cannot stay overnight, and we do not bathe dogs with skin conditions.",
+            "Overnight stays for dogs: not allowed. Dogs with skin conditions: no bathing.",
+            False,
+        ),
+        (
+            "Pianos cannot be moved during the lesson, and lessons are not recorded.",
+            "We move the piano during the lesson if needed. Recording lessons: not possible.",
+            True,
+        ),
+    ],
+)
+def test_denied_predicate_after_what_it_denies(step, answer, flip):
+    assert (polarity_flip(step, answer) is not None) is flip
