@@ -678,6 +678,10 @@ def _template_spans(answer: str, item: GoldenItem, spec: ParamSpec) -> list[tupl
             ws = words(value)
             if all(w in STOPWORDS for w in ws):
                 continue  # "reschedule a job" for "reschedule {service} job": no value
+            if after and ws[:1] == words(after.group(1)):
+                # The word after the slot comes first: the slot is empty ("inspected
+                # the marquee after collection" for "inspected the {size} marquee").
+                continue
             if weak and len(ws) > longest + 1:
                 continue
             if len(ws) > longest + (2 if spec.type == "enum" else 3) or (

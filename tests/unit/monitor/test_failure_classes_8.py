@@ -16,14 +16,20 @@ swapped policy noun.
 Read on the eleventh set after its clean run: (4) "impossible to" says "cannot", and
 "save where", "except where", "except when", "except if" say "unless". (5) "Not
 possible" (allowed, permitted) after what it denies ("early release while the inspection
-is pending: not possible") bears on a step that states those words.
+is pending: not possible") bears on a step that states those words. (6) A template
+slot the answer leaves empty holds no value: "inspected the marquee after collection"
+for "inspected the {size} marquee after collection" states no size.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from monitor.judges.base import JudgeRequest, is_penalized
+from monitor.judges.structural import StructuralJudge
+from monitor.schemas import Trace
 from monitor.text.polarity import polarity_flip
+from tests.conftest import ACCEPTED, item_with_params
 from tests.unit.monitor.test_failure_classes import item, statuses
 
 BIKES = item(
@@ -319,3 +325,89 @@ def test_impossible_and_save_where(step, answer, flip):
 )
 def test_denied_predicate_after_what_it_denies(step, answer, flip):
     assert (polarity_flip(step, answer) is not None) is flip
+
+
+def judged(ref, answer: str, context: dict[str, str]) -> bool:
+    trace = Trace(trace_id="t", question="q", answer=answer, context=context)
+    return is_penalized(StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED)).scores)
+
+
+TENT = item_with_params(
+    "tent_hire",
+    "The deposit on hire H81 is held until we have checked the 3-person tent after return.",
+    {
+        "hireRef": {"type": "alnum", "value": "H81", "label": "hire reference"},
+        "tentSize": {
+            "type": "enum",
+            "value": "3-person",
+            "values": ["2-person", "3-person", "6-person"],
+            "label": "tent size",
+        },
+    },
+)
+KAYAK = item_with_params(
+    "kayak_hire",
+    "We keep your ID for booking K42 until we have inspected the Tandem kayak at the jetty.",
+    {
+        "bookingRef": {"type": "alnum", "value": "K42", "label": "booking"},
+        "model": {
+            "type": "enum",
+            "value": "Tandem",
+            "values": ["Tandem", "Solo", "Sit-on-top"],
+            "label": "kayak model",
+        },
+    },
+)
+PIANO = item_with_params(
+    "piano_tuning",
+    "Job P77 is complete: our tuner adjusted the Upright piano on the day of the visit.",
+    {
+        "jobRef": {"type": "alnum", "value": "P77", "label": "job"},
+        "piano": {
+            "type": "enum",
+            "value": "Upright",
+            "values": ["Upright", "Grand", "Digital"],
+            "label": "piano type",
+        },
+    },
+)
+
+
+# (6) An empty template slot states nothing; a wrong value in it is still contradicted.
+@pytest.mark.parametrize(
+    ("ref", "answer", "context", "penalised"),
+    [
+        (
+            TENT,
+            "Hire H81: deposit held until we've checked the tent after return.",
+            {"hireRef": "H81", "tentSize": "6-person"},
+            False,
+        ),
+        (
+            TENT,
+            "Hire H81: deposit held until we've checked the 2-person tent after return.",
+            {"hireRef": "H81", "tentSize": "6-person"},
+            True,
+        ),
+        (
+            KAYAK,
+            "Booking K42: we hold on to your ID until we have inspected the kayak at the jetty.",
+            {"bookingRef": "K42", "model": "Solo"},
+            False,
+        ),
+        (
+            PIANO,
+            "Job P77 done - our tuner adjusted the piano on the day of the visit.",
+            {"jobRef": "P77", "piano": "Grand"},
+            False,
+        ),
+        (
+            PIANO,
+            "Job P77 done - our tuner adjusted the Digital piano on the day of the visit.",
+            {"jobRef": "P77", "piano": "Grand"},
+            True,
+        ),
+    ],
+)
+def test_an_empty_template_slot_holds_no_value(ref, answer, context, penalised):
+    assert judged(ref, answer, context) is penalised
