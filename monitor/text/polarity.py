@@ -15,6 +15,7 @@ than", "no more than", "at no cost") are rewritten to their plain form first.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from monitor.text.lexicon import (
@@ -384,6 +385,7 @@ def _grounded(
     negation: tuple[str | None, tuple[str, ...] | None],
     other: list[str],
     own: list[str] | None = None,
+    preds: dict[tuple[str, str], tuple[str, ...]] | None = None,
 ) -> bool:
     """Whether a negation bears on the other text: the first word of its scope occurs
     there, not under a negative prefix, or two of its other scope words do ("not taken
@@ -426,7 +428,7 @@ def _grounded(
         return True
     if any(head in group and group & set(other) for group in _GROUNDING_CLASSES):
         return True  # "does not roll over" bears on "is carried forward"
-    if head in _PREDICATES and own and _before_predicate(negator, head, own, other):
+    if head in _PREDICATES and own and _before_predicate(negator, head, preds or {}, other):
         return True  # "Early release while the inspection is pending: not possible"
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
@@ -440,22 +442,34 @@ def _grounded(
 _PREDICATES = frozenset("possible allowed permitted".split())
 
 
-def _before_predicate(negator: str | None, head: str, own: list[str], other: list[str]) -> bool:
-    """Whether two of the content words before a denied predicate ("... : not
-    possible"), back to a clause break, occur in the other text."""
-    word = (negator or "").split("+")[-1]
+@functools.lru_cache(maxsize=1024)
+def _predicate_index(padded: str) -> dict[tuple[str, str], tuple[str, ...]]:
+    """For each denied predicate of a padded text ("not possible"), keyed by negator
+    and predicate, the content words before its first occurrence, back to a clause
+    break (at most 8 words): read in one pass, so a text with many negations is not
+    read again for each of them."""
+    own = padded.split()
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
     for i in range(1, len(own) - 1):
-        if own[i] != word or own[i + 1] != head:
+        if own[i + 1] not in _PREDICATES or (own[i], own[i + 1]) in out:
             continue
         before: list[str] = []
         for x in reversed(own[max(0, i - 8) : i]):
             if x in _CLAUSE_BREAKS:
                 break
             before.append(x)
-        said = [w for w in content(before) if w not in _BE]
-        if sum(any(same_word(w, x, 4) for x in other) for w in said) >= 2:
-            return True
-    return False
+        out[own[i], own[i + 1]] = tuple(w for w in content(before) if w not in _BE)
+    return out
+
+
+def _before_predicate(
+    negator: str | None, head: str, own: dict[tuple[str, str], tuple[str, ...]], other: list[str]
+) -> bool:
+    """Whether two of the content words before a denied predicate ("... : not
+    possible"), back to a clause break, occur in the other text (``own``: the negating
+    text's :func:`_predicate_index`)."""
+    said = own.get(((negator or "").split("+")[-1], head), ())
+    return sum(any(same_word(w, x, 4) for x in other) for w in said) >= 2
 
 
 def _granted(
@@ -758,35 +772,48 @@ _BE = frozenset("is are was were be been being".split())
 _SUBJECT_BREAKS = _CLAUSE_BREAKS | {"that", "which", "who"}
 
 
+@functools.lru_cache(maxsize=1024)
+def _passive_index(padded: str) -> dict[tuple[str, str], tuple[str, ...]]:
+    """For each negated passive of a padded text ("the app notification was not
+    seen"), keyed by negator and verb, the content words of its subject (the few
+    before it, back to a clause break) at its first occurrence: read in one pass, so a
+    text with many negations is not read again for each of them."""
+    own = padded.split()
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
+    for i, w in enumerate(own):
+        if w not in POLARITY_NEGATORS:
+            continue
+        after = own[i + 1 : i + 1 + _SCOPE_WINDOW]
+        lead = _BE & set(own[max(0, i - 2) : i])
+        for j, verb in enumerate(after):
+            if (w, verb) in out or not (lead or _BE & set(after[:j])):
+                continue  # an active verb: its object follows ("we don't see it")
+            subject: list[str] = []
+            for x in reversed(own[max(0, i - 13) : max(0, i - 1)]):
+                if x in _SUBJECT_BREAKS or len(subject) == _SCOPE_WINDOW:
+                    break
+                if x not in _BE:
+                    subject += content([x])
+            out[w, verb] = tuple(subject)
+    return out
+
+
 def _passive_by_negative_verb(
-    negation: tuple[str | None, tuple[str, ...] | None], own: list[str], other: list[str]
+    negation: tuple[str | None, tuple[str, ...] | None],
+    own: dict[tuple[str, str], tuple[str, ...]],
+    other: list[str],
 ) -> bool:
     """Whether a negated passive ("the app notification was not seen") is what the
     other text says with a verb that means "not do" on its subject ("because you
     missed the app notification"): a negative verb, not itself negated, followed by a
-    word of the few before the passive (back to a clause break), and the other text
-    without the passive's verb."""
+    word of the few before the passive (``own``: the negating text's
+    :func:`_passive_index`), and the other text without the passive's verb."""
     negator, scope = negation[0], _narrow(negation[1])
     if not negator or not scope or len(scope) > 2 or scope[0] in NEGATIVE_VERBS:
         return False
-    if any(same_word(scope[0], w, 4) for w in other):
-        return False  # the verb is there: read as a negation of it
-    word = negator.split("+")[-1]
-    subject: list[str] = []
-    for i, w in enumerate(own):
-        after = own[i + 1 : i + 1 + _SCOPE_WINDOW]
-        if w != word or scope[0] not in after:
-            continue
-        if not (_BE & set(own[max(0, i - 2) : i]) or _BE & set(after[: after.index(scope[0])])):
-            continue  # an active verb: its object follows ("we don't see it")
-        for x in reversed(own[: i - 1]):
-            if x in _SUBJECT_BREAKS or len(subject) == _SCOPE_WINDOW:
-                break
-            if x not in _BE:
-                subject += content([x])
-        break
-    if not subject:
-        return False
+    subject = own.get((negator.split("+")[-1], scope[0]), ())
+    if not subject or any(same_word(scope[0], w, 4) for w in other):
+        return False  # no passive, or the verb is there: read as a negation of it
     for i, w in enumerate(other):
         if (
             w in NEGATIVE_VERBS
@@ -794,7 +821,7 @@ def _passive_by_negative_verb(
             and not POLARITY_NEGATORS & set(other[i + 1 : i + 4])
         ):
             after_verb = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
-            if any(same_word(s, a, 4) for s in subject for a in after_verb):
+            if any(same_word(x, a, 4) for x in subject for a in after_verb):
                 return True
     return False
 
@@ -910,15 +937,16 @@ def polarity_flip(
     # ... or with a verb that means "not do" ("miss" / "do not attend").
     # (A negated passive by one on its subject: "the notification was not seen" /
     # "you missed the notification".)
+    pas_s, pas_a = _passive_index(st), _passive_index(at)
     neg_s = [
         n
         for n in neg_s
-        if not (_by_negative_verb(n, aw_own) or _passive_by_negative_verb(n, sw, aw_own))
+        if not (_by_negative_verb(n, aw_own) or _passive_by_negative_verb(n, pas_s, aw_own))
     ]
     neg_a = [
         n
         for n in neg_a
-        if not (_by_negative_verb(n, sw) or _passive_by_negative_verb(n, aw_own, sw))
+        if not (_by_negative_verb(n, sw) or _passive_by_negative_verb(n, pas_a, sw))
     ]
     if elsewhere and (len(neg_s) + len(neg_a)) % 2:
         there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]
@@ -932,8 +960,11 @@ def polarity_flip(
         # not call you about it").
         deny_s = "always" in aw and "always" not in sw
         deny_a = "always" in sw and "always" not in aw_own
-        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw) or _granted(n, aw_own, sw)]
-        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own)]
+        pred_s, pred_a = _predicate_index(st), _predicate_index(at)
+        kept_s = [
+            n for n in neg_s if deny_s or _grounded(n, aw, sw, pred_s) or _granted(n, aw_own, sw)
+        ]
+        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own, pred_a)]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     # The verbs whose negation the step lost ("treatment does not start until ..." ->
