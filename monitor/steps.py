@@ -652,9 +652,8 @@ class StepVerifier:
         anchors = _anchors(score_for_step, segs, cfg.share_penalty)
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
-        placed = [self._anchored(k, score_for_step[k], segs, anchors) for k in range(len(steps))]
         for k, step in enumerate(steps):
-            j, best = placed[k]
+            j, best = self._anchored(k, score_for_step[k], segs, anchors)
             # The best score any segment has for this step, before ownership took
             # segments away: how close the answer came to stating it.
             raw = float(score[k].max())
@@ -707,60 +706,8 @@ class StepVerifier:
                     )
                 )
                 continue
-            # The clauses of this sentence that other steps are read from: theirs, not
-            # this step's ("..., we won't refund it, and we aren't able to accept late
-            # claims" holds two steps, each with its own negation).
-            # (A clause is another step's when that step is read from it, or when it
-            # fits another step the answer states better than this one: well enough to
-            # cover it, or sharing no word with this one, "we won't refund it" for
-            # "... are not eligible for a refund" beside "claims ... cannot be accepted".)
-            # Never a clause that states a part of this step, two of its content words
-            # ("... cannot be considered, and pipes not on the plans are excluded from
-            # cover" is one step of two parts, whichever step its second clause also
-            # fits; "repair may require a reset" states "because some repairs need a
-            # full reset"; a part of one content word, "if nobody is home", is too short
-            # to tell).
-            mine = content(step_words[k])
-            parts = [tokens(u) for u in _parts(step.masked) if len(content(tokens(u))) > 1]
-            held = tuple(
-                g.masked
-                for i, g in enumerate(segs)
-                if g.kind == "clause"
-                and g.at == seg.at
-                and g.masked != seg.masked
-                and all(
-                    _recall(u, seg_words[i], cfg.stem_prefix) * len(content(u)) < 2 for u in parts
-                )
-                and any(
-                    x != k
-                    and placed[x][1] >= cfg.cover_threshold
-                    and (
-                        placed[x][0] == i
-                        or (
-                            score[x, i] > score[k, i]
-                            and (
-                                score[x, i] >= cfg.cover_threshold
-                                or not any(
-                                    same_word(w, y, cfg.stem_prefix)
-                                    for w in mine
-                                    for y in content(seg_words[i])
-                                )
-                            )
-                        )
-                    )
-                    for x in range(len(steps))
-                )
-            )
             status, cue, settled = self._compare(
-                step,
-                seg,
-                step_words[k],
-                sentence_words,
-                answer_words,
-                ref_words,
-                ref.declared,
-                al,
-                held,
+                step, seg, step_words[k], sentence_words, answer_words, ref_words, ref.declared, al
             )
             if status == "covered" and not settled:
                 # Covered by a borderline score: perhaps a neighbour standing in for
@@ -821,13 +768,7 @@ class StepVerifier:
         return min(cands, key=lambda j: (rank[segs[j].kind], -row[j]))
 
     def _unit_flip(
-        self,
-        step: str,
-        sw: list[str],
-        full: str,
-        kind: str,
-        others: list[_Words],
-        held: tuple[str, ...] = (),
+        self, step: str, sw: list[str], full: str, kind: str, others: list[_Words]
     ) -> bool:
         """Whether the flip is also there at the level of the parts: each clause of
         a multi-clause step against the answer clause that states it (a step "pay
@@ -836,7 +777,7 @@ class StepVerifier:
         it. Negation scopes are looked up in the whole sentence."""
         p = self.config.stem_prefix
         parts = _parts(step)
-        units = _own_units(_clauses(full), held)
+        units = _clauses(full)
         if len(parts) > 1 and len(units) > 1:
             recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
             best = [max(zip(r, units, strict=True)) for r in recall]
@@ -879,7 +820,7 @@ class StepVerifier:
             # damage, repairs"). Read the step against the part of the sentence that
             # carries it.
             if weak:
-                unit = self._polarity_unit(sw, full, kind, held)
+                unit = self._polarity_unit(sw, full, kind)
                 return polarity_flip(step, unit, context=full) is not None
             return False
         if len(parts) > 1 and kind != "window":
@@ -901,8 +842,7 @@ class StepVerifier:
                     polarity_flip(part, _best_home(tokens(part), others, p)[1])
                     for part in elsewhere
                 )
-        unit = self._polarity_unit(sw, full, kind, held)
-        return polarity_flip(step, unit, context=full) is not None
+        return polarity_flip(step, self._polarity_unit(sw, full, kind), context=full) is not None
 
     def _part_flip(self, step: str, full: str) -> str | None:
         """The negation one part of a multi-clause step has and the clause of the
@@ -1020,19 +960,10 @@ class StepVerifier:
         p = self.config.stem_prefix
         return bool(own) and all(_stated_elsewhere(c, gw, others, p) for c in own)
 
-    def _polarity_unit(
-        self, sw: list[str], full: str, kind: str, held: tuple[str, ...] = ()
-    ) -> str:
+    def _polarity_unit(self, sw: list[str], full: str, kind: str) -> str:
         """The part of a sentence/window that carries the step: its best-matching
-        sentence (window) or clause (sentence), among those no other step is read
-        from (``held``)."""
-        if kind == "window":
-            units = [s.text for s in split_sentences(full)]
-        else:
-            every = _clauses(full)
-            units = _own_units(every, held)
-            if len(units) < len(every):
-                full = "; ".join(u.rstrip(" .;,") for u in units)
+        sentence (window) or clause (sentence)."""
+        units = [s.text for s in split_sentences(full)] if kind == "window" else _clauses(full)
         if len(units) < 2:
             return full
         p = self.config.stem_prefix
@@ -1082,7 +1013,6 @@ class StepVerifier:
         ref_words: list[str],
         declared: tuple[str, ...],
         al: _Alignment,
-        held: tuple[str, ...] = (),
     ) -> tuple[StepStatusT, str, bool]:
         """``covered`` unless there is positive evidence of a changed meaning: a
         flipped polarity, a changed quantity, a declared policy term replaced, or a
@@ -1105,9 +1035,6 @@ class StepVerifier:
         # (Unmasked: a declared term's amount is compared as written, "capped at $150"
         # / "Payout limit: $150".)
         others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
-        # The clauses other steps are read from hold their own negations: polarity is
-        # read on the rest of the sentence.
-        whole, full = full, _without_held(full, held)
         # A negation of the step this sentence lacks may be stated in another one ("No
         # cancellation fee applies. However, ..."): that is no flip here.
         flip = polarity_flip(step.masked, full, elsewhere=tuple(text for _, text in others))
@@ -1126,7 +1053,7 @@ class StepVerifier:
             part = self._part_flip(step.masked, full)
             if part:
                 return "negated", f"polarity flipped in a part ({part})", False
-        if flip and self._unit_flip(step.masked, sw, full, seg.kind, others, held):
+        if flip and self._unit_flip(step.masked, sw, full, seg.kind, others):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
             # step. In a sentence that rewords the step ("no reply = removed" for
@@ -1137,7 +1064,6 @@ class StepVerifier:
                 and _recall(sw, tokens(full), p) >= self.config.lexical_sure
             )
             return "negated", f"polarity flipped ({flip})", settled
-        full = whole
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         # Evidence needs a lost and a new quantity in conflict (see conflict(): two of
@@ -1463,26 +1389,6 @@ def _with_tail(units: list[str], full: str) -> list[str]:
 def _parts(text: str) -> list[str]:
     """The clauses of a step or sentence that have a content word."""
     return [u for u in split_clauses(text) if content(tokens(u))]
-
-
-def _without_held(full: str, held: tuple[str, ...]) -> str:
-    """A sentence without the clauses other steps are read from (``held``); the
-    sentence itself when it has no such clause or nothing else."""
-    if not held:
-        return full
-    every = _clauses(full)
-    units = _own_units(every, held)
-    return "; ".join(u.rstrip(" .;,") for u in units) if len(units) < len(every) else full
-
-
-def _own_units(units: list[str], held: tuple[str, ...]) -> list[str]:
-    """``units`` without the clauses another step is read from (``held``, compared by
-    their words); all of them when nothing else is left."""
-    if not held:
-        return units
-    theirs = {tuple(tokens(h)) for h in held}
-    own = [u for u in units if tuple(tokens(u)) not in theirs]
-    return own or units
 
 
 def _clauses(full: str) -> list[str]:
