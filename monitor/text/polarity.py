@@ -960,11 +960,11 @@ def polarity_flip(
         # not call you about it").
         deny_s = "always" in aw and "always" not in sw
         deny_a = "always" in sw and "always" not in aw_own
-        pred_s, pred_a = _predicate_index(st), _predicate_index(at)
-        kept_s = [
-            n for n in neg_s if deny_s or _grounded(n, aw, sw, pred_s) or _granted(n, aw_own, sw)
-        ]
-        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own, pred_a)]
+        # (A denied predicate after what it denies counts in the answer's text only:
+        # a step's "reselling above face value is not allowed" is said again as what
+        # happens to those who do, "tickets resold above face value are voided".)
+        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw) or _granted(n, aw_own, sw)]
+        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own, _predicate_index(at))]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     # The verbs whose negation the step lost ("treatment does not start until ..." ->

@@ -16,7 +16,7 @@ swapped policy noun.
 Read on the eleventh set after its clean run: (4) "impossible to" says "cannot", and
 "save where", "except where", "except when", "except if" say "unless". (5) "Not
 possible" (allowed, permitted) after what it denies ("early release while the inspection
-is pending: not possible") bears on a step that states those words. (6) A template
+is pending: not possible") in the answer bears on a step that states those words. (6) A template
 slot the answer leaves empty holds no value: "inspected the marquee after collection"
 for "inspected the {size} marquee after collection" states no size.
 """
@@ -330,6 +330,13 @@ def test_impossible_and_save_where(step, answer, flip):
             "Pianos cannot be moved during the lesson, and lessons are not recorded.",
             "We move the piano during the lesson if needed. Recording lessons: not possible.",
             True,
+        ),
+        (
+            # In the step's text it does not count: the answer may say the rule as what
+            # happens to those who break it.
+            "Parking overnight is not allowed and gets the car towed.",
+            "Cars parked overnight get towed.",
+            False,
         ),
     ],
 )
