@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 from monitor.text.lexicon import (
     ANTONYM_PAIRS,
@@ -753,17 +754,22 @@ def _by_negative_verb(
         return False  # "cannot skip the briefing" / "can skip the briefing" is a flip
     if any(same_word(scope[0], w, 4) for w in other):
         return False  # the verb is there: "omit the copy and send the original by post"
+    return _negative_verb_on(scope[1:], other)
+
+
+def _negative_verb_on(words_: Sequence[str], other: list[str]) -> bool:
+    """Whether ``other`` has a negative verb followed, within a few words, by one of
+    ``words_``. Not a negated one, which is litotes ("don't forget to bring food"); nor
+    one whose own text negates after it, where it only names something ("missed
+    lessons are not refunded")."""
     for i, w in enumerate(other):
         if (
             w in NEGATIVE_VERBS
             and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i])
             and not POLARITY_NEGATORS & set(other[i + 1 : i + 4])
         ):
-            # (Not a negated one, which is litotes: "don't forget to bring food"; nor
-            # one whose own text negates after it, where it only names something:
-            # "missed lessons are not refunded".)
             after = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
-            if any(same_word(s, a, 4) for s in scope[1:] for a in after):
+            if any(same_word(s, a, 4) for s in words_ for a in after):
                 return True
     return False
 
@@ -814,16 +820,7 @@ def _passive_by_negative_verb(
     subject = own.get((negator.split("+")[-1], scope[0]), ())
     if not subject or any(same_word(scope[0], w, 4) for w in other):
         return False  # no passive, or the verb is there: read as a negation of it
-    for i, w in enumerate(other):
-        if (
-            w in NEGATIVE_VERBS
-            and not POLARITY_NEGATORS & set(other[max(0, i - 2) : i])
-            and not POLARITY_NEGATORS & set(other[i + 1 : i + 4])
-        ):
-            after_verb = content(other[i + 1 : i + 1 + _SCOPE_WINDOW])
-            if any(same_word(x, a, 4) for x in subject for a in after_verb):
-                return True
-    return False
+    return _negative_verb_on(subject, other)
 
 
 def _stated_elsewhere(

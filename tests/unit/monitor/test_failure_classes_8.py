@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.judges.base import JudgeRequest, is_penalized
-from monitor.judges.structural import StructuralJudge
-from monitor.schemas import Trace
 from monitor.text.polarity import polarity_flip
-from tests.conftest import ACCEPTED, item_with_params
+from tests.conftest import item_with_params
 from tests.unit.monitor.test_failure_classes import item, statuses
+from tests.unit.monitor.test_failure_classes_2 import judge
 
 BIKES = item(
     "bike_damage",
@@ -344,11 +342,6 @@ def test_denied_predicate_after_what_it_denies(step, answer, flip):
     assert (polarity_flip(step, answer) is not None) is flip
 
 
-def judged(ref, answer: str, context: dict[str, str]) -> bool:
-    trace = Trace(trace_id="t", question="q", answer=answer, context=context)
-    return is_penalized(StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED)).scores)
-
-
 TENT = item_with_params(
     "tent_hire",
     "The deposit on hire H81 is held until we have checked the 3-person tent after return.",
@@ -427,4 +420,4 @@ PIANO = item_with_params(
     ],
 )
 def test_an_empty_template_slot_holds_no_value(ref, answer, context, penalised):
-    assert judged(ref, answer, context) is penalised
+    assert judge(ref, answer, context) is penalised
