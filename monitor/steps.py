@@ -706,8 +706,19 @@ class StepVerifier:
                     )
                 )
                 continue
+            # The sentences the other steps are assigned to: a part of this step is
+            # not read in them (:meth:`_moved_part`).
+            held = frozenset(x for i, x in enumerate(anchors) if i != k and x is not None)
             status, cue, settled = self._compare(
-                step, seg, step_words[k], sentence_words, answer_words, ref_words, ref.declared, al
+                step,
+                seg,
+                step_words[k],
+                sentence_words,
+                answer_words,
+                ref_words,
+                ref.declared,
+                al,
+                held,
             )
             if status == "covered" and not settled:
                 # Covered by a borderline score: perhaps a neighbour standing in for
@@ -1013,6 +1024,7 @@ class StepVerifier:
         ref_words: list[str],
         declared: tuple[str, ...],
         al: _Alignment,
+        held: frozenset[int] = frozenset(),
     ) -> tuple[StepStatusT, str, bool]:
         """``covered`` unless there is positive evidence of a changed meaning: a
         flipped polarity, a changed quantity, a declared policy term replaced, or a
@@ -1302,7 +1314,114 @@ class StepVerifier:
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
+        free = [(ws, text) for at, ws, text in al.sentences if not set(at) & (held | set(seg.at))]
+        split = self._moved_part(step, full, free, al)
+        if split:
+            return split
         return "covered", "", False
+
+    def _moved_part(
+        self, step: RefStep, full: str, others: list[_Words], al: _Alignment
+    ) -> tuple[StepStatusT, str, bool] | None:
+        """A changed part of a multi-clause step that this sentence does not state and
+        another sentence of the answer does: a paraphrase splits a step's parts over its
+        sentences ("Cancel 48 hours ahead, and texts to your instructor are not accepted
+        as notice" -> "Cancel two days ahead. ... Texting your instructor counts as
+        notice."), and the sentence the step was aligned with never sees the other
+        part. That part is read against a sentence no other step is assigned to
+        (``others``) that states it (half of its words beside its quantities, or more):
+        a negation word lost or added, where this sentence does not state the part and
+        the part has four content words or more, three fifths of them there (not a
+        modal or an antonym, read across sentences too often another step's; nor where
+        a third sentence states the part's negation); or a quantity of the part
+        that neither sentence states, replaced in the clause that carries the part by
+        one of its kind that the exemplar states nowhere ("If the same fault returns
+        within 90 days, ..." -> "Same fault within 12 months: ...", the answer's "90
+        days" in a sentence about the cover)."""
+        parts = _parts(step.masked)
+        if len(parts) < 2 or not others:
+            return None
+        p = self.config.stem_prefix
+        here = tokens(full)
+        step_main = main_readings(step.quantities)
+        here_q = quantities(mask_known(full, al.values))
+        for part in parts:
+            # (Its words beside its quantities, which may be what changed.)
+            pw = [w for w in tokens(part) if not _quantity_word(w)]
+            if len(content(pw)) < 3:
+                continue
+            rec, home = _best_home(pw, others, p)
+            if rec < 0.5:
+                continue
+            rest = tuple(text for _, ws, text in al.sentences if text not in (home, full))
+            # Read on the whole sentence, not on the clause that carries the part: a
+            # part's two negations are often split over two clauses there ("Without
+            # one, your claim cannot be settled" for "we cannot settle your claim
+            # without one").
+            flip = polarity_flip(part, home, elsewhere=rest)
+            # (A part of four words or more, three fifths of them there: "if the dock
+            # failed to lock" is not read in "we check the dock's lock log".)
+            if (
+                flip
+                and flip.split(" + ")[0] == "negation"
+                and _recall(pw, here, p) < 0.5
+                and len(content(pw)) >= 4
+                and rec >= 0.6
+            ):
+                return (
+                    "negated",
+                    f"polarity flipped in a part stated in another sentence ({flip})",
+                    False,
+                )
+            part_q = {q for q in main_readings(quantities(part)) if _movable(q)}
+            if not part_q:
+                continue
+            unit = self._polarity_unit(pw, home, "sentence")
+            unit_q = quantities(mask_known(unit, al.values))
+            lost = {q for q in part_q if not stated(q, unit_q) and not stated(q, here_q)}
+            new = {
+                q
+                for q in main_readings(unit_q)
+                if _movable(q)
+                and not stated(q, step_main)
+                and not _span_stated(q, al.ref.quantities)
+            }
+            if any(conflict(a, b) for a in lost for b in new):
+                return (
+                    "altered",
+                    f"quantity changed in a part stated in another sentence: "
+                    f"{', '.join(sorted(lost))} -> {', '.join(sorted(new))}",
+                    True,
+                )
+        return None
+        p = self.config.stem_prefix
+        here = tokens(full)
+        here_q = quantities(mask_known(full, al.values))
+        for part in parts:
+            # (Its words beside its quantities, which may be what changed.)
+            pw = [w for w in tokens(part) if not _quantity_word(w)]
+            if len(content(pw)) < 3:
+                continue
+            rec, home = _best_home(pw, others, p)
+            if rec < 0.5:
+                continue
+            rest = tuple(text for _, ws, text in al.sentences if text not in (home, full))
+            # Read on the whole sentence, not on the clause that carries the part: a
+            # part's two negations are often split over two clauses there ("Without
+            # one, your claim cannot be settled" for "we cannot settle your claim
+            # without one").
+            flip = polarity_flip(part, home, elsewhere=rest)
+            # (A part of four words or more, three fifths of them there: "if the dock
+            # failed to lock" is not read in "we check the dock's lock log".)
+            if (
+                flip
+                and flip.split(" + ")[0] == "negation"
+                and _recall(pw, here, p) < 0.5
+                and len(content(pw)) >= 4
+                and rec >= 0.6
+            ):
+                return flip
+        return None
 
 
 # A stem length no word pair reaches: same_word() then matches only the same word,

@@ -43,6 +43,8 @@ from monitor.text.sentences import split_clauses
 from monitor.text.tokens import content, same_word, tokens
 
 _SCOPE_WINDOW = 4
+# How far back a "nor" looks for its "neither".
+_NEITHER_SPAN = 8
 # An answer's added negation on a reworded verb governs words further on ("won't
 # narrow it down to a two-hour delivery window"): up to 10 words, to a clause break.
 _WIDE_WINDOW = 10
@@ -261,6 +263,11 @@ def _negations(
     ws = low.split()
     for i, w in enumerate(ws):
         if w not in POLARITY_NEGATORS:
+            continue
+        if w == "nor" and "neither" in ws[max(0, i - _NEITHER_SPAN) : i]:
+            # "Neither returned nor extended" is one negation of a coordination, as
+            # "not back or extended" is (and, counted once, it meets "no return and no
+            # extension" as "not refunded or credited" does).
             continue
         after = [x for x in ws[i + 1 : i + 1 + _SCOPE_WINDOW] if x not in STOPWORDS]
         if (
