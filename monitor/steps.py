@@ -1394,34 +1394,6 @@ class StepVerifier:
                     True,
                 )
         return None
-        p = self.config.stem_prefix
-        here = tokens(full)
-        here_q = quantities(mask_known(full, al.values))
-        for part in parts:
-            # (Its words beside its quantities, which may be what changed.)
-            pw = [w for w in tokens(part) if not _quantity_word(w)]
-            if len(content(pw)) < 3:
-                continue
-            rec, home = _best_home(pw, others, p)
-            if rec < 0.5:
-                continue
-            rest = tuple(text for _, ws, text in al.sentences if text not in (home, full))
-            # Read on the whole sentence, not on the clause that carries the part: a
-            # part's two negations are often split over two clauses there ("Without
-            # one, your claim cannot be settled" for "we cannot settle your claim
-            # without one").
-            flip = polarity_flip(part, home, elsewhere=rest)
-            # (A part of four words or more, three fifths of them there: "if the dock
-            # failed to lock" is not read in "we check the dock's lock log".)
-            if (
-                flip
-                and flip.split(" + ")[0] == "negation"
-                and _recall(pw, here, p) < 0.5
-                and len(content(pw)) >= 4
-                and rec >= 0.6
-            ):
-                return flip
-        return None
 
 
 # A stem length no word pair reaches: same_word() then matches only the same word,
