@@ -1314,14 +1314,20 @@ class StepVerifier:
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
-        free = [(ws, text) for at, ws, text in al.sentences if not set(at) & (held | set(seg.at))]
-        split = self._moved_part(step, full, free, al)
+        taken = held | set(seg.at)
+        free = [(at, ws, text) for at, ws, text in al.sentences if not set(at) & taken]
+        split = self._moved_part(step, full, free, al, seg.at)
         if split:
             return split
         return "covered", "", False
 
     def _moved_part(
-        self, step: RefStep, full: str, others: list[_Words], al: _Alignment
+        self,
+        step: RefStep,
+        full: str,
+        others: list[tuple[tuple[int, ...], list[str], str]],
+        al: _Alignment,
+        own: tuple[int, ...],
     ) -> tuple[StepStatusT, str, bool] | None:
         """A changed part of a multi-clause step that this sentence does not state and
         another sentence of the answer does: a paraphrase splits a step's parts over its
@@ -1329,7 +1335,8 @@ class StepVerifier:
         as notice" -> "Cancel two days ahead. ... Texting your instructor counts as
         notice."), and the sentence the step was aligned with never sees the other
         part. That part is read against a sentence no other step is assigned to
-        (``others``) that states it (half of its words beside its quantities, or more):
+        (``others``, as where each stands, its words, its text; ``own``: where this
+        sentence stands) that states it (half of its words beside its quantities, or more):
         a negation word lost or added, where this sentence does not state the part and
         the part has four content words or more, three fifths of them there (not a
         modal or an antonym, read across sentences too often another step's; nor where
@@ -1350,10 +1357,12 @@ class StepVerifier:
             pw = [w for w in tokens(part) if not _quantity_word(w)]
             if len(content(pw)) < 3:
                 continue
-            rec, home = _best_home(pw, others, p)
+            rec, home, at = max((_recall(pw, ws, p), text, at) for at, ws, text in others)
             if rec < 0.5:
                 continue
-            rest = tuple(text for _, ws, text in al.sentences if text not in (home, full))
+            # The answer's sentences but this one and the part's (told apart by where
+            # they stand: the step's sentence is masked here, and two may read alike).
+            rest = tuple(text for w, _, text in al.sentences if not set(w) & {*at, *own})
             # Read on the whole sentence, not on the clause that carries the part: a
             # part's two negations are often split over two clauses there ("Without
             # one, your claim cannot be settled" for "we cannot settle your claim
