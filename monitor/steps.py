@@ -1314,9 +1314,7 @@ class StepVerifier:
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
-        taken = held | set(seg.at)
-        free = [(at, ws, text) for at, ws, text in al.sentences if not set(at) & taken]
-        split = self._moved_part(step, full, free, al, seg.at)
+        split = self._moved_part(step, full, al, seg.at, held)
         if split:
             return split
         return "covered", "", False
@@ -1325,9 +1323,9 @@ class StepVerifier:
         self,
         step: RefStep,
         full: str,
-        others: list[tuple[tuple[int, ...], list[str], str]],
         al: _Alignment,
         own: tuple[int, ...],
+        held: frozenset[int],
     ) -> tuple[StepStatusT, str, bool] | None:
         """A changed part of a multi-clause step that this sentence does not state and
         another sentence of the answer does: a paraphrase splits a step's parts over its
@@ -1335,8 +1333,8 @@ class StepVerifier:
         as notice" -> "Cancel two days ahead. ... Texting your instructor counts as
         notice."), and the sentence the step was aligned with never sees the other
         part. That part is read against a sentence no other step is assigned to
-        (``others``, as where each stands, its words, its text; ``own``: where this
-        sentence stands) that states it (half of its words beside its quantities, or more):
+        (``held``: where the other steps' sentences stand; ``own``: where this one
+        stands) that states it (half of its words beside its quantities, or more):
         a negation word lost or added, where this sentence does not state the part and
         the part has four content words or more, three fifths of them there (not a
         modal or an antonym, read across sentences too often another step's; nor where
@@ -1346,7 +1344,11 @@ class StepVerifier:
         within 90 days, ..." -> "Same fault within 12 months: ...", the answer's "90
         days" in a sentence about the cover)."""
         parts = _parts(step.masked)
-        if len(parts) < 2 or not others:
+        if len(parts) < 2:
+            return None
+        taken = held | set(own)
+        others = [(at, ws, text) for at, ws, text in al.sentences if not set(at) & taken]
+        if not others:
             return None
         p = self.config.stem_prefix
         here = tokens(full)
@@ -1355,33 +1357,29 @@ class StepVerifier:
         for part in parts:
             # (Its words beside its quantities, which may be what changed.)
             pw = [w for w in tokens(part) if not _quantity_word(w)]
-            if len(content(pw)) < 3:
+            size = len(content(pw))
+            if size < 3:
                 continue
             rec, home, at = max((_recall(pw, ws, p), text, at) for at, ws, text in others)
             if rec < 0.5:
                 continue
-            # The answer's sentences but this one and the part's (told apart by where
-            # they stand: the step's sentence is masked here, and two may read alike).
-            rest = tuple(text for w, _, text in al.sentences if not set(w) & {*at, *own})
-            # Read on the whole sentence, not on the clause that carries the part: a
-            # part's two negations are often split over two clauses there ("Without
-            # one, your claim cannot be settled" for "we cannot settle your claim
-            # without one").
-            flip = polarity_flip(part, home, elsewhere=rest)
             # (A part of four words or more, three fifths of them there: "if the dock
             # failed to lock" is not read in "we check the dock's lock log".)
-            if (
-                flip
-                and flip.split(" + ")[0] == "negation"
-                and _recall(pw, here, p) < 0.5
-                and len(content(pw)) >= 4
-                and rec >= 0.6
-            ):
-                return (
-                    "negated",
-                    f"polarity flipped in a part stated in another sentence ({flip})",
-                    False,
-                )
+            if size >= 4 and rec >= 0.6 and _recall(pw, here, p) < 0.5:
+                # The answer's sentences but this one and the part's (told apart by
+                # where they stand: the step's sentence is masked here, and two may
+                # read alike). Read on the whole sentence, not on the clause that
+                # carries the part: a part's two negations are often split over two
+                # clauses there ("Without one, your claim cannot be settled" for "we
+                # cannot settle your claim without one").
+                rest = tuple(text for w, _, text in al.sentences if not set(w) & {*at, *own})
+                flip = polarity_flip(part, home, elsewhere=rest)
+                if flip and "negation" in flip.split(" + "):
+                    return (
+                        "negated",
+                        f"polarity flipped in a part stated in another sentence ({flip})",
+                        False,
+                    )
             part_q = {q for q in main_readings(quantities(part)) if _movable(q)}
             if not part_q:
                 continue
