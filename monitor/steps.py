@@ -1224,6 +1224,7 @@ class StepVerifier:
         plain_words = next((ws for at, ws, _ in al.sentences if at == seg.at), None)
         if plain_words is None:
             plain_words = tokens(seg.text)  # a window: both its sentences
+        step_numbers = {v for w in tokens(step.text) if (v := _number_value(w)) is not None}
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
@@ -1259,6 +1260,12 @@ class StepVerifier:
                 # there's nowhere to leave it".)
                 if any(w in NEGATORS or w in _RESTRICTING for w in gw):
                     continue
+                # A term that says nothing is charged, said as "free" ("at no extra
+                # charge" -> "free of charge").
+                if any(w in COST_WORDS for w in term_words) and (
+                    _NO_COST.search(" ".join(gw)) or any(w in COST_FREE_WORDS for w in gw)
+                ):
+                    continue
                 if _bound_kept(term, full, seg_q):
                     continue
                 if _about_term(step.masked, term, gw, p):
@@ -1282,7 +1289,7 @@ class StepVerifier:
             priced = (
                 stated_q
                 and any(q.startswith("money:") for q in term_q)
-                and any(w in COST_WORDS for w in gw)
+                and any(w in COST_WORDS or w == "extra" for w in gw)
             )
             # A declared term's words are kept as written or in their own family
             # ("refund" / "refundable"), not by a shared stem alone: "applicant portal"
@@ -1301,8 +1308,21 @@ class StepVerifier:
                 if swapped:
                     return "altered", f"declared policy term replaced: {term} -> {swapped}", False
                 continue
+            # Number, unit, bound and rounding words write a quantity; where the
+            # sentence states no quantity the step lacks, they write the step's own
+            # ("50% concession" -> "half off", "costs £25" -> "twenty-five pounds").
+            # (A bare number the step writes too is no new quantity: "under-16s" /
+            # "under 16".)
+            same_numbers = all(
+                q.startswith("n:") and _value(q) in step_numbers for q in new_in(seg_q)
+            )
             new = [
-                w for w in policy_terms(gw) if _count(w, ref_words, p) == 0 and not w[:1].isdigit()
+                w
+                for w in policy_terms(gw)
+                if _count(w, ref_words, p) == 0
+                and not w[:1].isdigit()
+                and not (same_numbers and (_quantity_word(w) or w in _APPROXIMATE))
+                and not any(_abbreviates(w, x) for x in ref_words)  # "std" / "standard"
             ]
             if new:
                 return (
@@ -1775,6 +1795,10 @@ def _kept_in_other_words(
         return True  # "the first $50" -> "the 1st $50"
     if any(_abbreviates(x, w) for x in gw):
         return True  # "account credit" -> "acct credit"
+    if w in _CALENDAR_NAMES and any(
+        len(x) >= 3 and w.startswith(x) for t in gw for x in t.split("-")
+    ):
+        return True  # "Monday to Saturday" -> "Mon-Sat"
     if (
         w in COST_WORDS
         and not any(k in COST_FREE_WORDS for k in keys)
@@ -1791,6 +1815,15 @@ def _kept_in_other_words(
 
 
 _ZERO = re.compile(r":0(?:\.0+)?$")
+# Day and month names, which a sentence may shorten to their first letters ("Mon-Sat",
+# "Sept").
+_CALENDAR_NAMES = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march
+    april june july august september october november december""".split()
+)
+# Words that round a quantity ("roughly half an hour", "approx 30 mins"): how it is
+# written, not a policy of its own.
+_APPROXIMATE = frozenset("about around roughly approx approximately circa".split())
 _PRICE_CUT = next(g for g in TERM_CLASS_WORDS if "discount" in g)
 # "5% off", "£10 off" (tokens: the symbols are gone).
 _PERCENT_OFF = re.compile(r"(?:^|\s)(\d+(?:[.,]\d+)?) (?:percent |per cent )?off(?=\s|$)")
@@ -1898,6 +1931,10 @@ def _quantity_word(w: str) -> bool:
     is written, which the quantity rule compares in canonical form."""
     if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in _QUANTITY_WORDS:
         return True
+    if all(x.isalpha() for x in w.split("-")) and any(
+        q.startswith("n:") for q in quantities(w.replace("-", " "))
+    ):
+        return True  # "forty", "twenty-five", "hundred"
     # A unit after the number ("2 days", "2 pm", "2 dollars") or a currency code
     # before it ("GBP 2").
     return any(
@@ -1972,6 +2009,13 @@ def _substitution(
         return None  # "original payment method" -> "the card you paid with"
     if all(w in COST_WORDS for w in lost + new):
         return None  # a cost said another way ("is charged £65" -> "fee: £65")
+    if any(w in COST_FREE_WORDS for w in new) and any(w in NEGATORS for w in a[i1:i2]):
+        return None  # "at no extra charge" -> "free of charge"
+    short = [x for w in b[j1:j2] for x in w.split("-")]
+    if all(
+        any(len(x) >= 3 and w.startswith(x) for w in lost if w in _CALENDAR_NAMES) for x in short
+    ):
+        return None  # "Monday to Friday" -> "Mon-Fri"
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
 
 
@@ -2012,7 +2056,7 @@ def _count_value(words: list[str]) -> float | None:
 
 _BOUND_WORDS = frozenset(
     "within more less most least later earlier sooner under over up maximum minimum between".split()
-    + "max min".split()
+    + "max min cap capped".split()
 )
 # Bound words and the comparison classes ("anything above 3 m3" / "any excess"): the
 # quantity rule's, never a noun swap.

@@ -125,6 +125,32 @@ _FAILURE_TO = re.compile(r"\bfailure to\b", re.I)
 # ("Is it in stock? If not, we post it today").
 _IF_NOT = re.compile(r"\bif not(?=\s*[,;:\u2013\u2014-])", re.I)
 _OTHERWISE = re.compile(r"\botherwise\b", re.I)
+# A contrast that denies the other of two options: "per session, not per hour" =
+# "per session rather than per hour" = "instead of per hour".
+_CONTRAST_NOT = re.compile(r"[,;]\s+(?:and\s+|but\s+)?not\s+((?:[\w'-]+\s*){1,3})", re.I)
+_RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+((?:[\w'-]+\s*){1,3})", re.I)
+
+
+def _contrast_as_rather(text: str, other: str) -> str:
+    """``text`` with a contrastive ", not X" written "rather than X" where ``other``
+    says "rather than" / "instead of" the same X (a content word of the three after
+    each), so that neither counts as a negation; only where that "not" is the text's
+    one negator."""
+    said = [content(tokens(m.group(1))) for m in _RATHER_THAN.finditer(other)]
+    if not said:
+        return text
+    # (Only as the text's one negation: beside another, which of them the other text
+    # says, and how, is left to the count.)
+    if sum(w in NEGATORS or w == "n't" for w in tokens(text)) != 1:
+        return text
+
+    def repl(m: re.Match[str]) -> str:
+        ws = content(tokens(m.group(1)))
+        if any(same_word(w, x, 4) for w in ws for ys in said for x in ys):
+            return f"{m.group(0)[0]} rather than {m.group(1)}"
+        return m.group(0)
+
+    return _CONTRAST_NOT.sub(repl, text)
 
 
 def _plain(text: str) -> str:
@@ -589,6 +615,8 @@ def _prefixed(head: str, other: list[str]) -> bool:
     """Whether the other text has ``head`` (or a word of its family) with a negative
     prefix: "not refund" against "non-refundable", "don't use" against "unused"."""
     forms = {head, head + "d", head + "ed", head + "s"}
+    if head in _ATTEND and any(w.startswith("no-show") for w in other):
+        return True  # "a no-show" = "failing to attend", "not turning up"
     return any(
         w.startswith(p)
         and (
@@ -600,6 +628,12 @@ def _prefixed(head: str, other: list[str]) -> bool:
         for p in NEGATIVE_PREFIXES
     )
 
+
+# Verbs of being there that a "no-show" denies.
+_ATTEND = frozenset(
+    """attend attends attending show shows showing turn turns turning come comes coming
+    appear appears appearing arrive arrives arriving""".split()
+)
 
 _SUFFIX = re.compile(r"(?:able|ible|ed|ing|es|s|e)$")
 
@@ -893,6 +927,7 @@ def polarity_flip(
     of, where the step's negation scopes are looked up (default: ``answer``).
     ``elsewhere``: the answer's other sentences, where a negation of the step that
     ``answer`` lacks may be stated instead."""
+    step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
     if _OTHERWISE.search(step):
         answer = _IF_NOT.sub("otherwise", answer)
     elif _OTHERWISE.search(answer):

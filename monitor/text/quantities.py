@@ -54,6 +54,8 @@ _WORD_VALUE: dict[str, float] = {
     "a quarter of an": 0.25,
     "a quarter of a": 0.25,
     "quarter of an": 0.25,
+    # A rolling span back from now: "in the past year" = "within the last 12 months".
+    "the past": 1.0,
 }
 # Units in a base per family: minutes for clock time and calendar days, business
 # days apart (a business week is not seven of them), months apart (not a fixed
