@@ -1308,12 +1308,13 @@ class StepVerifier:
                 if swapped:
                     return "altered", f"declared policy term replaced: {term} -> {swapped}", False
                 continue
-            # Number, unit, bound and rounding words write a quantity; where the
-            # sentence states no quantity the step lacks, they write the step's own
-            # ("50% concession" -> "half off", "costs £25" -> "twenty-five pounds").
+            # Number, unit, bound and rounding words write a quantity; where the answer
+            # states the term's quantity and the sentence none the step lacks, they
+            # write the term's own ("50% concession" -> "half off", "costs £25" ->
+            # "twenty-five pounds"; not "at least 48 hours before" -> "on the day").
             # (A bare number the step writes too is no new quantity: "under-16s" /
             # "under 16".)
-            same_numbers = all(
+            same_numbers = stated_q and all(
                 q.startswith("n:") and _value(q) in step_numbers for q in new_in(seg_q)
             )
             new = [
@@ -1659,6 +1660,7 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             continue
         before = " " + " ".join(ws[max(0, i - 2) : i])
         ways = out.setdefault(v, set())
+        after = _after(ws, i, _UPPER_AFTER) or _after(ws, i, _LOWER_AFTER)
         if before.endswith(tuple(" " + b for b in _UPPER_BEFORE)) or _after(ws, i, _UPPER_AFTER):
             ways.add("max")
         if (
@@ -1666,9 +1668,10 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
         ) or _after(ws, i, _LOWER_AFTER):
             ways.add("min")
-        if len(ways) == 1 and NEGATORS & set(ws[max(0, i - 5) : i - 1]):
+        if len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1]):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is
-            # "at most 8 weeks".
+            # "at most 8 weeks". (Not one written after the number, which no negator
+            # before it governs: "no driving for 1 hour minimum".)
             (way,) = ways
             ways.clear()
             ways.add("max" if way == "min" else "min")

@@ -158,6 +158,8 @@ _CLOCK_WORDS = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:o'clock\s*)?"
     r"(?:in the (morning|afternoon|evening)|at night|(?<=o'clock\s)|(?<=o'clock))"
 )
+# "... o'clock the night before", "that evening", "tonight": an evening hour.
+_NIGHT_AFTER = re.compile(r"\s*(?:(?:the|that|on the|in the)\s+)?(?:night|evening)\b|\s*tonight\b")
 # The first end of a range of times takes the meridiem of the second: "8 to 8:30 in
 # the morning", "between 8 and 8.30 am", "11-2 pm" (11 am: it comes before 2 pm).
 _CLOCK_RANGE = re.compile(
@@ -236,9 +238,12 @@ def _scaled_money(m: re.Match[str]) -> str:
 
 
 _EVERY = re.compile(
-    r"(?<![\w])(?:(?P<rate>¤\s*(?:(?:a|an)\s+|/\s*))"
+    # (An entity value masked as "<value>" is an amount there: "<value> a day".)
+    r"(?<![\w])(?:(?P<rate>(?:¤|<value>)\s*(?:(?:a|an)\s+|/\s*))"
     r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
+    # (Not a span after an amount: "<value> a week later".)
+    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago)\b))"
 )
 _ADVERBS = {
     "hourly": ("min", 60),
@@ -478,7 +483,10 @@ def quantities(text: str) -> frozenset[str]:
 
     def clock_words(m: re.Match[str]) -> str:
         h, part = int(m.group(1)), m.group(3)
-        night = m.group(0).endswith("at night")
+        night = m.group(0).endswith("at night") or (
+            # "10 o'clock the night before", "9 o'clock that evening"
+            part is None and bool(_NIGHT_AFTER.match(m.string, m.end()))
+        )
         if night and h % 12 == 0:
             return clock(0, int(m.group(2) or 0))  # "12 at night" is midnight
         late = part in ("afternoon", "evening") or night

@@ -11,7 +11,10 @@ rounded or shortened, with no quantity of its own the step lacks, is kept: "cost
 -> "is forty pounds", "a 50% discount" -> "half off", "capped at $300" -> "a maximum of
 $300", "Monday to Friday" -> "Mon-Fri", "standard" -> "std". (4) A negated cost term
 ("at no extra charge") said as "free of charge" keeps its negation. (5) "The past year"
-is a span of twelve months.
+is a span of twelve months. (6) Quantities read as written: "10 o'clock the night
+before" is 10 pm; an entity's amount "a day" is a rate, as "per day" is; a bound written
+after its number ("no swimming for 2 hours minimum") is not turned by a negator before
+the number.
 """
 
 from __future__ import annotations
@@ -118,6 +121,12 @@ TUNING = item(
     ["A standard tuning costs £40 and takes about 90 minutes.", "Book online."],
     ("costs £40",),
 )
+VISIT = item(
+    "piano_visit",
+    "Book the piano tuning online at least 48 hours before the visit. Keep the lid open.",
+    ["Book the piano tuning online at least 48 hours before the visit.", "Keep the lid open."],
+    ("at least 48 hours before the visit",),
+)
 POTTERY = item(
     "pottery_members",
     "Members get a 50% discount on firing fees. Book kiln space at the desk.",
@@ -157,6 +166,17 @@ SAUNA = item(
             TUNING,
             "A standard tuning is fifty pounds and takes about 90 minutes. Book online.",
             {0: "altered", 1: "covered"},
+        ),
+        (
+            # A unit word with no number of the term's is no way of writing it.
+            VISIT,
+            "Book the piano tuning online on the day of the visit. Keep the lid open.",
+            {0: "altered", 1: "covered"},
+        ),
+        (
+            VISIT,
+            "Book the piano tuning online two days or more before the visit. Keep the lid open.",
+            None,
         ),
         (POTTERY, "Members get half off firing fees. Book kiln space at the desk.", None),
         (
@@ -204,3 +224,81 @@ def test_the_past_year_is_a_span(text, span):
 
 def test_the_last_day_is_no_span():
     assert not quantities("on the last day of the course")
+
+
+# (6) Quantities read as written.
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("change it up to 10 o'clock the night before", "clock:1320"),
+        ("we call at 9 o'clock that evening", "clock:1260"),
+        ("the tuner arrives at 10 o'clock in the morning", "clock:600"),
+        ("extra charter days are at your rate of <value> a day", "every:min:1440"),
+        ("the sauna pass is <value>/month", "every:month:1"),
+    ],
+)
+def test_a_quantity_read_as_written(text, reading):
+    assert reading in quantities(text)
+
+
+def test_an_amount_a_week_later_is_no_rate():
+    assert quantities("we refund <value> a week later") == {"min:10080"}
+
+
+AFTERCARE = [
+    item(
+        "sauna_massage",
+        "After a massage, do not use the sauna for at least 2 hours. Drink plenty of water.",
+        ["After a massage, do not use the sauna for at least 2 hours.", "Drink plenty of water."],
+    ),
+    item(
+        "boat_refuel",
+        "After refuelling, do not start the engine for at least 5 minutes. Log the litres.",
+        ["After refuelling, do not start the engine for at least 5 minutes.", "Log the litres."],
+    ),
+    item(
+        "pottery_glaze",
+        "Once glazed, do not touch the pieces for at least 24 hours. Label your shelf.",
+        ["Once glazed, do not touch the pieces for at least 24 hours.", "Label your shelf."],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "status"),
+    [
+        (
+            AFTERCARE[0],
+            "After a massage: no sauna for 2 hours minimum. Drink plenty of water.",
+            "covered",
+        ),
+        (
+            AFTERCARE[0],
+            "After a massage: no sauna for 2 hours maximum. Drink plenty of water.",
+            "altered",
+        ),
+        (
+            AFTERCARE[1],
+            "After refuelling: no starting the engine for 5 minutes min. Log the litres.",
+            "covered",
+        ),
+        (
+            AFTERCARE[1],
+            "After refuelling: no starting the engine for 5 minutes max. Log the litres.",
+            "altered",
+        ),
+        (
+            AFTERCARE[2],
+            "Once glazed: no touching the pieces for 24 hours minimum. Label your shelf.",
+            "covered",
+        ),
+        (
+            AFTERCARE[2],
+            "Once glazed: no touching the pieces for 24 hours at most. Label your shelf.",
+            "altered",
+        ),
+    ],
+)
+def test_a_bound_after_its_number(ref, answer, status):
+    verdicts = {v.index: v.status for v in StepVerifier().verify(ref, answer, [])}
+    assert verdicts == {0: status, 1: "covered"}
