@@ -1608,7 +1608,7 @@ _LOWER_BEFORE = tuple(
 # Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
 # months").
 # An age group: "under-12s", "over 65s".
-_AGE_GROUP = re.compile(r"\d+s\b")
+_AGE_GROUP = re.compile(r"(?<!\d)\d+s\b")  # (from a number's first digit: linear)
 _OVER_VERBS = frozenset(
     """carry carries carried roll rolls rolled spread spreads hand hands handed take takes
     taken turn turns turned move moves moved switch cross paid pay split it them""".split()

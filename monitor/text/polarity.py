@@ -185,8 +185,11 @@ _ONLY_FROM = re.compile(r" only (?:(?!until )\S+ ){0,3}?(?:at|from|after|once|wh
 # before a test can be booked", "wait for the assessor to approve it before arranging
 # repairs") sets the same order as the other thing denied until the first ("a test
 # cannot be booked until your instructor has confirmed it", "no repairs before ...").
+# (From a word's start only: tried inside a long token, "\S+ " reads to its end from
+# every letter, quadratic on one hostile 50,000-character word.)
 _MUST_BEFORE = re.compile(
-    r"((?:\S+ ){0,6}?)(?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
+    r"(?<!\S)((?:\S+ ){0,6}?)"
+    r"(?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
     r"((?:\S+ ){0,10}?)before ((?:\S+ ){1,8})"
 )
 _DENIED_UNTIL = re.compile(_DENY + r"|no) ((?:\S+ ){0,5}?)(?:until|before) ")

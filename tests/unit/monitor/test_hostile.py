@@ -308,3 +308,20 @@ async def test_a_failing_stage_fails_only_its_trace(golden: GoldenSet) -> None:
     assert j.status == "judge_error" and j.error is not None
     assert j.error.reason.startswith("citations failed: KeyError")
     assert j.gate is not None and j.diagnostics is not None  # what ran before is kept
+
+
+def test_one_long_token_does_not_stall_the_polarity_reader() -> None:
+    # A base64 blob or a run of one letter within the answer limit: a pattern tried from
+    # every letter of it read to its end each time (quadratic: about a minute a call at
+    # 200,000 characters before the fix). A liveness bound, not a speed target.
+    import time
+
+    from monitor.text.polarity import polarity_flip
+
+    blob = "x" * 100_000
+    started = time.monotonic()
+    flip = polarity_flip(
+        "You must sign the form before the visit can be booked.", f"Attachment: {blob} ok"
+    )
+    assert time.monotonic() - started < 10
+    assert flip is None
