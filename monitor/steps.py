@@ -1262,8 +1262,14 @@ class StepVerifier:
                     continue
                 # A term that says nothing is charged, said as "free" ("at no extra
                 # charge" -> "free of charge").
-                if any(w in COST_WORDS for w in term_words) and (
-                    _NO_COST.search(" ".join(gw)) or any(w in COST_FREE_WORDS for w in gw)
+                # (Not beside a cost the sentence states outside its "free": "towels
+                # cost extra, but the sauna is free".)
+                said = " ".join(gw)
+                rest = _NO_COST.sub(" ", said).split()
+                if (
+                    any(w in COST_WORDS for w in term_words)
+                    and (_NO_COST.search(said) or any(w in COST_FREE_WORDS for w in gw))
+                    and not any(w in COST_WORDS or w == "extra" for w in rest)
                 ):
                     continue
                 if _bound_kept(term, full, seg_q):
@@ -1296,6 +1302,8 @@ class StepVerifier:
             # is not kept by "your application".
             kept = sum(
                 (stated_q and _quantity_word(w))
+                # (A bound word said in another of its way: "capped" / "maximum".)
+                or (stated_q and any(w in ws and set(gw) & ws for ws in _BOUND_WAYS.values()))
                 or (verb_free and w in COMMON_VERBS)
                 or (no_cost and w in COST_FREE_WORDS)
                 or (priced and w in COST_WORDS)
@@ -1314,15 +1322,26 @@ class StepVerifier:
             # "twenty-five pounds"; not "at least 48 hours before" -> "on the day").
             # (A bare number the step writes too is no new quantity: "under-16s" /
             # "under 16".)
+            # (A bound word only the way the term's own points: "capped at $250" ->
+            # "a maximum of $250"; not "at least $250", nor "50% discount" -> "50%
+            # more".)
             same_numbers = stated_q and all(
                 q.startswith("n:") and _value(q) in step_numbers for q in new_in(seg_q)
             )
+            ways = {way for k in term_words for way, ws in _BOUND_WAYS.items() if k in ws}
             new = [
                 w
                 for w in policy_terms(gw)
                 if _count(w, ref_words, p) == 0
                 and not w[:1].isdigit()
-                and not (same_numbers and (_quantity_word(w) or w in _APPROXIMATE))
+                and not (
+                    same_numbers
+                    and (
+                        w in _APPROXIMATE
+                        or (_quantity_word(w) and w not in _BOUND_WORDS)
+                        or any(w in _BOUND_WAYS[way] for way in ways)
+                    )
+                )
                 and not any(_abbreviates(w, x) for x in ref_words)  # "std" / "standard"
             ]
             if new:
@@ -1934,10 +1953,8 @@ def _quantity_word(w: str) -> bool:
     is written, which the quantity rule compares in canonical form."""
     if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in _QUANTITY_WORDS:
         return True
-    if all(x.isalpha() for x in w.split("-")) and any(
-        q.startswith("n:") for q in quantities(w.replace("-", " "))
-    ):
-        return True  # "forty", "twenty-five", "hundred"
+    if all(x.isalpha() and any(q.startswith("n:") for q in quantities(x)) for x in w.split("-")):
+        return True  # "forty", "twenty-five", "hundred"; not "two-factor"
     # A unit after the number ("2 days", "2 pm", "2 dollars") or a currency code
     # before it ("GBP 2").
     return any(
@@ -2059,8 +2076,14 @@ def _count_value(words: list[str]) -> float | None:
 
 _BOUND_WORDS = frozenset(
     "within more less most least later earlier sooner under over up maximum minimum between".split()
-    + "max min cap capped".split()
+    + "max min".split()
 )
+# The bound words by the way they point (a declared term's bound said in another word
+# of its way: "capped at $250" / "a maximum of $250").
+_BOUND_WAYS = {
+    "max": frozenset("max maximum most cap capped up under within less limit limited".split()),
+    "min": frozenset("min minimum least more over".split()),
+}
 # Bound words and the comparison classes ("anything above 3 m3" / "any excess"): the
 # quantity rule's, never a noun swap.
 _COMPARISON_WORDS = _BOUND_WORDS | SAME_CLASS_WORDS[0] | SAME_CLASS_WORDS[1]

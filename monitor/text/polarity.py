@@ -131,13 +131,22 @@ _CONTRAST_NOT = re.compile(r"[,;]\s+(?:and\s+|but\s+)?not\s+((?:[\w'-]+\s*){1,3}
 _RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+((?:[\w'-]+\s*){1,3})", re.I)
 
 
+def _own_words(option: str, before: str) -> list[str]:
+    """The content words of ``option`` that the text before it does not have: what
+    tells the denied option from the kept one ("partial" in "a full refund, not a
+    partial refund")."""
+    kept = content(tokens(before)[-4:])
+    return [w for w in content(tokens(option)) if not any(same_word(w, k, 4) for k in kept)]
+
+
 def _contrast_as_rather(text: str, other: str) -> str:
     """``text`` with a contrastive ", not X" written "rather than X" where ``other``
-    says "rather than" / "instead of" the same X (a content word of the three after
-    each), so that neither counts as a negation; only where that "not" is the text's
-    one negator."""
-    said = [content(tokens(m.group(1))) for m in _RATHER_THAN.finditer(other)]
-    if not said:
+    says "rather than" / "instead of" the same X, so that neither counts as a
+    negation: a word that tells X from the option kept before it is in both (not "a
+    full refund, not a partial refund" / "a partial refund rather than a full refund");
+    only where that "not" is the text's one negator."""
+    said = [_own_words(m.group(1), other[: m.start()]) for m in _RATHER_THAN.finditer(other)]
+    if not any(said):
         return text
     # (Only as the text's one negation: beside another, which of them the other text
     # says, and how, is left to the count.)
@@ -145,7 +154,7 @@ def _contrast_as_rather(text: str, other: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
-        ws = content(tokens(m.group(1)))
+        ws = _own_words(m.group(1), text[: m.start()])
         if any(same_word(w, x, 4) for w in ws for ys in said for x in ys):
             return f"{m.group(0)[0]} rather than {m.group(1)}"
         return m.group(0)
@@ -185,8 +194,9 @@ _ONLY_FROM = re.compile(r" only (?:(?!until )\S+ ){0,3}?(?:at|from|after|once|wh
 # before a test can be booked", "wait for the assessor to approve it before arranging
 # repairs") sets the same order as the other thing denied until the first ("a test
 # cannot be booked until your instructor has confirmed it", "no repairs before ...").
-# (From a word's start only: tried inside a long token, "\S+ " reads to its end from
-# every letter, quadratic on one hostile 50,000-character word.)
+# (From a word's start only: tried inside a long token, "\S+ " read to its end from
+# every letter, quadratic on one hostile 50,000-character word; and a match could start
+# inside a word, "behave to" read as "have to".)
 _MUST_BEFORE = re.compile(
     r"(?<!\S)((?:\S+ ){0,6}?)"
     r"(?:must|have to|has to|need to|needs to|required to|wait for|wait until) "
@@ -459,7 +469,7 @@ def _grounded(
         # the negating text states that side itself, which the negation only says
         # again ("don't throw anything away: keep the item").
         return True
-    if _prefixed(head, other):
+    if _prefixed(head, other, own):
         return False
     if any(same_word(head, w, 4) for w in other):
         return True
@@ -614,12 +624,19 @@ def _converse(step: list[str], answer: list[str]) -> bool:
     )
 
 
-def _prefixed(head: str, other: list[str]) -> bool:
+def _no_shows(ws: list[str]) -> int:
+    return sum(w.startswith("no-show") for w in ws)
+
+
+def _prefixed(head: str, other: list[str], own: list[str] | None = None) -> bool:
     """Whether the other text has ``head`` (or a word of its family) with a negative
-    prefix: "not refund" against "non-refundable", "don't use" against "unused"."""
+    prefix: "not refund" against "non-refundable", "don't use" against "unused". A
+    "no-show" the other text has where this one (``own``) says it does not attend:
+    "failing to attend", "not turning up" (not where both say "no-show": "if you do not
+    arrive in time, it counts as a no-show" / "if you arrive in time, ...")."""
     forms = {head, head + "d", head + "ed", head + "s"}
-    if head in _ATTEND and any(w.startswith("no-show") for w in other):
-        return True  # "a no-show" = "failing to attend", "not turning up"
+    if head in _ATTEND and _no_shows(other) > _no_shows(own or []):
+        return True
     return any(
         w.startswith(p)
         and (
@@ -967,8 +984,8 @@ def polarity_flip(
         neg_a = _in_own_clause(neg_a, answer, sw)
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
-    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own))]
-    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw))]
+    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, sw))]
+    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, aw_own))]
     # ... or "free" said as "complimentary", which is no negator ("guests get a
     # complimentary drink" / "guests don't get a drink" is a flip).
     neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _says_free(aw_own, sw))]

@@ -159,7 +159,7 @@ _CLOCK_WORDS = re.compile(
     r"(?:in the (morning|afternoon|evening)|at night|(?<=o'clock\s)|(?<=o'clock))"
 )
 # "... o'clock the night before", "that evening", "tonight": an evening hour.
-_NIGHT_AFTER = re.compile(r"\s*(?:(?:the|that|on the|in the)\s+)?(?:night|evening)\b|\s*tonight\b")
+_NIGHT_AFTER = re.compile(r"\s*(?:the|that|on the|in the)\s+(?:night|evening)\b|\s*tonight\b")
 # The first end of a range of times takes the meridiem of the second: "8 to 8:30 in
 # the morning", "between 8 and 8.30 am", "11-2 pm" (11 am: it comes before 2 pm).
 _CLOCK_RANGE = re.compile(
@@ -243,7 +243,7 @@ _EVERY = re.compile(
     r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
     # (Not a span after an amount: "<value> a week later".)
-    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago)\b))"
+    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago|early|late|ahead|from|in advance)\b))"
 )
 _ADVERBS = {
     "hourly": ("min", 60),

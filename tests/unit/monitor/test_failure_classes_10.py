@@ -66,6 +66,23 @@ from tests.unit.monitor.test_failure_classes import item
             "The charter deposit is only a hold on your card, not a charge.",
             False,
         ),
+        # Two options of one noun: the word that tells them apart decides (the review
+        # of the first version, which matched on the shared noun).
+        (
+            "You get a full refund, not a partial refund.",
+            "You get a partial refund rather than a full refund.",
+            True,
+        ),
+        (
+            "Book a single cabin, not a double cabin.",
+            "Book a double cabin instead of a single cabin.",
+            True,
+        ),
+        (
+            "Use the rear entrance, not the front entrance.",
+            "Use the rear entrance rather than the front one.",
+            False,
+        ),
         (
             # Beside another negation the contrast is left to the count, which pairs
             # the two "not"s as before.
@@ -108,6 +125,17 @@ def test_a_contrast_denies_the_other_option(step, answer, flip):
             "No-shows are not charged for the language exchange.",
             "If you do not show up, you are not charged for the language exchange.",
             False,
+        ),
+        # Both texts say "no-show": a "not arrive" beside it is a rule of its own.
+        (
+            "If you do not arrive within 15 minutes, it counts as a no-show.",
+            "If you arrive within 15 minutes, it counts as a no-show.",
+            True,
+        ),
+        (
+            "Do not turn the sauna off after use; no-shows lose the booking.",
+            "Turn the sauna off after use; no-shows lose the booking.",
+            True,
         ),
     ],
 )
@@ -198,6 +226,24 @@ SAUNA = item(
         ),
         (SAUNA, "Towels are provided free of charge. Book a slot in the app.", None),
         (
+            # A "free" about something else, beside a cost of the term's own.
+            SAUNA,
+            "Towels cost extra, but the slot booking in the app is free. Book a slot in the app.",
+            {0: "negated", 1: "covered"},
+        ),
+        (
+            # A bound the other way, or a price moved up, is no way of writing the term.
+            COURIER,
+            "Compensation for a lost parcel is at least $300. Parcel collections run "
+            "Monday to Friday from the depot.",
+            {0: "altered", 1: "covered"},
+        ),
+        (
+            POTTERY,
+            "Members pay 50% more on firing fees. Book kiln space at the desk.",
+            {0: "altered", 1: "covered"},
+        ),
+        (
             SAUNA,
             "Towels are provided for an extra charge. Book a slot in the app.",
             {0: "negated", 1: "covered"},
@@ -241,8 +287,17 @@ def test_a_quantity_read_as_written(text, reading):
     assert reading in quantities(text)
 
 
-def test_an_amount_a_week_later_is_no_rate():
-    assert quantities("we refund <value> a week later") == {"min:10080"}
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("we refund <value> a week later", "min:10080"),
+        ("we refund <value> a day early", "min:1440"),
+        ("pay <value> a week from today", "min:10080"),
+        ("at 9 o'clock evening classes start", "clock:540"),
+    ],
+)
+def test_no_rate_or_evening_misread(text, reading):
+    assert quantities(text) == {reading}
 
 
 AFTERCARE = [
