@@ -135,7 +135,7 @@ def _own_words(option: str, before: str) -> list[str]:
     """The content words of ``option`` that the text before it does not have: what
     tells the denied option from the kept one ("partial" in "a full refund, not a
     partial refund")."""
-    kept = content(tokens(before)[-4:])
+    kept = content(tokens(before[-200:])[-4:])  # (the last words only: linear)
     return [w for w in content(tokens(option)) if not any(same_word(w, k, 4) for k in kept)]
 
 
@@ -433,6 +433,7 @@ def _grounded(
     other: list[str],
     own: list[str] | None = None,
     preds: dict[tuple[str, str], tuple[str, ...]] | None = None,
+    more_no_shows: bool = False,
 ) -> bool:
     """Whether a negation bears on the other text: the first word of its scope occurs
     there, not under a negative prefix, or two of its other scope words do ("not taken
@@ -469,7 +470,7 @@ def _grounded(
         # the negating text states that side itself, which the negation only says
         # again ("don't throw anything away: keep the item").
         return True
-    if _prefixed(head, other, own):
+    if _prefixed(head, other, more_no_shows):
         return False
     if any(same_word(head, w, 4) for w in other):
         return True
@@ -628,14 +629,15 @@ def _no_shows(ws: list[str]) -> int:
     return sum(w.startswith("no-show") for w in ws)
 
 
-def _prefixed(head: str, other: list[str], own: list[str] | None = None) -> bool:
+def _prefixed(head: str, other: list[str], more_no_shows: bool = False) -> bool:
     """Whether the other text has ``head`` (or a word of its family) with a negative
     prefix: "not refund" against "non-refundable", "don't use" against "unused". A
-    "no-show" the other text has where this one (``own``) says it does not attend:
+    "no-show" the other text has where this one says it does not attend (``more_no_shows``:
+    the other text has more of them, counted once per text by the caller):
     "failing to attend", "not turning up" (not where both say "no-show": "if you do not
     arrive in time, it counts as a no-show" / "if you arrive in time, ...")."""
     forms = {head, head + "d", head + "ed", head + "s"}
-    if head in _ATTEND and _no_shows(other) > _no_shows(own or []):
+    if head in _ATTEND and more_no_shows:
         return True
     return any(
         w.startswith(p)
@@ -984,8 +986,9 @@ def polarity_flip(
         neg_a = _in_own_clause(neg_a, answer, sw)
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
-    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, sw))]
-    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, aw_own))]
+    shows_s, shows_a = _no_shows(sw), _no_shows(aw_own)
+    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, shows_a > shows_s))]
+    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, shows_s > shows_a))]
     # ... or "free" said as "complimentary", which is no negator ("guests get a
     # complimentary drink" / "guests don't get a drink" is a flip).
     neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _says_free(aw_own, sw))]
@@ -1022,8 +1025,16 @@ def polarity_flip(
         # (A denied predicate after what it denies counts in the answer's text only:
         # a step's "reselling above face value is not allowed" is said again as what
         # happens to those who do, "tickets resold above face value are voided".)
-        kept_s = [n for n in neg_s if deny_s or _grounded(n, aw, sw) or _granted(n, aw_own, sw)]
-        kept_a = [n for n in neg_a if deny_a or _grounded(n, sw, aw_own, _predicate_index(at))]
+        more_a = _no_shows(aw) > shows_s
+        kept_s = [
+            n
+            for n in neg_s
+            if deny_s or _grounded(n, aw, sw, None, more_a) or _granted(n, aw_own, sw)
+        ]
+        preds_a = _predicate_index(at)
+        kept_a = [
+            n for n in neg_a if deny_a or _grounded(n, sw, aw_own, preds_a, shows_s > shows_a)
+        ]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
     # The verbs whose negation the step lost ("treatment does not start until ..." ->

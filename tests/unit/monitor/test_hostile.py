@@ -325,3 +325,22 @@ def test_one_long_token_does_not_stall_the_polarity_reader() -> None:
     )
     assert time.monotonic() - started < 10
     assert flip is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # Each "rather than" once read all the text before it; each "not arrive" once
+        # counted the "no-show"s of both texts (about 2 minutes and 50 s before).
+        ("Use the rear entrance, not the front.", "rather than x " * 14_286),
+        ("do not arrive " * 14_286, "arrive on time"),
+    ],
+)
+def test_many_repeated_phrases_do_not_stall_the_polarity_reader(step: str, answer: str) -> None:
+    import time
+
+    from monitor.text.polarity import polarity_flip
+
+    started = time.monotonic()
+    polarity_flip(step, answer)
+    assert time.monotonic() - started < 20
