@@ -135,7 +135,7 @@ def _own_words(option: str, before: str) -> list[str]:
     """The content words of ``option`` that the text before it does not have: what
     tells the denied option from the kept one ("partial" in "a full refund, not a
     partial refund")."""
-    kept = content(tokens(before[-200:])[-4:])  # (the last words only: linear)
+    kept = content(tokens(before[-200:])[-4:])  # (the last words only)
     return [w for w in content(tokens(option)) if not any(same_word(w, k, 4) for k in kept)]
 
 
@@ -145,7 +145,10 @@ def _contrast_as_rather(text: str, other: str) -> str:
     negation: a word that tells X from the option kept before it is in both (not "a
     full refund, not a partial refund" / "a partial refund rather than a full refund");
     only where that "not" is the text's one negator."""
-    said = [_own_words(m.group(1), other[: m.start()]) for m in _RATHER_THAN.finditer(other)]
+    said = [
+        _own_words(m.group(1), other[max(0, m.start() - 200) : m.start()])
+        for m in _RATHER_THAN.finditer(other)
+    ]
     if not any(said):
         return text
     # (Only as the text's one negation: beside another, which of them the other text
@@ -154,7 +157,7 @@ def _contrast_as_rather(text: str, other: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
-        ws = _own_words(m.group(1), text[: m.start()])
+        ws = _own_words(m.group(1), text[max(0, m.start() - 200) : m.start()])
         if any(same_word(w, x, 4) for w in ws for ys in said for x in ys):
             return f"{m.group(0)[0]} rather than {m.group(1)}"
         return m.group(0)
