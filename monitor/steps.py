@@ -652,6 +652,7 @@ class StepVerifier:
         anchors = _anchors(score_for_step, segs, cfg.share_penalty)
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
+        answer_free = _nothing_charged(sentence_words)
         for k, step in enumerate(steps):
             j, best = self._anchored(k, score_for_step[k], segs, anchors)
             # The best score any segment has for this step, before ownership took
@@ -672,10 +673,13 @@ class StepVerifier:
                 and any(q.startswith("money:") for q in step.quantities)
                 and any(w in COST_WORDS for w in answer_words)
             )
+            # "At no extra cost" is present as "free of charge", "complimentary".
+            no_cost = answer_free and _nothing_charged(step_words[k])
             present = (
                 sum(
                     (q_stated and _quantity_word(w))
                     or (priced and w in COST_WORDS)
+                    or (no_cost and (w in COST_WORDS or w in COST_FREE_WORDS or w == "extra"))
                     or any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
                     for w in terms
                 )
@@ -1224,7 +1228,7 @@ class StepVerifier:
         plain_words = next((ws for at, ws, _ in al.sentences if at == seg.at), None)
         if plain_words is None:
             plain_words = tokens(seg.text)  # a window: both its sentences
-        step_numbers = {v for w in tokens(step.text) if (v := _number_value(w)) is not None}
+        step_numbers: set[float] | None = None
         for term in declared:
             if term.casefold() not in step.text.casefold():
                 continue
@@ -1262,14 +1266,11 @@ class StepVerifier:
                     continue
                 # A term that says nothing is charged, said as "free" ("at no extra
                 # charge" -> "free of charge").
-                # (Not beside a cost the sentence states outside its "free": "towels
-                # cost extra, but the sauna is free".)
-                said = " ".join(gw)
-                rest = _NO_COST.sub(" ", said).split()
-                if (
-                    any(w in COST_WORDS for w in term_words)
-                    and (_NO_COST.search(said) or any(w in COST_FREE_WORDS for w in gw))
-                    and not any(w in COST_WORDS or w == "extra" for w in rest)
+                # (Read in the clause that says it, when a cost of something else
+                # stands beside it: "towels are free of charge, but the robe costs
+                # extra"; not "towels cost extra, but the sauna is free".)
+                if any(w in COST_WORDS for w in term_words) and _said_free(
+                    gw, content(tokens(step.masked))
                 ):
                     continue
                 if _bound_kept(term, full, seg_q):
@@ -1283,6 +1284,30 @@ class StepVerifier:
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
+            # The bounds of the sentence that states the term's quantity (of a window's
+            # two, the one that does), as they point.
+            said_bounds, phrased = (
+                _bounds_said(
+                    next(
+                        (
+                            ws
+                            for at, ws, text in al.sentences
+                            if len(seg.at) > 1
+                            and set(at) <= set(seg.at)
+                            and all(stated(q, quantities(text)) for q in main_readings(term_q))
+                        ),
+                        gw,
+                    )
+                )
+                if stated_q
+                else (frozenset(), frozenset())
+            )
+            ways = {way for k in term_words for way, ws in _TERM_WAYS.items() if k in ws}
+            # The term's own quantity with its bound or price change turned the other
+            # way ("limited to $150" -> "no lower than $150", "a 20% surcharge" ->
+            # "20% less"): however its other words are kept, the term is not.
+            if stated_q and (_opposite_way(term_words, gw) or _bound_turned(ways, said_bounds)):
+                return "altered", f"declared policy term turned: {term}", False
             # A verb around a quantity this sentence states is reworded freely ("the
             # charge is reduced by 50%" -> "50% off", "a fifty per cent reduction").
             verb_free = (
@@ -1303,7 +1328,7 @@ class StepVerifier:
             kept = sum(
                 (stated_q and _quantity_word(w))
                 # (A bound word said in another of its way: "capped" / "maximum".)
-                or (stated_q and any(w in ws and set(gw) & ws for ws in _BOUND_WAYS.values()))
+                or (stated_q and any(w in ws and said_bounds & ws for ws in _BOUND_WAYS.values()))
                 or (verb_free and w in COMMON_VERBS)
                 or (no_cost and w in COST_FREE_WORDS)
                 or (priced and w in COST_WORDS)
@@ -1325,10 +1350,18 @@ class StepVerifier:
             # (A bound word only the way the term's own points: "capped at $250" ->
             # "a maximum of $250"; not "at least $250", nor "50% discount" -> "50%
             # more".)
-            same_numbers = stated_q and all(
-                q.startswith("n:") and _value(q) in step_numbers for q in new_in(seg_q)
+            # (A denied comparison by the way its plain form points: "capped at $300"
+            # -> "no more than $300", "will not exceed $300"; not "no less than".)
+            # (A price cut or rise by another word of its direction: "a 50% discount"
+            # -> "50% less"; not "50% more".)
+            if stated_q and step_numbers is None:
+                step_numbers = {v for w in tokens(step.text) if (v := _number_value(w)) is not None}
+            same_numbers = (
+                stated_q
+                and step_numbers is not None
+                and all(q.startswith("n:") and _value(q) in step_numbers for q in new_in(seg_q))
             )
-            ways = {way for k in term_words for way, ws in _BOUND_WAYS.items() if k in ws}
+
             new = [
                 w
                 for w in policy_terms(gw)
@@ -1338,8 +1371,8 @@ class StepVerifier:
                     same_numbers
                     and (
                         w in _APPROXIMATE
-                        or (_quantity_word(w) and w not in _BOUND_WORDS)
-                        or any(w in _BOUND_WAYS[way] for way in ways)
+                        or (_quantity_word(w) and w not in _BOUND_WORDS and w not in phrased)
+                        or _said_the_way(w, ways, phrased, said_bounds)
                     )
                 )
                 and not any(_abbreviates(w, x) for x in ref_words)  # "std" / "standard"
@@ -1480,6 +1513,39 @@ _NO_COST = re.compile(
     r"|(?:no|without (?:a|any)?) ?(?:fee|fees|charge|charges|cost)"
     r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay|without paying)\b"
 )
+# Where a sentence turns to another thing ("..., but", "; whereas"; on tokens).
+_CLAUSE_TURN = re.compile(r"\s(?:but|while|whereas|although|though|however|;)\s")
+
+
+def _nothing_charged(ws: list[str]) -> bool:
+    """Whether words say that something is not charged for ("at no extra cost", "free of
+    charge", "complimentary", "no fee")."""
+    padded = plain_bounds(" " + " ".join(ws) + " ")
+    return any(w in COST_FREE_WORDS for w in padded.split()) or bool(_NO_COST.search(padded))
+
+
+def _says_no_cost(ws: list[str]) -> bool:
+    said = " ".join(ws)
+    if not (_NO_COST.search(said) or any(w in COST_FREE_WORDS for w in ws)):
+        return False
+    return not any(w in COST_WORDS or w == "extra" for w in _NO_COST.sub(" ", said).split())
+
+
+def _said_free(gw: list[str], step_words: list[str]) -> bool:
+    """Whether the sentence says that nothing is charged, and states no cost beside
+    it: in the whole sentence, or in a clause of it that names what the step is about
+    ("towels are free of charge, but the robe costs extra" for "towels are provided at
+    no extra charge")."""
+    if _says_no_cost(gw):
+        return True
+    about = [w for w in step_words if w not in COST_WORDS and w not in COST_FREE_WORDS]
+    return any(
+        _says_no_cost(cw) and any(same_word(w, x, 4) for w in about for x in content(cw))
+        for clause in _CLAUSE_TURN.split(" " + " ".join(gw) + " ")
+        if (cw := clause.split())
+    )
+
+
 # Words that say "not" without a negator: the negative side of an antonym pair
 # ("refused", "prohibited", "unavailable", "optional") and restrictions ("card only",
 # "except"); not the pairs of order, state or time (after, close, stop), which say
@@ -1817,9 +1883,7 @@ def _kept_in_other_words(
         return True  # "the first $50" -> "the 1st $50"
     if any(_abbreviates(x, w) for x in gw):
         return True  # "account credit" -> "acct credit"
-    if w in _CALENDAR_NAMES and any(
-        len(x) >= 3 and w.startswith(x) for t in gw for x in t.split("-")
-    ):
+    if any(_shortens(x, w) for t in gw for x in t.split("-")):
         return True  # "Monday to Saturday" -> "Mon-Sat"
     if (
         w in COST_WORDS
@@ -1843,6 +1907,46 @@ _CALENDAR_NAMES = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday january february march
     april june july august september october november december""".split()
 )
+
+
+def _bounds_said(ws: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of a sentence with its denied comparisons in their plain form ("no
+    more than $300", "will not exceed $300" -> "at most"; "no less than" -> "at
+    least"), and the words those phrases wrote."""
+    padded = " " + " ".join(ws) + " "
+    phrased = frozenset(
+        t for phrase, _ in BOUND_PHRASES if f" {phrase} " in padded for t in phrase.split()
+    )
+    return frozenset(tokens(plain_bounds(padded))), phrased
+
+
+def _bound_turned(ways: set[str], said_bounds: frozenset[str]) -> bool:
+    """Whether a sentence bounds the other way from a term and never its way ("limited
+    to $150" -> "at least $150" / "no lower than $150")."""
+    return any(
+        said_bounds & _BOUND_WAYS[other] and not said_bounds & _BOUND_WAYS[way]
+        for way, other in (("max", "min"), ("min", "max"))
+        if way in ways
+    )
+
+
+def _said_the_way(
+    w: str, ways: set[str], phrased: frozenset[str], said_bounds: frozenset[str]
+) -> bool:
+    """Whether the word ``w`` writes a bound or a price change the way ``ways`` point;
+    a word of a denied comparison by its plain form ("more" in "no more than" is "at
+    most")."""
+    if w in phrased:
+        return any(said_bounds & _TERM_WAYS[way] for way in ways)
+    return any(w in _TERM_WAYS[way] for way in ways)
+
+
+def _shortens(short: str, name: str) -> bool:
+    """Whether ``short`` is a day or month name shortened to its first letters ("Mon"
+    for "Monday", "Sept" for "September")."""
+    return name in _CALENDAR_NAMES and len(short) >= 3 and name.startswith(short)
+
+
 # Words that round a quantity ("roughly half an hour", "approx 30 mins"): how it is
 # written, not a policy of its own.
 _APPROXIMATE = frozenset("about around roughly approx approximately circa".split())
@@ -1953,8 +2057,11 @@ def _quantity_word(w: str) -> bool:
     is written, which the quantity rule compares in canonical form."""
     if w[:1].isdigit() or w in NUMBER_WORDS or w in _BOUND_WORDS or w in _QUANTITY_WORDS:
         return True
-    if all(x.isalpha() and any(q.startswith("n:") for q in quantities(x)) for x in w.split("-")):
-        return True  # "forty", "twenty-five", "hundred"; not "two-factor"
+    if all(
+        x.isalpha() and (x in NUMBER_WORDS or any(q.startswith("n:") for q in quantities(x)))
+        for x in w.split("-")
+    ):
+        return True  # "forty", "twenty-five", "one-hundred"; not "two-factor"
     # A unit after the number ("2 days", "2 pm", "2 dollars") or a currency code
     # before it ("GBP 2").
     return any(
@@ -1984,8 +2091,9 @@ def _substitution(
     A paraphrase rewrites more than one short span, so it does not meet the first
     condition; a swapped channel, scope or document does ("by phone" -> "by text message").
     """
-    a = [t for t in sw if t not in STOPWORDS and t != "n't"]
-    b = [t for t in gw if t not in STOPWORDS and t != "n't"]
+    # (Nor the auxiliary of "won't", "can't", "shan't": tokens "wo", "ca", "sha".)
+    a = [t for t in sw if t not in STOPWORDS and t != "n't" and t not in _AUX_HALVES]
+    b = [t for t in gw if t not in STOPWORDS and t != "n't" and t not in _AUX_HALVES]
     matcher = difflib.SequenceMatcher(
         a=[canon(t) for t in a], b=[canon(t) for t in b], autojunk=False
     )
@@ -2017,6 +2125,11 @@ def _substitution(
     ]
     if not lost or not new:
         return None
+    # A bound said as a denied comparison ("capped at £200" -> "won't exceed £200"):
+    # the quantity rule's and the declared terms'.
+    _, phrased = _bounds_said(gw)
+    if all(w in phrased for w in new) and all(w in _BOUND_WAY_WORDS for w in lost):
+        return None
     # Verbs around the swapped nouns may change with them ("avoid a fee" ->
     # "receive a discount"); the nouns on both sides are what must differ.
     if not policy_terms(lost) or not policy_terms(new):
@@ -2032,9 +2145,7 @@ def _substitution(
     if any(w in COST_FREE_WORDS for w in new) and any(w in NEGATORS for w in a[i1:i2]):
         return None  # "at no extra charge" -> "free of charge"
     short = [x for w in b[j1:j2] for x in w.split("-")]
-    if all(
-        any(len(x) >= 3 and w.startswith(x) for w in lost if w in _CALENDAR_NAMES) for x in short
-    ):
+    if all(any(_shortens(x, w) for w in lost) for x in short):
         return None  # "Monday to Friday" -> "Mon-Fri"
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
 
@@ -2081,9 +2192,16 @@ _BOUND_WORDS = frozenset(
 # The bound words by the way they point (a declared term's bound said in another word
 # of its way: "capped at $250" / "a maximum of $250").
 _BOUND_WAYS = {
-    "max": frozenset("max maximum most cap capped up under within less limit limited".split()),
+    "max": frozenset(
+        "max maximum most cap capped ceiling up under within less limit limited".split()
+    ),
     "min": frozenset("min minimum least more over".split()),
 }
+_BOUND_WAY_WORDS = _BOUND_WAYS["max"] | _BOUND_WAYS["min"]
+_AUX_HALVES = frozenset({"wo", "ca", "sha"})
+# ... and the direction of a price change ("a 50% discount" / "50% less" / "50% off";
+# "a 20% surcharge" / "20% extra").
+_TERM_WAYS = {**_BOUND_WAYS, "down": DOWN_WORDS, "up": UP_WORDS}
 # Bound words and the comparison classes ("anything above 3 m3" / "any excess"): the
 # quantity rule's, never a noun swap.
 _COMPARISON_WORDS = _BOUND_WORDS | SAME_CLASS_WORDS[0] | SAME_CLASS_WORDS[1]

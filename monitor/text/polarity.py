@@ -90,6 +90,7 @@ _BEYOND = (
 # "If the dock failed to lock" = "if the dock did not lock": a negation with the verb
 # as its scope ("don't fail to" is litotes, so not the bare "fail to").
 _FAILED = (
+    ("failing to", "not"),
     ("failed to", "did not"),
     ("fails to", "does not"),
     ("fail to", "do not"),
@@ -136,7 +137,12 @@ def _own_words(option: str, before: str) -> list[str]:
     tells the denied option from the kept one ("partial" in "a full refund, not a
     partial refund")."""
     kept = content(tokens(before[-200:])[-4:])  # (the last words only)
-    return [w for w in content(tokens(option)) if not any(same_word(w, k, 4) for k in kept)]
+    # (Not a number: "one" stands for the noun in "a full refund, not a partial one".)
+    return [
+        w
+        for w in content(tokens(option))
+        if not w[:1].isdigit() and not any(same_word(w, k, 4) for k in kept)
+    ]
 
 
 def _contrast_as_rather(text: str, other: str) -> str:

@@ -239,11 +239,14 @@ def _scaled_money(m: re.Match[str]) -> str:
 
 _EVERY = re.compile(
     # (An entity value masked as "<value>" is an amount there: "<value> a day".)
-    r"(?<![\w])(?:(?P<rate>(?:¤|<value>)\s*(?:(?:a|an)\s+|/\s*))"
+    r"(?<![\w])(?:(?P<rate>(?:(?P<money>¤)|<value>)\s*(?:(?:a|an)\s+|/\s*))"
     r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
-    # (Not a span after an amount: "<value> a week later".)
-    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago|early|late|ahead|from|in advance)\b))"
+    # (Not a span after an amount: "<value> a week later"; nor, after a masked value,
+    # which may be a count or a date, "<value> a day early"; a sum of money a day is
+    # a rate however it goes on: "£40 a month from January", "£5 a day late".)
+    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago)\b))"
+    r"(?(money)|(?(rate)(?!\s+(?:early|late|ahead|from|in advance)\b)))"
 )
 _ADVERBS = {
     "hourly": ("min", 60),
