@@ -1303,10 +1303,11 @@ class StepVerifier:
                 else (frozenset(), frozenset())
             )
             ways = {way for k in term_words for way, ws in _TERM_WAYS.items() if k in ws}
-            # The term's own quantity with its bound or price change turned the other
-            # way ("limited to $150" -> "no lower than $150", "a 20% surcharge" ->
-            # "20% less"): however its other words are kept, the term is not.
-            if stated_q and (_opposite_way(term_words, gw) or _bound_turned(ways, said_bounds)):
+            # The term's own quantity with its price change turned the other way ("a
+            # 20% surcharge" -> "20% less"): however its other words are kept, the
+            # term is not. (Not a bound word, "15% more", "less than a day": a
+            # sentence says "more" or "less" of many things.)
+            if stated_q and _opposite_way([w for w in term_words if w not in _BOUND_WORDS], gw):
                 return "altered", f"declared policy term turned: {term}", False
             # A verb around a quantity this sentence states is reworded freely ("the
             # charge is reduced by 50%" -> "50% off", "a fifty per cent reduction").
@@ -1918,16 +1919,6 @@ def _bounds_said(ws: list[str]) -> tuple[frozenset[str], frozenset[str]]:
         t for phrase, _ in BOUND_PHRASES if f" {phrase} " in padded for t in phrase.split()
     )
     return frozenset(tokens(plain_bounds(padded))), phrased
-
-
-def _bound_turned(ways: set[str], said_bounds: frozenset[str]) -> bool:
-    """Whether a sentence bounds the other way from a term and never its way ("limited
-    to $150" -> "at least $150" / "no lower than $150")."""
-    return any(
-        said_bounds & _BOUND_WAYS[other] and not said_bounds & _BOUND_WAYS[way]
-        for way, other in (("max", "min"), ("min", "max"))
-        if way in ways
-    )
 
 
 def _said_the_way(
