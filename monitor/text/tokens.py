@@ -95,12 +95,21 @@ def same_word(a: str, b: str, prefix: int) -> bool:
     return n >= prefix and n >= min(len(a), len(b)) - 2
 
 
+# The auxiliaries of "won't", "can't", "shan't" as tokens ("wo", "ca", "sha" + "n't"):
+# function words, as "will", "can", "shall" are.
+_AUX_HALVES = frozenset({"wo", "ca", "sha"})
+
+
 def content(ws: Sequence[str]) -> list[str]:
     """The content words of a token list: no function words, negators or slots."""
     return [
         w
         for w in ws
-        if w not in STOPWORDS and w not in NEGATORS and not w.startswith("<") and w != "n't"
+        if w not in STOPWORDS
+        and w not in NEGATORS
+        and not w.startswith("<")
+        and w != "n't"
+        and w not in _AUX_HALVES
     ]
 
 

@@ -231,3 +231,12 @@ def test_a_sum_of_money_a_period_is_a_rate(text, reading, present):
 )
 def test_hyphened_number_words(word, number):
     assert _quantity_word(word) is number
+
+
+def test_the_auxiliary_of_a_contraction_is_no_content_word():
+    from monitor.text.tokens import content, policy_terms, tokens
+
+    assert content(tokens("We can't refund it and won't hold it.")) == ["refund", "hold"]
+    assert policy_terms(tokens("you shan't be charged")) == policy_terms(
+        tokens("you shall not be charged")
+    )
