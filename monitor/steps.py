@@ -72,6 +72,7 @@ from monitor.text.quantities import (
     quantities,
     stated,
 )
+from monitor.text.tokens import AUX_HALVES
 from monitor.values import find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -652,7 +653,6 @@ class StepVerifier:
         anchors = _anchors(score_for_step, segs, cfg.share_penalty)
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
-        answer_free = _nothing_charged(sentence_words)
         for k, step in enumerate(steps):
             j, best = self._anchored(k, score_for_step[k], segs, anchors)
             # The best score any segment has for this step, before ownership took
@@ -673,8 +673,11 @@ class StepVerifier:
                 and any(q.startswith("money:") for q in step.quantities)
                 and any(w in COST_WORDS for w in answer_words)
             )
-            # "At no extra cost" is present as "free of charge", "complimentary".
-            no_cost = answer_free and _nothing_charged(step_words[k])
+            # "At no extra cost" is present as "free of charge", "complimentary", in
+            # the segment that states the step (not "parking is free" elsewhere).
+            no_cost = _nothing_charged(step_words[k]) and _nothing_charged(
+                [w for at, ws, _ in al.sentences if set(at) & set(segs[j].at) for w in ws]
+            )
             present = (
                 sum(
                     (q_stated and _quantity_word(w))
@@ -1284,30 +1287,37 @@ class StepVerifier:
             # next two weeks"): its unit, number and bound words are kept, however
             # written (the quantity rule compares them).
             stated_q = bool(term_q) and all(stated(q, answer_q) for q in main_readings(term_q))
-            # The bounds of the sentence that states the term's quantity (of a window's
-            # two, the one that does), as they point.
-            said_bounds, phrased = (
-                _bounds_said(
+            # The words around the term's number in the sentence that states its
+            # quantity (of a window's two, the one that does; as written, not masked),
+            # and the bounds they say, as they point: "at least £300 and won't exceed
+            # £600" bounds £300 from below.
+            by_number = (
+                _near_number(
                     next(
                         (
                             ws
                             for at, ws, text in al.sentences
-                            if len(seg.at) > 1
-                            and set(at) <= set(seg.at)
+                            if set(at) <= set(seg.at)
                             and all(stated(q, quantities(text)) for q in main_readings(term_q))
                         ),
                         gw,
-                    )
+                    ),
+                    term_numbers,
                 )
                 if stated_q
-                else (frozenset(), frozenset())
+                else gw
+            )
+            said_bounds, phrased = (
+                _bounds_said(by_number) if stated_q else (frozenset(), frozenset())
             )
             ways = {way for k in term_words for way, ws in _TERM_WAYS.items() if k in ws}
             # The term's own quantity with its price change turned the other way ("a
             # 20% surcharge" -> "20% less"): however its other words are kept, the
-            # term is not. (Not a bound word, "15% more", "less than a day": a
-            # sentence says "more" or "less" of many things.)
-            if stated_q and _opposite_way([w for w in term_words if w not in _BOUND_WORDS], gw):
+            # term is not. (Read beside the term's number; and not a term's bound word,
+            # "15% more", "less than a day".)
+            if stated_q and _opposite_way(
+                [w for w in term_words if w not in _BOUND_WORDS], by_number
+            ):
                 return "altered", f"declared policy term turned: {term}", False
             # A verb around a quantity this sentence states is reworded freely ("the
             # charge is reduced by 50%" -> "50% off", "a fifty per cent reduction").
@@ -1514,8 +1524,9 @@ _NO_COST = re.compile(
     r"|(?:no|without (?:a|any)?) ?(?:fee|fees|charge|charges|cost)"
     r"|free of charge|(?:not|n't) (?:be )?(?:charged|cost)|(?:not|n't) pay|without paying)\b"
 )
-# Where a sentence turns to another thing ("..., but", "; whereas"; on tokens).
-_CLAUSE_TURN = re.compile(r"\s(?:but|while|whereas|although|though|however|;)\s")
+# Where a sentence turns to another thing ("..., but", "whereas"; on tokens, which have
+# no punctuation).
+_CLAUSE_TURN = re.compile(r"\s(?:but|while|whereas|although|though|however)\s")
 
 
 def _nothing_charged(ws: list[str]) -> bool:
@@ -1526,24 +1537,39 @@ def _nothing_charged(ws: list[str]) -> bool:
 
 
 def _says_no_cost(ws: list[str]) -> bool:
+    """Whether words say that nothing is charged and name no cost beside it ("free of
+    charge", "no fee"; not "free of charge, but the robe costs extra")."""
     said = " ".join(ws)
     if not (_NO_COST.search(said) or any(w in COST_FREE_WORDS for w in ws)):
         return False
-    return not any(w in COST_WORDS or w == "extra" for w in _NO_COST.sub(" ", said).split())
+    return not _names_cost(_NO_COST.sub(" ", said).split())
+
+
+def _names_cost(ws: list[str]) -> bool:
+    return any(w in COST_WORDS or w == "extra" for w in ws)
 
 
 def _said_free(gw: list[str], step_words: list[str]) -> bool:
     """Whether the sentence says that nothing is charged, and states no cost beside
-    it: in the whole sentence, or in a clause of it that names what the step is about
-    ("towels are free of charge, but the robe costs extra" for "towels are provided at
-    no extra charge")."""
+    it: in the whole sentence, or in a clause of it that names what the step is about,
+    where no clause that names it states a cost ("towels are free of charge, but the
+    robe costs extra" for "towels are provided at no extra charge"; not "helmets cost
+    £5, but goggles are provided free", nor "loans cost £2, but renewals of loans are
+    free")."""
     if _says_no_cost(gw):
         return True
-    about = [w for w in step_words if w not in COST_WORDS and w not in COST_FREE_WORDS]
-    return any(
-        _says_no_cost(cw) and any(same_word(w, x, 4) for w in about for x in content(cw))
-        for clause in _CLAUSE_TURN.split(" " + " ".join(gw) + " ")
-        if (cw := clause.split())
+    about = [
+        w
+        for w in policy_terms(step_words)
+        if w not in COST_WORDS and w not in COST_FREE_WORDS and w != "extra"
+    ]
+
+    def names(cw: list[str]) -> bool:
+        return any(same_word(w, x, 4) for w in about for x in content(cw))
+
+    clauses = [cw for c in _CLAUSE_TURN.split(" " + " ".join(gw) + " ") if (cw := c.split())]
+    return any(_says_no_cost(cw) and names(cw) for cw in clauses) and not any(
+        _names_cost(_NO_COST.sub(" ", " ".join(cw)).split()) and names(cw) for cw in clauses
     )
 
 
@@ -1910,6 +1936,17 @@ _CALENDAR_NAMES = frozenset(
 )
 
 
+def _near_number(ws: list[str], numbers: frozenset[str]) -> list[str]:
+    """The words around each of ``numbers`` in ``ws`` (four before, two after): what
+    bounds it or moves it; all of ``ws`` where none of them is written in digits
+    ("three hundred dollars")."""
+    values = {_number_value(n) for n in numbers} - {None}
+    at = [i for i, w in enumerate(ws) if w in numbers or _number_value(w) in values]
+    if not at:
+        return ws
+    return [w for i in at for w in ws[max(0, i - 4) : i + 3]]
+
+
 def _bounds_said(ws: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     """The words of a sentence with its denied comparisons in their plain form ("no
     more than $300", "will not exceed $300" -> "at most"; "no less than" -> "at
@@ -2083,8 +2120,8 @@ def _substitution(
     condition; a swapped channel, scope or document does ("by phone" -> "by text message").
     """
     # (Nor the auxiliary of "won't", "can't", "shan't": tokens "wo", "ca", "sha".)
-    a = [t for t in sw if t not in STOPWORDS and t != "n't" and t not in _AUX_HALVES]
-    b = [t for t in gw if t not in STOPWORDS and t != "n't" and t not in _AUX_HALVES]
+    a = [t for t in sw if t not in STOPWORDS and t != "n't" and t not in AUX_HALVES]
+    b = [t for t in gw if t not in STOPWORDS and t != "n't" and t not in AUX_HALVES]
     matcher = difflib.SequenceMatcher(
         a=[canon(t) for t in a], b=[canon(t) for t in b], autojunk=False
     )
@@ -2189,7 +2226,6 @@ _BOUND_WAYS = {
     "min": frozenset("min minimum least more over".split()),
 }
 _BOUND_WAY_WORDS = _BOUND_WAYS["max"] | _BOUND_WAYS["min"]
-_AUX_HALVES = frozenset({"wo", "ca", "sha"})
 # ... and the direction of a price change ("a 50% discount" / "50% less" / "50% off";
 # "a 20% surcharge" / "20% extra").
 _TERM_WAYS = {**_BOUND_WAYS, "down": DOWN_WORDS, "up": UP_WORDS}

@@ -132,17 +132,20 @@ _CONTRAST_NOT = re.compile(r"[,;]\s+(?:and\s+|but\s+)?not\s+((?:[\w'-]+\s*){1,3}
 _RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+((?:[\w'-]+\s*){1,3})", re.I)
 
 
+_ONE_LAST = re.compile(r"\bones?\W*$", re.I)
+
+
 def _own_words(option: str, before: str) -> list[str]:
     """The content words of ``option`` that the text before it does not have: what
     tells the denied option from the kept one ("partial" in "a full refund, not a
     partial refund")."""
     kept = content(tokens(before[-200:])[-4:])  # (the last words only)
-    # (Not a number: "one" stands for the noun in "a full refund, not a partial one".)
-    return [
-        w
-        for w in content(tokens(option))
-        if not w[:1].isdigit() and not any(same_word(w, k, 4) for k in kept)
-    ]
+    words = content(tokens(option))
+    # (Not a closing "one", which stands for the noun: "a full refund, not a partial
+    # one"; "zone 2, not zone 3" keeps its number.)
+    if words and _ONE_LAST.search(option):
+        words = words[:-1]
+    return [w for w in words if not any(same_word(w, k, 4) for k in kept)]
 
 
 def _contrast_as_rather(text: str, other: str) -> str:

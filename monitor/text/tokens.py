@@ -97,7 +97,7 @@ def same_word(a: str, b: str, prefix: int) -> bool:
 
 # The auxiliaries of "won't", "can't", "shan't" as tokens ("wo", "ca", "sha" + "n't"):
 # function words, as "will", "can", "shall" are.
-_AUX_HALVES = frozenset({"wo", "ca", "sha"})
+AUX_HALVES = frozenset({"wo", "ca", "sha"})
 
 
 def content(ws: Sequence[str]) -> list[str]:
@@ -109,7 +109,7 @@ def content(ws: Sequence[str]) -> list[str]:
         and w not in NEGATORS
         and not w.startswith("<")
         and w != "n't"
-        and w not in _AUX_HALVES
+        and w not in AUX_HALVES
     ]
 
 

@@ -216,7 +216,9 @@ def test_contrast_and_failing_to(step, answer, flip):
     [
         ("parking is £40 a month from January", "every:month:1", True),
         ("a late fee of $15 a day late", "every:min:1440", True),
-        ("a season ticket is €90 a month in advance", "every:month:1", True),
+        ("parking is £40 a month from next month", "every:month:1", True),
+        ("pay the £200 a month ahead of your course", "every:month:1", False),
+        ("we refund £25 a week from the day you return", "every:min:10080", False),
         ("the fee is £40 a week later", "every:min:10080", False),
         ("come back <value> a day early", "every:min:1440", False),
     ],
@@ -240,3 +242,107 @@ def test_the_auxiliary_of_a_contraction_is_no_content_word():
     assert policy_terms(tokens("you shan't be charged")) == policy_terms(
         tokens("you shall not be charged")
     )
+
+
+# The review of the first version of (1) to (6): what it hid or penalised.
+HELMETS = item(
+    "ski_helmets",
+    "Helmets are provided at no extra charge. Book lessons at the desk.",
+    ["Helmets are provided at no extra charge.", "Book lessons at the desk."],
+    ("at no extra charge",),
+)
+LOANS = item(
+    "library_loans",
+    "Interlibrary loans are available at no extra cost. Request them at the front desk.",
+    ["Interlibrary loans are available at no extra cost.", "Request them at the front desk."],
+    ("at no extra cost",),
+)
+EXCESS = item(
+    "scaffold_excess",
+    "The damage excess is capped at £300. Sign the hire form on delivery.",
+    ["The damage excess is capped at £300.", "Sign the hire form on delivery."],
+    ("capped at £300",),
+)
+LATE_HIRE = item(
+    "scaffold_late",
+    "Late bookings carry a 20% surcharge. Sign the hire form on delivery.",
+    ["Late bookings carry a 20% surcharge.", "Sign the hire form on delivery."],
+    ("20% surcharge",),
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "penalised"),
+    [
+        (
+            HELMETS,
+            "Helmets cost £5 each, but goggles are provided free. Book lessons at the desk.",
+            True,
+        ),
+        (
+            HELMETS,
+            "Helmets cost extra, however goggles are provided free. Book lessons at the desk.",
+            True,
+        ),
+        (
+            LOANS,
+            "Interlibrary loans cost £2 each, but renewals of loans are free. Request them at "
+            "the front desk.",
+            True,
+        ),
+        (
+            LOANS,
+            "You can get interlibrary loans. Request them at the front desk; parking is free "
+            "of charge.",
+            True,
+        ),
+        (
+            EXCESS,
+            "The damage excess is at least £300 and won't exceed £600. Sign the hire form on "
+            "delivery.",
+            True,
+        ),
+        (
+            EXCESS,
+            "The damage excess is over £300, and you pay no more than one excess per booking. "
+            "Sign the hire form on delivery.",
+            True,
+        ),
+        (EXCESS, "The damage excess cannot exceed £300. Sign the hire form on delivery.", False),
+        (
+            LATE_HIRE,
+            "Late bookings carry an additional 20% charge, so book earlier for the lower price. "
+            "Sign the hire form on delivery.",
+            False,
+        ),
+        (
+            LATE_HIRE,
+            "Late bookings pay 20% less. Sign the hire form on delivery.",
+            True,
+        ),
+    ],
+)
+def test_the_reviews_cases(ref, answer, penalised):
+    verdicts = StepVerifier().verify(ref, answer, [])
+    assert any(v.status != "covered" for v in verdicts) is penalised
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        ("Park in zone 2, not zone 3.", "Park in zone 2 rather than zone 3.", False),
+        ("Park in zone 2, not zone 3.", "Park in zone 3 rather than zone 2.", True),
+        (
+            "Book the 2-hour lesson, not the 1-hour one.",
+            "Book the 2-hour lesson rather than the 1-hour one.",
+            False,
+        ),
+        (
+            "Take the 7am shuttle, not the 9am one.",
+            "Take the 7am shuttle instead of the 9am one.",
+            False,
+        ),
+    ],
+)
+def test_a_contrast_keeps_its_numbers(step, answer, flip):
+    assert (polarity_flip(step, answer) is not None) is flip
