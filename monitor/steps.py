@@ -1550,12 +1550,13 @@ def _names_cost(ws: list[str]) -> bool:
 
 
 def _said_free(gw: list[str], step_words: list[str]) -> bool:
-    """Whether the sentence says that nothing is charged, and states no cost beside
-    it: in the whole sentence, or in a clause of it that names what the step is about,
-    where no clause that names it states a cost ("towels are free of charge, but the
-    robe costs extra" for "towels are provided at no extra charge"; not "helmets cost
-    £5, but goggles are provided free", nor "loans cost £2, but renewals of loans are
-    free")."""
+    """Whether the sentence says that nothing is charged for what the step is about:
+    the whole sentence, with no cost beside it; or, in a sentence of clauses, the first
+    clause that names the step's subject and says "free" or states a cost says "free",
+    and no later clause names the subject more fully with a cost ("towels are free of
+    charge, but the robe costs extra", "loans are free, but overdue loans cost 20p a
+    day"; not "helmets cost £5, but goggles are provided free", nor "interlibrary loans
+    cost £2, but renewals of loans are free")."""
     if _says_no_cost(gw):
         return True
     about = [
@@ -1564,13 +1565,22 @@ def _said_free(gw: list[str], step_words: list[str]) -> bool:
         if w not in COST_WORDS and w not in COST_FREE_WORDS and w != "extra"
     ]
 
-    def names(cw: list[str]) -> bool:
-        return any(same_word(w, x, 4) for w in about for x in content(cw))
+    def names(cw: list[str]) -> int:
+        return sum(any(same_word(w, x, 4) for x in content(cw)) for w in about)
 
-    clauses = [cw for c in _CLAUSE_TURN.split(" " + " ".join(gw) + " ") if (cw := c.split())]
-    return any(_says_no_cost(cw) and names(cw) for cw in clauses) and not any(
-        _names_cost(_NO_COST.sub(" ", " ".join(cw)).split()) and names(cw) for cw in clauses
-    )
+    first: tuple[bool, int] | None = None
+    for c in _CLAUSE_TURN.split(" " + " ".join(gw) + " "):
+        cw = c.split()
+        free = _says_no_cost(cw)
+        cost = not free and _names_cost(_NO_COST.sub(" ", " ".join(cw)).split())
+        n = names(cw) if free or cost else 0
+        if not n:
+            continue
+        if first is None:
+            first = (free, n)
+        elif cost and n > first[1]:
+            return False
+    return first is not None and first[0]
 
 
 # Words that say "not" without a negator: the negative side of an antonym pair
@@ -1715,7 +1725,8 @@ _UPPER_BEFORE = tuple(
 )
 _LOWER_BEFORE = tuple(
     "at least|min|minimum|more than|over|above|larger than|bigger than|greater than|"
-    "heavier than|longer than|older than|higher than|wider than|taller than".split("|")
+    "heavier than|longer than|older than|higher than|wider than|taller than|exceed|exceeds|"
+    "exceeding".split("|")
 )
 # Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
 # months").
@@ -1953,9 +1964,24 @@ def _bounds_said(ws: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     least"), and the words those phrases wrote."""
     padded = " " + " ".join(ws) + " "
     phrased = frozenset(
-        t for phrase, _ in BOUND_PHRASES if f" {phrase} " in padded for t in phrase.split()
+        t
+        for phrase, _ in (*BOUND_PHRASES, *_CAP_PHRASES)
+        if f" {phrase} " in padded
+        for t in phrase.split()
     )
-    return frozenset(tokens(plain_bounds(padded))), phrased
+    plain = plain_bounds(padded)
+    for phrase, way in _CAP_PHRASES:
+        plain = plain.replace(f" {phrase} ", f" {way} ")
+    return frozenset(tokens(plain)), phrased
+
+
+# A cap said with a negator that the polarity rule must still read as one ("cannot
+# exceed £300" against "can exceed £300"): read as a bound beside a declared term only.
+_CAP_PHRASES = (
+    ("cannot exceed", "at most"),
+    ("never exceed", "at most"),
+    ("never exceeds", "at most"),
+)
 
 
 def _said_the_way(

@@ -132,7 +132,7 @@ _CONTRAST_NOT = re.compile(r"[,;]\s+(?:and\s+|but\s+)?not\s+((?:[\w'-]+\s*){1,3}
 _RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+((?:[\w'-]+\s*){1,3})", re.I)
 
 
-_ONE_LAST = re.compile(r"\bones?\W*$", re.I)
+_ONE_LAST = re.compile(r"\bone\W*$", re.I)
 
 
 def _own_words(option: str, before: str) -> list[str]:
@@ -143,7 +143,7 @@ def _own_words(option: str, before: str) -> list[str]:
     words = content(tokens(option))
     # (Not a closing "one", which stands for the noun: "a full refund, not a partial
     # one"; "zone 2, not zone 3" keeps its number.)
-    if words and _ONE_LAST.search(option):
+    if words and words[-1] == "1" and _ONE_LAST.search(option):
         words = words[:-1]
     return [w for w in words if not any(same_word(w, k, 4) for k in kept)]
 

@@ -237,22 +237,17 @@ def _scaled_money(m: re.Match[str]) -> str:
     return f"{m.group(1)}{value.normalize():f}"
 
 
-_MONTH_NAMES = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
 _EVERY = re.compile(
     # (An entity value masked as "<value>" is an amount there: "<value> a day".)
     r"(?<![\w])(?:(?P<rate>(?:(?P<money>¤)|<value>)\s*(?:(?:a|an)\s+|/\s*))"
     r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
     # (Not a span after an amount: "<value> a week later", "£200 a month ahead of the
-    # course", "£25 a week from the day you return"; nor, after a masked value, which
-    # may be a count or a date, "<value> a day early". A sum of money a day late, or a
-    # month from a month on, is a rate: "£5 a day late", "£40 a month from January".)
-    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago|ahead|in advance)\b))"
-    r"(?(money)(?!\s+from\s+(?!(?:" + _MONTH_NAMES + r"|next|now|then)\b))"
-    r"|(?(rate)(?!\s+(?:early|late|from)\b)))"
+    # course"; nor, after a masked value, which may be a count or a date, "<value> a
+    # day early". A sum of money a period is a rate however it goes on: "£5 a day
+    # late", "£2 a day from the due date", "£90 a month in advance".)
+    r"(?(rate)(?!\s+(?:later|after|before|earlier|ago|(?:ahead|in advance) of)\b))"
+    r"(?(money)|(?(rate)(?!\s+(?:early|late|ahead|from|in advance)\b)))"
 )
 _ADVERBS = {
     "hourly": ("min", 60),

@@ -217,8 +217,9 @@ def test_contrast_and_failing_to(step, answer, flip):
         ("parking is £40 a month from January", "every:month:1", True),
         ("a late fee of $15 a day late", "every:min:1440", True),
         ("parking is £40 a month from next month", "every:month:1", True),
+        ("overdue books are fined £2 a day from the due date", "every:min:1440", True),
+        ("a season ticket is €90 a month in advance", "every:month:1", True),
         ("pay the £200 a month ahead of your course", "every:month:1", False),
-        ("we refund £25 a week from the day you return", "every:min:10080", False),
         ("the fee is £40 a week later", "every:min:10080", False),
         ("come back <value> a day early", "every:min:1440", False),
     ],
@@ -308,7 +309,7 @@ LATE_HIRE = item(
             "Sign the hire form on delivery.",
             True,
         ),
-        (EXCESS, "The damage excess cannot exceed £300. Sign the hire form on delivery.", False),
+        (EXCESS, "The damage excess will not exceed £300. Sign the hire form on delivery.", False),
         (
             LATE_HIRE,
             "Late bookings carry an additional 20% charge, so book earlier for the lower price. "
@@ -319,6 +320,19 @@ LATE_HIRE = item(
             LATE_HIRE,
             "Late bookings pay 20% less. Sign the hire form on delivery.",
             True,
+        ),
+        # A first statement and its exception, not a cost said instead.
+        (
+            HELMETS,
+            "Helmets are provided free, although damaged helmets are charged at £30. "
+            "Book lessons at the desk.",
+            False,
+        ),
+        (
+            LOANS,
+            "Interlibrary loans are free, but overdue loans cost 20p a day. Request them "
+            "at the front desk.",
+            False,
         ),
     ],
 )
@@ -332,6 +346,16 @@ def test_the_reviews_cases(ref, answer, penalised):
     [
         ("Park in zone 2, not zone 3.", "Park in zone 2 rather than zone 3.", False),
         ("Park in zone 2, not zone 3.", "Park in zone 3 rather than zone 2.", True),
+        (
+            "Park in the blue bays, not the red ones.",
+            "Park in the blue bays instead of the red ones.",
+            False,
+        ),
+        (
+            "Return the new cards, not the old ones.",
+            "Return the old cards rather than the new ones.",
+            True,
+        ),
         (
             "Book the 2-hour lesson, not the 1-hour one.",
             "Book the 2-hour lesson rather than the 1-hour one.",
