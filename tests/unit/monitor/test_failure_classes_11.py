@@ -1,7 +1,8 @@
 """Failure classes left open by the second review of the thirteenth set's rules (issue
 19), on hand-written cases from invented domains (a kayak hire, a laundry, a wine tour,
-a chess club, a ferry-port car park, a language-exchange club; none is a bench seed):
-paraphrases that must pass, real changes that must be caught.
+a chess club, a ski school, a library, a scaffolding hire, a car park, a club's key
+return; none is a bench seed): paraphrases that must pass, real changes that must be
+caught. The last two groups are what two helper reviews of the first versions found.
 
 (1) A declared cap said as a denied comparison ("capped at £200" -> "no more than
 £200", "will not exceed £200") is the same bound; "no less than £200" or "can exceed
@@ -11,7 +12,8 @@ discount" -> "50% less"; "a 20% surcharge" -> "20% extra"), not the other way. (
 jackets are free of charge, but the dry bag costs extra"). (4) "One" standing for the
 noun of a contrast tells no option from the other ("a full refund, not a partial one").
 (5) "Failing to arrive" is not arriving. (6) A sum of money "a month from January" is
-a rate; "one-hundred" is a number word.
+a rate; "one-hundred" is a number word. (7) The "wo" / "ca" of "won't" / "can't" is no
+content word.
 """
 
 from __future__ import annotations
