@@ -1372,7 +1372,6 @@ class StepVerifier:
                 and step_numbers is not None
                 and all(q.startswith("n:") and _value(q) in step_numbers for q in new_in(seg_q))
             )
-
             new = [
                 w
                 for w in policy_terms(gw)
@@ -1539,14 +1538,15 @@ def _nothing_charged(ws: list[str]) -> bool:
 def _says_no_cost(ws: list[str]) -> bool:
     """Whether words say that nothing is charged and name no cost beside it ("free of
     charge", "no fee"; not "free of charge, but the robe costs extra")."""
-    said = " ".join(ws)
-    if not (_NO_COST.search(said) or any(w in COST_FREE_WORDS for w in ws)):
+    if not (_NO_COST.search(" ".join(ws)) or any(w in COST_FREE_WORDS for w in ws)):
         return False
-    return not _names_cost(_NO_COST.sub(" ", said).split())
+    return not _names_cost(ws)
 
 
 def _names_cost(ws: list[str]) -> bool:
-    return any(w in COST_WORDS or w == "extra" for w in ws)
+    """Whether words name a cost outside their ways of saying nothing is charged ("the
+    robe costs extra"; not "no fee", "free of charge")."""
+    return any(w in COST_WORDS or w == "extra" for w in _NO_COST.sub(" ", " ".join(ws)).split())
 
 
 def _said_free(gw: list[str], step_words: list[str]) -> bool:
@@ -1572,7 +1572,7 @@ def _said_free(gw: list[str], step_words: list[str]) -> bool:
     for c in _CLAUSE_TURN.split(" " + " ".join(gw) + " "):
         cw = c.split()
         free = _says_no_cost(cw)
-        cost = not free and _names_cost(_NO_COST.sub(" ", " ".join(cw)).split())
+        cost = not free and _names_cost(cw)
         n = names(cw) if free or cost else 0
         if not n:
             continue
