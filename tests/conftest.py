@@ -19,7 +19,7 @@ FOREIGN_SEEDS = REPO / "tests" / "data" / "foreign_seeds"
 # committed before any judge ran on it, once every earlier set had been tuned on.
 HELDOUT_SETS = tuple(
     REPO / "tests" / "data" / f"heldout{n}_seeds"
-    for n in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14")
+    for n in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15")
 )
 
 CASE_ITEM = GoldenItem.model_validate(
