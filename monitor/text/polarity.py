@@ -81,6 +81,16 @@ _ANSWER_NO = re.compile(
 )
 
 
+# "No problem!", "no stress: you can ..." reassure; they negate nothing (not "if no
+# problem is found", "we found no problem.", "the check-up came back: no problems."): at
+# the start of a sentence or clause, with more to come after a mark (not "." or ";").
+_NO_WORRIES = re.compile(
+    r"(^|[.!?,;:\u2013\u2014-]\s*)(?:no|not a) (?:problems?|worries|stress|bother)"
+    r"(?=\s*[,!:\u2013\u2014-]\s*\w)",
+    re.I,
+)
+
+
 # "Beyond repair" says "cannot be repaired" without a negator.
 _BEYOND = (
     ("beyond economical repair", "not economically repairable"),
@@ -176,7 +186,7 @@ def _contrast_as_rather(text: str, other: str) -> str:
 
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
-    text = _ANSWER_NO.sub(r"\1", text)
+    text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
         text = ZERO_AMOUNT.sub(" free ", text)
@@ -219,6 +229,76 @@ _DENIED_UNTIL = re.compile(_DENY + r"|no) ((?:\S+ ){0,5}?)(?:until|before) ")
 _ONLY_OR = re.compile(r" only (?:\S+ ){0,3}?(?:or|otherwise|else) ")
 
 
+# "Not final without it" / "not final unless you pay" is the "not final until ..." of
+# the other text: one condition, said with a second negator ("without", "unless"), on
+# the same verb ("don't collect the cake without paying" is no "don't pay until you've
+# collected the cake").
+_NOT_WITHOUT = re.compile(_DENY + r") ((?:\S+ ){0,3}?)(?:without|unless) ")
+# What must happen "or" something "can't" happen is what must happen "so" that it can:
+# "approve the proof within 48 hours or baking can't start" = "... so we can start
+# baking". The negation is a verb's ("can't", "won't", "don't"), and what comes after
+# the "or" a clause of its own: a subject pronoun or a determiner first ("or we can't",
+# "or the slot won't"), or a gerund right before the verb ("or baking can't"). "Card or
+# cash, not cheque" is a choice; "lost or damaged aids cannot be returned", "or missing
+# items can't", "or booking online won't" are pairs of words.
+_OR_DENIED = re.compile(
+    r" or (?:else )?((?:(?:we|you|they|it|he|she|i|the|your|our|their|this|that|there)"
+    r" (?:\S+ ){0,2}?)|\S+ing )(?:(ca|wo|do|does|will) n't|(cannot)|(will|can|do|does) not) "
+)
+# ... against a "so (that) ... can": not "just so you know, we can ...", "so far".
+_SO_THAT = re.compile(
+    r" so (?:that )?(?!you know |far |long |much |many )(?:\S+ ){1,3}?(?:can|will|could|may) "
+)
+
+
+def _denied_words(m: re.Match[str] | None) -> list[str]:
+    """The content words a "not ... until/without" denies (between its negator and its
+    condition word)."""
+    return content(m.group(3).split()) if m else []
+
+
+def _same_denied(s: str, a: str) -> bool:
+    """Whether the "not ... until" of ``s`` and the "not ... without/unless" of ``a``
+    deny the same verb or thing (a content word they share)."""
+    ws, wa = _denied_words(_NOT_UNTIL.search(s)), _denied_words(_NOT_WITHOUT.search(a))
+    return any(same_word(x, y, 4) for x in ws for y in wa)
+
+
+def _until_for_without(m: re.Match[str]) -> str:
+    return m.group(0).rsplit(" ", 2)[0] + " until "
+
+
+def _so_for_or(m: re.Match[str]) -> str:
+    aux = m.group(2) or m.group(3) or m.group(4) or ""
+    verb = {"ca": "can", "cannot": "can", "wo": "will", "do": "", "does": ""}.get(aux, aux)
+    return f" so {m.group(1)}{verb} ".replace("  ", " ")
+
+
+def _one_condition(s: str, a: str) -> tuple[str, str]:
+    """The two texts with a condition written the other text's way: a "not ...
+    without/unless" against a "not ... until", and an "or ... can't" against a "so ...
+    can" (see ``_NOT_WITHOUT`` and ``_OR_DENIED``)."""
+    if (
+        not _NOT_WITHOUT.search(s)
+        and not _NOT_UNTIL.search(a)
+        and _NOT_UNTIL.search(s)
+        and _same_denied(s, a)
+    ):
+        a = _NOT_WITHOUT.sub(_until_for_without, a)
+    elif (
+        not _NOT_WITHOUT.search(a)
+        and not _NOT_UNTIL.search(s)
+        and _NOT_UNTIL.search(a)
+        and _same_denied(a, s)
+    ):
+        s = _NOT_WITHOUT.sub(_until_for_without, s)
+    if _SO_THAT.search(s) and _OR_DENIED.search(a) and not _OR_DENIED.search(s):
+        a = _OR_DENIED.sub(_so_for_or, a)
+    elif _SO_THAT.search(a) and _OR_DENIED.search(s) and not _OR_DENIED.search(a):
+        s = _OR_DENIED.sub(_so_for_or, s)
+    return s, a
+
+
 def _only_from(m: re.Match[str]) -> str:
     verb = "can " if m.group(1) == "ca" or m.group(2) else "will " if m.group(1) else ""
     return f" {verb}{m.group(3)}only from "
@@ -252,8 +332,22 @@ def _must_before(text: str, other: str) -> bool:
 _PROMISE = re.compile(r" (?:we|we'll|we will|our \S+) (?:ensure|ensures|make sure|makes sure) ")
 
 
-def _promises(padded: str) -> str:
-    return _PROMISE.sub(" we ", padded)
+# "Free to use" against a text that says "free" of a cost ("must be left in the
+# cloakroom, which is free" / "the cloakroom is free to use") is that cost, not a
+# permission; against any other text it may be one ("passengers are free to use the sun
+# deck" / "passengers must use the sun deck").
+_FREE_TO_USE = re.compile(r" free to (?=(?:use|enter|join|attend|visit|access|download|borrow) )")
+_FREE_OF_COST = re.compile(r" free (?!to )")
+
+
+def _promises(padded: str, other: str = "") -> str:
+    """The padded text without what grants or denies the reader nothing: our promises
+    ("we ensure ...") and, against an ``other`` text that says "free" of a cost, a "free
+    to use"."""
+    padded = _PROMISE.sub(" we ", padded)
+    if _FREE_OF_COST.search(other) and not _FREE_OF_COST.search(padded):
+        padded = _FREE_TO_USE.sub(" free ", padded)
+    return padded
 
 
 def _negates(padded: str) -> bool:
@@ -637,6 +731,30 @@ def _converse(step: list[str], answer: list[str]) -> bool:
     )
 
 
+# "Out of" that negates nothing: "out of hours", "out of season", "out of town".
+_OUT_OF_IDIOMS = frozenset(
+    """hours season town office area reach sight order time hand bounds range pocket place
+    line control work""".split()
+)
+_DETERMINERS = frozenset("the its their your our his her a an".split())
+
+
+@functools.lru_cache(maxsize=256)
+def _out_of_heads(words: tuple[str, ...]) -> frozenset[str]:
+    """The nouns a text puts after "out of", or after "out of" and a determiner, that
+    end their noun ("out of water", "out of its box"; not "out of the life jacket
+    area")."""
+    heads = set()
+    for i, w in enumerate(words):
+        if w != "out" or words[i + 1 : i + 2] != ("of",):
+            continue
+        k = i + 3 if words[i + 2 : i + 3] and words[i + 2] in _DETERMINERS else i + 2
+        rest = words[k + 1 : k + 2]
+        if words[k : k + 1] and (not rest or not content(list(rest))):
+            heads.add(words[k])
+    return frozenset(heads)
+
+
 def _no_shows(ws: list[str]) -> int:
     return sum(w.startswith("no-show") for w in ws)
 
@@ -650,6 +768,10 @@ def _prefixed(head: str, other: list[str], more_no_shows: bool = False) -> bool:
     arrive in time, it counts as a no-show" / "if you arrive in time, ...")."""
     forms = {head, head + "d", head + "ed", head + "s"}
     if head in _ATTEND and more_no_shows:
+        return True
+    # "Out of" is the other text's negation of the noun after it: "left without water"
+    # / "left out of water".
+    if head not in _OUT_OF_IDIOMS and forms & _out_of_heads(tuple(other)):
         return True
     return any(
         w.startswith(p)
@@ -967,6 +1089,7 @@ def polarity_flip(
     elif _OTHERWISE.search(answer):
         step = _IF_NOT.sub("otherwise", step)
     s, a = _one_form(_plain(step), _plain(answer))
+    s, a = _one_condition(s, a)
     # "Not ... until" against an "only at / from" sets the same time, it denies
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
     # another negation, "not before 18:40", or "only until", it stays one). Nor
@@ -1077,8 +1200,8 @@ def polarity_flip(
     # "may not be left"); against another modal the negation count above decides
     # ("must not park" / "may park" is a flip). Only affirmed modals differ in force
     # ("must" / "may"): the negated ones are left out here.
-    ms = _without_denied(_promises(_negative_phrases(s)[1]))
-    ma = _without_denied(_promises(_negative_phrases(a)[1]))
+    ms = _without_denied(_promises(_negative_phrases(s)[1], a))
+    ma = _without_denied(_promises(_negative_phrases(a)[1], s))
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
     perm_a = any(_has(ma, w) for w in PERMISSION)
