@@ -73,7 +73,7 @@ from monitor.text.quantities import (
     stated,
 )
 from monitor.text.tokens import AUX_HALVES
-from monitor.values import find_typed_values
+from monitor.values import MONEY, find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
 
@@ -1128,13 +1128,17 @@ class StepVerifier:
             # (A bare number there that reads a lost quantity is that quantity: "8 till
             # 12" for "8 am to 12 pm".)
             new_q |= fresh(quantities(mask_known(full, al.values)), lost_q)
-        if any(conflict(a, b) for a in lost_q for b in new_q):
+        # "Children under 8" said as "children aged 7 or under": no quantity is lost.
+        shifted = bool(lost_q) and _same_bound(
+            step.known or step.masked, mask_known(full, al.values)
+        )
+        if not shifted and any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
                 f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
                 True,
             )
-        if lost_q:
+        if lost_q and not shifted:
             # The part of the step with the quantity stated in a sentence of its own
             # ("... choose Cancel plan, or telephone us." + "Plans may be cancelled
             # subject to 90 days' notice." for "..., or call us, giving 30 days'
@@ -1166,6 +1170,8 @@ class StepVerifier:
         # Spans, periods, percentages and times only (see _movable).
         here_q = seg_q | quantities(mask_known(full, al.values))
         gone = {q for q in step_main - lost_q if _movable(q) and not stated(q, here_q)}
+        if shifted:
+            gone = set()
         if gone:
             # (Not where the step holds an instance value of that kind, "your delay of
             # {delayMinutes} minutes": the new quantity may be this instance's.)
@@ -1201,7 +1207,9 @@ class StepVerifier:
         # fee", "closes 24 hours before doors open" -> "closes when the event
         # starts"): the rest held fixed, the span was changed on purpose.
         # A zero amount said in words ("$0" -> "nothing", "no fee") is no swap.
-        priced_q = {q for q in lost_q if not (q.startswith("money:") and _ZERO.search(q))}
+        priced_q = {
+            q for q in lost_q if not shifted and not (q.startswith("money:") and _ZERO.search(q))
+        }
         swapped = _one_span(sw, gw) if priced_q else None
         if swapped:
             return (
@@ -1212,7 +1220,11 @@ class StepVerifier:
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
         for noun, counts in counted_nouns(step.known or step.masked).items():
-            if seg_n.get(noun) and not seg_n[noun] & counts:
+            if (
+                seg_n.get(noun)
+                and not seg_n[noun] & counts
+                and not _same_bound(step.known or step.masked, mask_known(seg.text, al.values))
+            ):
                 was, now = sorted(counts), sorted(seg_n[noun])
                 return "altered", f"count changed: {noun} {was} -> {now}", True
         # A declared policy term of this step whose words the answer has lost, with
@@ -1393,7 +1405,10 @@ class StepVerifier:
                     f"declared policy term replaced: {term} -> {' '.join(new)}",
                     False,
                 )
-        same_q = bool(step_q) and all(stated(q, seg_q) for q in step_main)
+        same_q = bool(step_q) and (
+            all(stated(q, seg_q) for q in step_main)
+            or _same_bound(step.known or step.masked, mask_known(near, al.values))
+        )
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
@@ -1864,6 +1879,75 @@ def _movable(q: str) -> bool:
 def _times_written(text: str) -> frozenset[float]:
     """The counts a text writes as "once", "twice" or "thrice"."""
     return frozenset(_TIMES_WORDS[w] for w in tokens(text) if w in _TIMES_WORDS)
+
+
+# A strict bound on a whole count is the inclusive one a step further: "children under 8"
+# = "children aged 7 or under", "more than 10 people" = "11 or more people", "guests over
+# 17" = "guests aged 18 or over". A count: a count noun after the number ("people",
+# "nights", "seats"), or "years old", or a bare number after a person or an animal
+# ("children under 8 must ..."). Not what is measured ("more than 2 hours", "over 20
+# knots", "less than 50 per cent", "longer than 2 years": "3 hours or more" is another
+# bound), nor a denied comparison ("no more than 12" is "at most 12").
+_STRICT_BOUND = re.compile(
+    r"(?<!\bno )(?<!\bnot )\b(?:(under|below|younger than|less than|fewer than)|(over|above"
+    r"|more than|older than|longer than))\s+(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\b"
+    r"(?![.,:]\d|%|-)",
+    re.IGNORECASE,
+)
+_COUNT_NOUNS = frozenset(
+    """people persons guests adults children kids passengers players riders members pupils
+    students visitors patients nights rooms seats items bags boxes tickets stops visits
+    sessions lessons classes cars vehicles pets dogs cats animals attempts books places
+    tables bikes pieces parcels orders covers units participants""".split()
+)
+_AGED = frozenset(
+    """children child kids adults patients members guests customers visitors riders players
+    pupils students passengers residents users juniors seniors infants babies toddlers
+    teenagers teens dogs cats puppies kittens pets animals anyone everyone people persons
+    aged age ages""".split()
+)
+_MEASURES = frozenset(
+    """hour hours hr hrs h minute minutes min mins second seconds secs day days week weeks
+    month months year years yr yrs lb lbs stone kg kilos g km mile miles m metres meters cm
+    mm litres liters knots degrees per percent tonnes tons pounds dollars euros""".split()
+)
+
+
+def _inclusive(text: str) -> str:
+    """``text`` with its strict bounds on whole counts written inclusive ("children
+    under 8" -> "children at most 7")."""
+
+    def one(m: re.Match[str]) -> str:
+        after = m.string[m.end() : m.end() + 24].casefold().split()[:2]
+        before = m.string[max(0, m.start() - 40) : m.start()].casefold().split()[-2:]
+        counted = bool(after) and after[0] in _COUNT_NOUNS
+        old = after[:2] == ["years", "old"] or after[:1] == ["year-olds"]
+        bare = not after or after[0] not in _MEASURES
+        if not (counted or old or (bare and _AGED & set(before))):
+            return m.group(0)
+        w = m.group(3).casefold()
+        n = int(NUMBER_WORDS.get(w, w))
+        if m.group(1):
+            return f"at most {n - 1}" if n > 0 else m.group(0)
+        return f"at least {n + 1}"
+
+    return _STRICT_BOUND.sub(one, text)
+
+
+def _same_bound(step: str, sentence: str) -> bool:
+    """Whether a step's quantities lost from a sentence are there once strict bounds on
+    whole counts are written inclusive in both ("Children under 8" / "children aged 7 or
+    under"), and the sentence states no other quantity: the same bound, written the other
+    way (not the same number bounded the other way, "children aged 7 or older")."""
+    a, b = _inclusive(step), _inclusive(sentence)
+    if (a, b) == (step, sentence) or _bound_reversed(a, b) or _bound_reversed(a, b, units=False):
+        return False  # (the same number bounded the other way: "7 or older")
+    # Amounts the sentence writes as a slot count as quantities it states: no more of
+    # them than the step has ("sail free" / "sail for <money>" is a new price).
+    if sentence.count("<money>") > len(MONEY.findall(step)) + step.count("<money>"):
+        return False
+    want, have = main_readings(quantities(a)), main_readings(quantities(b))
+    return bool(want) and all(stated(q, have) for q in want) and all(stated(q, want) for q in have)
 
 
 def _value(q: str) -> float:

@@ -147,6 +147,14 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # is not compared): the plus glued to a number before a word. Not a sum ("£50 +
 # VAT") nor a phone number ("+43 5412").
 _PLUS = re.compile(r"(?<![\w.+])(" + _NUM + r")\+(?=\s+[a-z])")
+# Dimensions are read however spaced: "60x40x40 cm" = "60 x 40 x 40 cm" (three of them,
+# or two before a unit of length; not a code's digits, "ab10x40", nor "a 2x4 board").
+_DIMENSIONS = re.compile(
+    r"(?<![a-wyz\d.])\d+(?:\.\d+)?(?:\s*[x\u00d7]\s*\d+(?:\.\d+)?){2}"
+    r"|(?<![a-wyz\d.])\d+(?:\.\d+)?\s*[x\u00d7]\s*\d+(?:\.\d+)?"
+    r"(?=\s*(?:cm|mm|m|metres?|meters?|in|inches|ft|feet)\b)"
+)
+_DIMENSION_X = re.compile(r"\s*[x\u00d7]\s*")
 # "10x the cleaning price" is "10 times" it (not a code: "AB10X", "2x4").
 _TIMES_X = re.compile(r"(?<![\w.])(" + _NUM + r")x(?![\w])")
 _GLUED = re.compile(r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kg|km|mi|lbs?|ml|h|hrs?|mins?)(?![\w])")
@@ -445,6 +453,7 @@ def quantities(text: str) -> frozenset[str]:
     low = MONEY.sub(" ¤ ", text).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
     low = _PLUS.sub(r"\1", low)
+    low = _DIMENSIONS.sub(lambda m: _DIMENSION_X.sub(" x ", m.group(0)), low)
     low = _TIMES_X.sub(r"\1 times", low)
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)

@@ -32,6 +32,21 @@ _SENTENCE_END = re.compile(
 # note, "attach 2 photos - optional; ...", "booking ends - booking G2QQ33G").
 _SPACES = re.compile(r"\s{2,}")
 _WORD = r"[\w'\u2019$\u00a3\u20ac]+"
+# The "and" of a number is no clause break: "an hour and a half", "two and a half days",
+# "one hundred and fifty" (after a number or unit word, before "a half" or a number
+# word); it is written with a mark that is no space before splitting, and restored.
+_NUMBER_WORD = (
+    r"(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|hours?|days?"
+    r"|weeks?|months?|years?|nights?|minutes?|miles?|litres?|metres?)"
+)
+_UNIT = r"(?:hours?|days?|weeks?|months?|years?|nights?|minutes?|miles?|litres?|metres?)\b"
+_NUMBER_AND = re.compile(
+    rf"\b({_NUMBER_WORD})\s+and\s+(?=(?:a\s+half|a\s+quarter|three\s+quarters)\b(?!\s+(?!(?:and|or|but|then|to|from)\b|{_UNIT})\w))"
+    r"|\b(hundred)\s+and\s+(?=(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|thirteen|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b)",
+    re.IGNORECASE,
+)
+_KEEP = "\x00"
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:;|,\s*(?:and|but|or|so)\s+|,\s+|\s+(?:and|but)\s+"
     rf"|\s[-\u2013\u2014]\s(?={_WORD}\s+{_WORD}\s+{_WORD}))\s*",
@@ -69,4 +84,6 @@ def split_clauses(text: str) -> list[str]:
     """The non-empty clauses of a sentence, in order."""
     # Runs of spaces are one space first: the split pattern backtracks over a long run
     # (2,000 spaces took 17 s).
-    return [c for c in _CLAUSE_SPLIT.split(_SPACES.sub(" ", text)) if c]
+    kept = _NUMBER_AND.sub(lambda m: f"{m.group(1) or m.group(2)}{_KEEP}and{_KEEP}", text)
+    parts = _CLAUSE_SPLIT.split(_SPACES.sub(" ", kept))
+    return [c.replace(_KEEP, " ") for c in parts if c]
