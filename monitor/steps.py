@@ -1219,10 +1219,16 @@ class StepVerifier:
             )
         # The same noun counted differently here ("one guest" -> "three guests").
         seg_n = counted_nouns(mask_known(seg.text, al.values))
+        # (Counts the step and the sentence both state, each counting the noun in one
+        # of them, are counts moved by a coordination: "at least 10 skaters and no more
+        # than 60" / "a minimum of 10 and a maximum of 60 skaters".)
+        step_written = {_number_value(w) for w in tokens(step.known or step.masked)}
+        seg_written = {_number_value(w) for w in tokens(mask_known(seg.text, al.values))}
         for noun, counts in counted_nouns(step.known or step.masked).items():
             if (
                 seg_n.get(noun)
                 and not seg_n[noun] & counts
+                and not (seg_n[noun] <= step_written and counts <= seg_written)
                 and not _same_bound(step.known or step.masked, mask_known(seg.text, al.values))
             ):
                 was, now = sorted(counts), sorted(seg_n[noun])

@@ -394,6 +394,12 @@ _OPPOSITE_QUANTIFIER = {"never": "always"}
 _COST_TALK = COST_WORDS | {"refund", "refunds", "refunded"}
 
 
+def _same_verb(a: str, b: str) -> bool:
+    """One verb, from its first letters on ("skip" / "skipped", "forget" / "forgot"): not
+    a compound's tail ("forget" / "gets")."""
+    return a[:3] == b[:3] and same_word(a, b, 4)
+
+
 def _negations(
     padded: str, other: list[str] | None = None, wide: bool = False
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
@@ -418,7 +424,7 @@ def _negations(
         if (
             after
             and after[0] in LITOTES_VERBS
-            and not any(same_word(after[0], x, 4) for x in other or ())
+            and not any(_same_verb(after[0], x) for x in other or ())
         ):
             # "don't forget to bring it" affirms "bring it"; against "you can skip
             # it", "you cannot skip it" is still a negation.
