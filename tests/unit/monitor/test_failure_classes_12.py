@@ -353,3 +353,46 @@ def test_dimensions_however_spaced(answer, status):
 def test_the_reviews_cases(step, answer, penalised):
     status = _first(_one_step("review", step), f"{answer} Ask at the desk if unsure.")
     assert (status != "covered") is penalised
+
+
+LOYALTY = _one_step("car_wash_loyalty", "Your loyalty card gets one stamp per wash.")
+CLIMBING = _one_step(
+    "climbing_party",
+    "A party needs at least 8 climbers and no more than 20, and the balance is due 5 days before.",
+)
+
+
+# (9) Settled false penalties read on the fifteenth set after its clean run: "don't forget"
+# beside a "gets" (the litotes check matched "forget" to "gets" as a compound's tail), and
+# counts moved by a coordination.
+@pytest.mark.parametrize(
+    ("ref", "answer", "status"),
+    [
+        (LOYALTY, "Don't forget your loyalty card: one stamp per wash.", "covered"),
+        (LOYALTY, "Your loyalty card gets no stamp per wash.", "negated"),
+        (
+            CLIMBING,
+            "Parties need a minimum of 8 and a maximum of 20 climbers, and the balance is "
+            "due 5 days before.",
+            "covered",
+        ),
+        (
+            CLIMBING,
+            "Parties need a minimum of 10 and a maximum of 20 climbers, and the balance is "
+            "due 5 days before.",
+            "altered",
+        ),
+        (
+            CLIMBING,
+            "Parties need at least 20 climbers, and the balance is due 5 days before.",
+            "altered",
+        ),
+    ],
+)
+def test_settled_misreads_from_the_fifteenth_set(ref, answer, status):
+    assert _first(ref, f"{answer} Ask at the desk if unsure.") == status
+
+
+def test_a_litotes_verb_is_matched_from_its_start():
+    assert polarity_flip("You can skip the warm-up.", "You cannot skip the warm-up.")
+    assert polarity_flip("Bring your card; it gets a stamp.", "Don't forget your card.") is None
