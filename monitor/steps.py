@@ -1222,13 +1222,18 @@ class StepVerifier:
         # (Counts the step and the sentence both state, each counting the noun in one
         # of them, are counts moved by a coordination: "at least 10 skaters and no more
         # than 60" / "a minimum of 10 and a maximum of 60 skaters".)
+        # (Not a count another noun has in either text: "10 books and 4 DVDs" -> "4
+        # books and 10 DVDs" swaps them.)
+        step_n = counted_nouns(step.known or step.masked)
         step_written = {_number_value(w) for w in tokens(step.known or step.masked)}
         seg_written = {_number_value(w) for w in tokens(mask_known(seg.text, al.values))}
-        for noun, counts in counted_nouns(step.known or step.masked).items():
+        for noun, counts in step_n.items():
+            free_step = step_written - {v for k, vs in step_n.items() if k != noun for v in vs}
+            free_seg = seg_written - {v for k, vs in seg_n.items() if k != noun for v in vs}
             if (
                 seg_n.get(noun)
                 and not seg_n[noun] & counts
-                and not (seg_n[noun] <= step_written and counts <= seg_written)
+                and not (seg_n[noun] <= free_step and counts <= free_seg)
                 and not _same_bound(step.known or step.masked, mask_known(seg.text, al.values))
             ):
                 was, now = sorted(counts), sorted(seg_n[noun])
@@ -1912,10 +1917,29 @@ _AGED = frozenset(
     teenagers teens dogs cats puppies kittens pets animals anyone everyone people persons
     aged age ages""".split()
 )
-_MEASURES = frozenset(
-    """hour hours hr hrs h minute minutes min mins second seconds secs day days week weeks
+_MEASURES = (
+    frozenset(
+        """hour hours hr hrs h minute minutes min mins second seconds secs day days week weeks
     month months year years yr yrs lb lbs stone kg kilos g km mile miles m metres meters cm
     mm litres liters knots degrees per percent tonnes tons pounds dollars euros""".split()
+    )
+    | _SIZE_UNITS
+    | frozenset(
+        """kilogram kilograms kilo gram grams grammes ounce ounces oz tonne ton mph kph kmh
+    metre meter kilometre kilometres kilometer kilometers mile yard yards litre liter
+    gallon gallons pint pints cup cups celsius fahrenheit bpm pence cents pound dollar
+    euro percentage""".split()
+    )
+)
+# A strict comparison before a number that ``_inclusive`` left as it is ("larger than 11
+# people", "below the age of 4", "older than 8 years"): the same number is not the same
+# bound there.
+_STRICT_LEFT = re.compile(
+    r"(?<!\bno )(?<!\bnot )\b(?:under|below|younger than|less than|fewer than|over|above"
+    r"|more than|older than|longer than|larger than|greater than|bigger than|higher than"
+    r"|lower than|smaller than|shorter than|exceeding|exceeds?|beyond)\s+"
+    r"(?:(?:the )?age of\s+|aged\s+)?(?:\d+(?:\.\d+)?|" + "|".join(NUMBER_WORDS) + r")\b",
+    re.IGNORECASE,
 )
 
 
@@ -1924,8 +1948,12 @@ def _inclusive(text: str) -> str:
     under 8" -> "children at most 7")."""
 
     def one(m: re.Match[str]) -> str:
-        after = m.string[m.end() : m.end() + 24].casefold().split()[:2]
-        before = m.string[max(0, m.start() - 40) : m.start()].casefold().split()[-2:]
+        after = [w.strip(".,;:!?()") for w in m.string[m.end() : m.end() + 24].casefold().split()]
+        before = [
+            w.strip(".,;:!?()")
+            for w in m.string[max(0, m.start() - 40) : m.start()].casefold().split()
+        ]
+        after, before = [w for w in after if w][:2], [w for w in before if w][-2:]
         counted = bool(after) and after[0] in _COUNT_NOUNS
         old = after[:2] == ["years", "old"] or after[:1] == ["year-olds"]
         bare = not after or after[0] not in _MEASURES
@@ -1948,6 +1976,8 @@ def _same_bound(step: str, sentence: str) -> bool:
     a, b = _inclusive(step), _inclusive(sentence)
     if (a, b) == (step, sentence) or _bound_reversed(a, b) or _bound_reversed(a, b, units=False):
         return False  # (the same number bounded the other way: "7 or older")
+    if _STRICT_LEFT.search(a) or _STRICT_LEFT.search(b):
+        return False  # (a strict bound left strict: "larger than 11" is "at least 12")
     # Amounts the sentence writes as a slot count as quantities it states: no more of
     # them than the step has ("sail free" / "sail for <money>" is a new price).
     if sentence.count("<money>") > len(MONEY.findall(step)) + step.count("<money>"):

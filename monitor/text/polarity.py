@@ -251,6 +251,46 @@ _SO_THAT = re.compile(
 )
 
 
+# A "so" after a comma that follows a statement tells what follows, not what for ("the
+# form is signed, so we can process it" is no "sign the form or we can't process it");
+# after a request it is a purpose ("bring the receipt, so we can refund you", "you must
+# sign the form, so we can process it"), and "so that" always is.
+_CONSEQUENCE_SO = re.compile(r",\s*(?:and\s+)?so\b(?!\s+that\b)", re.IGNORECASE)
+_SUBJECT_FIRST = frozenset(
+    """the a an this that these those it its we you they he she i there my your our their
+    his her everyone everything nothing all each every""".split()
+)
+_ASKING = re.compile(
+    r"\b(?:must|need|needs|have to|has to|should|please|ought|required|make sure|remember)\b",
+    re.IGNORECASE,
+)
+
+
+def _stated_so(raw: str) -> str:
+    """``raw`` with each "so" after a comma that follows a statement set aside (see
+    ``_CONSEQUENCE_SO``)."""
+
+    def one(m: re.Match[str]) -> str:
+        clause = re.split(r"[.;:!?\n]", raw[: m.start()])[-1].strip()
+        words = clause.split()
+        first = words[0].casefold() if words else ""
+        if first not in _SUBJECT_FIRST or _ASKING.search(clause):
+            return m.group(0)  # a request: what it is for
+        return ", hence"
+
+    return _CONSEQUENCE_SO.sub(one, raw)
+
+
+def _so_that(padded: str, raw: str) -> bool:
+    """Whether the padded text has a "so (that) ... can" of purpose: one its raw text
+    still has once a "so" of consequence is set aside."""
+    if not _SO_THAT.search(padded):
+        return False
+    if not raw or not _CONSEQUENCE_SO.search(raw):
+        return True
+    return bool(_SO_THAT.search(_plain(_stated_so(raw))))
+
+
 def _denied_words(m: re.Match[str] | None) -> list[str]:
     """The content words a "not ... until/without" denies (between its negator and its
     condition word)."""
@@ -274,7 +314,7 @@ def _so_for_or(m: re.Match[str]) -> str:
     return f" so {m.group(1)}{verb} ".replace("  ", " ")
 
 
-def _one_condition(s: str, a: str) -> tuple[str, str]:
+def _one_condition(s: str, a: str, raw_s: str = "", raw_a: str = "") -> tuple[str, str]:
     """The two texts with a condition written the other text's way: a "not ...
     without/unless" against a "not ... until", and an "or ... can't" against a "so ...
     can" (see ``_NOT_WITHOUT`` and ``_OR_DENIED``)."""
@@ -292,9 +332,9 @@ def _one_condition(s: str, a: str) -> tuple[str, str]:
         and _same_denied(a, s)
     ):
         s = _NOT_WITHOUT.sub(_until_for_without, s)
-    if _SO_THAT.search(s) and _OR_DENIED.search(a) and not _OR_DENIED.search(s):
+    if _so_that(s, raw_s) and _OR_DENIED.search(a) and not _OR_DENIED.search(s):
         a = _OR_DENIED.sub(_so_for_or, a)
-    elif _SO_THAT.search(a) and _OR_DENIED.search(s) and not _OR_DENIED.search(a):
+    elif _so_that(a, raw_a) and _OR_DENIED.search(s) and not _OR_DENIED.search(a):
         s = _OR_DENIED.sub(_so_for_or, s)
     return s, a
 
@@ -337,7 +377,10 @@ _PROMISE = re.compile(r" (?:we|we'll|we will|our \S+) (?:ensure|ensures|make sur
 # permission; against any other text it may be one ("passengers are free to use the sun
 # deck" / "passengers must use the sun deck").
 _FREE_TO_USE = re.compile(r" free to (?=(?:use|enter|join|attend|visit|access|download|borrow) )")
-_FREE_OF_COST = re.compile(r" free (?!to )")
+_FREE_OF_COST = re.compile(
+    r" (?:is|are|be|being|been|it's|stays?|remains?|comes?|totally|completely|entirely) free"
+    r" (?!to )| free of (?:charge|cost) | for free | free $"
+)
 
 
 def _promises(padded: str, other: str = "") -> str:
@@ -397,7 +440,7 @@ _COST_TALK = COST_WORDS | {"refund", "refunds", "refunded"}
 def _same_verb(a: str, b: str) -> bool:
     """One verb, from its first letters on ("skip" / "skipped", "forget" / "forgot"): not
     a compound's tail ("forget" / "gets")."""
-    return a[:3] == b[:3] and same_word(a, b, 4)
+    return a[:3] == b[:3] and bool(content([b])) and same_word(a, b, 4)
 
 
 def _negations(
@@ -737,10 +780,12 @@ def _converse(step: list[str], answer: list[str]) -> bool:
     )
 
 
-# "Out of" that negates nothing: "out of hours", "out of season", "out of town".
+# "Out of" that negates nothing: "out of hours", "out of season", "out of town", "out of
+# date" (no "without a date"), "out of surgery" (back from it). "Out of stock" and "out
+# of print" are "not in stock", "not in print".
 _OUT_OF_IDIOMS = frozenset(
     """hours season town office area reach sight order time hand bounds range pocket place
-    line control work""".split()
+    line control work date use surgery""".split()
 )
 _DETERMINERS = frozenset("the its their your our his her a an".split())
 
@@ -1095,7 +1140,7 @@ def polarity_flip(
     elif _OTHERWISE.search(answer):
         step = _IF_NOT.sub("otherwise", step)
     s, a = _one_form(_plain(step), _plain(answer))
-    s, a = _one_condition(s, a)
+    s, a = _one_condition(s, a, step, answer)
     # "Not ... until" against an "only at / from" sets the same time, it denies
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
     # another negation, "not before 18:40", or "only until", it stays one). Nor
