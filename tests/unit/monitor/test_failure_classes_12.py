@@ -396,3 +396,101 @@ def test_settled_misreads_from_the_fifteenth_set(ref, answer, status):
 def test_a_litotes_verb_is_matched_from_its_start():
     assert polarity_flip("You can skip the warm-up.", "You cannot skip the warm-up.")
     assert polarity_flip("Bring your card; it gets a stamp.", "Don't forget your card.") is None
+
+
+# (10) What a second helper review found (invented cases; the version before it got each
+# wrong): counts swapped between two nouns, a strict bound left strict on the next
+# number, units of size and weight, "out of" idioms, "free" as an adjective, a "so" of
+# consequence, and a verb matched to a function word.
+@pytest.mark.parametrize(
+    ("step", "answer", "penalised"),
+    [
+        (
+            "Each booth takes 2 adults and up to 3 children.",
+            "Each booth takes 3 adults and up to 2 children.",
+            True,
+        ),
+        (
+            "You can borrow 10 books and 4 DVDs at a time.",
+            "You can borrow 4 books and 10 DVDs at a time.",
+            True,
+        ),
+        (
+            "Bookings for more than 10 people need a deposit.",
+            "Bookings for larger than 11 people need a deposit.",
+            True,
+        ),
+        ("Children under 5 ride free.", "Children below the age of 4 ride free.", True),
+        ("Riders must be over 7 years old.", "Riders must be older than 8 years.", True),
+        ("Bags over 20 kilograms pay a fee.", "Bags of 21 kilograms or more pay a fee.", True),
+        (
+            "Boats longer than 30 feet need a permit.",
+            "Boats of 31 feet or more need a permit.",
+            True,
+        ),
+        (
+            "Children under 4 feet must ride with an adult.",
+            "Children 3 feet or under must ride with an adult.",
+            True,
+        ),
+        (
+            "Riders over 100 kilograms cannot ride the ponies.",
+            "Riders of 101 kilograms or more cannot ride the ponies.",
+            True,
+        ),
+        # must pass
+        (
+            "Each booth takes 2 adults and up to 3 children.",
+            "Up to 3 children and 2 adults fit in each booth.",
+            False,
+        ),
+        (
+            "Bookings for more than 10 people need a deposit.",
+            "Bookings for 11 people or more need a deposit.",
+            False,
+        ),
+        ("Children under 5 ride free.", "Children aged 4 or under ride free.", False),
+        ("Riders must be over 7 years old.", "Riders must be 8 years old or older.", False),
+    ],
+)
+def test_the_second_reviews_cases(step, answer, penalised):
+    status = _first(_one_step("review2", step), f"{answer} Ask at the desk if unsure.")
+    assert (status != "covered") is penalised
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flipped"),
+    [
+        (
+            "Tickets without a date can be used any day.",
+            "Tickets out of date can be used any day.",
+            True,
+        ),
+        ("Patients without surgery can go home.", "Patients out of surgery can go home.", True),
+        ("Books not in print can be ordered.", "Books out of print can be ordered.", False),
+        (
+            "Passengers are free to use the sun deck.",
+            "Passengers must use the sun deck, and the free shuttle.",
+            True,
+        ),
+        (
+            "Residents are free to use the pool.",
+            "Residents must use the pool, which is free.",
+            False,
+        ),
+        (
+            "The form is signed, so we can process it.",
+            "The form is signed or we can't process it.",
+            True,
+        ),
+        (
+            "Bring the receipt, so we can refund you.",
+            "Bring the receipt or we can't refund you.",
+            False,
+        ),
+        ("Sign the form so we can process it.", "Sign the form or we can't process it.", False),
+        ("Don't overlook the form.", "Check the form is over.", False),
+    ],
+)
+def test_the_second_reviews_polarity_cases(step, answer, flipped):
+    assert (polarity_flip(step, answer) is not None) is flipped
