@@ -20,7 +20,8 @@ more"), not on what is measured ("more than 2 hours" is not "3 hours or more"), 
 the same number bounded the other way ("7 or older"). (7) The "and" of "an hour and a
 half" is no clause break. (8) Dimensions are read however spaced: "45x35x30 cm" = "45 x
 35 x 30 cm" (the eighth set's "60x40x40 cm"). The last group is what a helper review of
-the first version found (cases the code before it judged right).
+the first version found (cases the code before it judged right); (9) holds two misreads
+read on the fifteenth set, (10) what a second review found.
 """
 
 from __future__ import annotations
