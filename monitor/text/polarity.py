@@ -15,6 +15,7 @@ than", "no more than", "at no cost") are rewritten to their plain form first.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Sequence
@@ -264,17 +265,23 @@ _ASKING = re.compile(
     r"\b(?:must|need|needs|have to|has to|should|please|ought|required|make sure|remember)\b",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(r"[.;:!?\n]")
 
 
 def _stated_so(raw: str) -> str:
     """``raw`` with each "so" after a comma that follows a statement set aside (see
     ``_CONSEQUENCE_SO``)."""
+    # (Where each clause starts and where a request word is, found once: a long text
+    # with many a ", so" is read in one pass, not once per "so".)
+    starts = [0, *(e.end() for e in _CLAUSE_END.finditer(raw))]
+    asks = [e.start() for e in _ASKING.finditer(raw)]
 
     def one(m: re.Match[str]) -> str:
-        clause = re.split(r"[.;:!?\n]", raw[: m.start()])[-1].strip()
-        words = clause.split()
+        start = starts[bisect.bisect_right(starts, m.start()) - 1]
+        words = raw[start : min(m.start(), start + 60)].split()
         first = words[0].casefold() if words else ""
-        if first not in _SUBJECT_FIRST or _ASKING.search(clause):
+        asked = bisect.bisect_left(asks, start) < bisect.bisect_left(asks, m.start())
+        if first not in _SUBJECT_FIRST or asked:
             return m.group(0)  # a request: what it is for
         return ", hence"
 
