@@ -1923,7 +1923,7 @@ _MEASURES = (
     month months year years yr yrs lb lbs stone kg kilos g km mile miles m metres meters cm
     mm litres liters knots degrees per percent tonnes tons pounds dollars euros""".split()
     )
-    | _SIZE_UNITS
+    | (_SIZE_UNITS - {"in", "l"})  # (not "children under 5 in the pool")
     | frozenset(
         """kilogram kilograms kilo gram grams grammes ounce ounces oz tonne ton mph kph kmh
     metre meter kilometre kilometres kilometer kilometers mile yard yards litre liter
@@ -1941,6 +1941,12 @@ _STRICT_LEFT = re.compile(
     r"(?:(?:the )?age of\s+|aged\s+)?(?:\d+(?:\.\d+)?|" + "|".join(NUMBER_WORDS) + r")\b",
     re.IGNORECASE,
 )
+
+
+def _strict_left(text: str) -> frozenset[str]:
+    """The strict comparisons ``_inclusive`` left in ``text``, as written (one both texts
+    make, "tours under 3 hours", is no change of bound)."""
+    return frozenset(" ".join(m.group(0).casefold().split()) for m in _STRICT_LEFT.finditer(text))
 
 
 def _inclusive(text: str) -> str:
@@ -1976,7 +1982,7 @@ def _same_bound(step: str, sentence: str) -> bool:
     a, b = _inclusive(step), _inclusive(sentence)
     if (a, b) == (step, sentence) or _bound_reversed(a, b) or _bound_reversed(a, b, units=False):
         return False  # (the same number bounded the other way: "7 or older")
-    if _STRICT_LEFT.search(a) or _STRICT_LEFT.search(b):
+    if _strict_left(a) != _strict_left(b):
         return False  # (a strict bound left strict: "larger than 11" is "at least 12")
     # Amounts the sentence writes as a slot count as quantities it states: no more of
     # them than the step has ("sail free" / "sail for <money>" is a new price).

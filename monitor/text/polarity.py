@@ -262,9 +262,14 @@ _SUBJECT_FIRST = frozenset(
     his her everyone everything nothing all each every""".split()
 )
 _ASKING = re.compile(
-    r"\b(?:must|need|needs|have to|has to|should|please|ought|required|make sure|remember)\b",
+    r"\b(?:must|need|needs|needed|have to|has to|should|please|ought|required|requires"
+    r"|necessary|essential|mandatory|compulsory|important|make sure|remember)\b",
     re.IGNORECASE,
 )
+# A statement's verb among a clause's first words ("dogs are vaccinated, so ...",
+# "today the pool is heated, so ..."); a request opens with its own verb ("bring the
+# receipt, so ...", "call us if you are late, so ...").
+_STATED = frozenset("is are was were has have had isn't aren't wasn't weren't".split())
 _CLAUSE_END = re.compile(r"[.;:!?\n]")
 
 
@@ -280,8 +285,9 @@ def _stated_so(raw: str) -> str:
         start = starts[bisect.bisect_right(starts, m.start()) - 1]
         words = raw[start : min(m.start(), start + 60)].split()
         first = words[0].casefold() if words else ""
+        stated = first in _SUBJECT_FIRST or any(w.casefold() in _STATED for w in words[1:4])
         asked = bisect.bisect_left(asks, start) < bisect.bisect_left(asks, m.start())
-        if first not in _SUBJECT_FIRST or asked:
+        if not stated or asked:
             return m.group(0)  # a request: what it is for
         return ", hence"
 
@@ -788,11 +794,11 @@ def _converse(step: list[str], answer: list[str]) -> bool:
 
 
 # "Out of" that negates nothing: "out of hours", "out of season", "out of town", "out of
-# date" (no "without a date"), "out of surgery" (back from it). "Out of stock" and "out
-# of print" are "not in stock", "not in print".
+# date" (no "without a date"), "out of surgery" (back from it). "Out of stock", "out of
+# print" and "out of use" are "not in stock", "not in print", "not in use".
 _OUT_OF_IDIOMS = frozenset(
     """hours season town office area reach sight order time hand bounds range pocket place
-    line control work date use surgery""".split()
+    line control work date surgery""".split()
 )
 _DETERMINERS = frozenset("the its their your our his her a an".split())
 
