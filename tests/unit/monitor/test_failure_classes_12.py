@@ -21,7 +21,8 @@ the same number bounded the other way ("7 or older"). (7) The "and" of "an hour 
 half" is no clause break. (8) Dimensions are read however spaced: "45x35x30 cm" = "45 x
 35 x 30 cm" (the eighth set's "60x40x40 cm"). The last group is what a helper review of
 the first version found (cases the code before it judged right); (9) holds two misreads
-read on the fifteenth set, (10) what a second review found.
+read on the fifteenth set, (10) what a second review found, (11) what a third review of
+that mend found.
 """
 
 from __future__ import annotations
@@ -494,4 +495,93 @@ def test_the_second_reviews_cases(step, answer, penalised):
     ],
 )
 def test_the_second_reviews_polarity_cases(step, answer, flipped):
+    assert (polarity_flip(step, answer) is not None) is flipped
+
+
+# (11) What a third review found in the second review's mend (invented cases; that mend
+# got the must-pass ones wrong): a strict measure both texts state ("tours under 3
+# hours") is no change of bound; "in" after a number is no unit; a requirement stated
+# without a modal ("is needed", "is essential") is a request; a statement that opens with
+# its noun ("dogs are vaccinated, so ...") is one.
+@pytest.mark.parametrize(
+    ("step", "answer", "penalised"),
+    [
+        (
+            "Parties of more than 10 people on tours under 3 hours need a guide.",
+            "Parties of 11 or more people on tours under 3 hours need a guide.",
+            False,
+        ),
+        (
+            "Groups of more than 10 people must hand over 2 forms at the zoo gate.",
+            "Groups of 11 or more people must hand over 2 forms at the zoo gate.",
+            False,
+        ),
+        (
+            "Bags under 10 kg are free; children under 5 travel free.",
+            "Bags under 10 kg are free; children aged 4 or under travel free.",
+            False,
+        ),
+        (
+            "Children under 5 in the pool must wear armbands.",
+            "Children aged 4 or under in the pool must wear armbands.",
+            False,
+        ),
+        (
+            "Dogs over 7 in the pet hotel get a senior check.",
+            "Dogs aged 8 or over in the pet hotel get a senior check.",
+            False,
+        ),
+        (
+            "Parties of more than 10 people on tours under 3 hours need a guide.",
+            "Parties of 11 or more people on tours under 4 hours need a guide.",
+            True,
+        ),
+        (
+            "Groups of more than 10 people must hand over 2 forms at the zoo gate.",
+            "Groups larger than 11 people must hand over 2 forms at the zoo gate.",
+            True,
+        ),
+    ],
+)
+def test_the_third_reviews_cases(step, answer, penalised):
+    status = _first(_one_step("review3", step), f"{answer} Ask at the desk if unsure.")
+    assert (status != "covered") is penalised
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flipped"),
+    [
+        (
+            "Your booking reference is needed, so we can find your table.",
+            "Your booking reference is needed or we can't find your table.",
+            False,
+        ),
+        (
+            "A deposit is essential, so we can hold the room.",
+            "A deposit is essential or we can't hold the room.",
+            False,
+        ),
+        (
+            "Call us if you are late, so we can hold the table.",
+            "Call us if you are late or we can't hold the table.",
+            False,
+        ),
+        (
+            "Ski boots not in use must be returned to the rack.",
+            "Ski boots out of use must be returned to the rack.",
+            False,
+        ),
+        (
+            "Dogs are vaccinated, so we can board them.",
+            "Dogs are vaccinated or we can't board them.",
+            True,
+        ),
+        (
+            "Today the pool is heated, so you can swim.",
+            "Today the pool is heated or you can't swim.",
+            True,
+        ),
+    ],
+)
+def test_the_third_reviews_polarity_cases(step, answer, flipped):
     assert (polarity_flip(step, answer) is not None) is flipped
