@@ -1797,13 +1797,22 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     low = plain_bounds(" " + " ".join(tokens(_GLUED_PLUS.sub(r"\1 or more", text))) + " ")
     ws = low.split()
     out: dict[float, set[str]] = {}
+    # Where each number's size ends ("60 x 40 x 40" -> the word after the last 40),
+    # found in one pass from the right: a long run of numbers is read once, not once
+    # per number.
+    ends = [len(ws)] * len(ws)
+    nxt = len(ws)
+    for k in range(len(ws) - 1, -1, -1):
+        ends[k] = nxt
+        if ws[k] != "x" and _number_value(ws[k]) is None:
+            nxt = k
     for i, w in enumerate(ws):
         v = _number_value(w)
         if v is None or _TIME_RELATION & set(ws[i + 1 : i + 4]):
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before".
             continue
-        if units and not _has_unit(ws, i):
+        if units and not _has_unit(ws, i, ends[i]):
             # A number without a unit is as often the other side of the bound: "remove
             # seats above 5" says "at most 5 seats".
             continue
@@ -1834,13 +1843,10 @@ _SIZE_UNITS = frozenset(
 )
 
 
-def _has_unit(ws: list[str], i: int) -> bool:
+def _has_unit(ws: list[str], i: int, j: int) -> bool:
     """Whether the number at ``ws[i]`` has a unit after it (past the other numbers of a
-    size, "60 x 40 x 40 cm"): one of :data:`_SIZE_UNITS` or one the quantity rule
-    reads ("15 kg", "3 days")."""
-    j = i + 1
-    while j < len(ws) and (ws[j] == "x" or _number_value(ws[j]) is not None):
-        j += 1
+    size, "60 x 40 x 40 cm", which end at ``ws[j]``): one of :data:`_SIZE_UNITS` or one
+    the quantity rule reads ("15 kg", "3 days")."""
     if j >= len(ws):
         return False
     return ws[j] in _SIZE_UNITS or any(
