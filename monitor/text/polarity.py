@@ -596,23 +596,32 @@ def polarity(text: str) -> int:
     return len(_negations(_plain(text))) % 2
 
 
+def _own_facts(own: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A negating text's words and the modals it affirms (:func:`_affirmed_modal`)."""
+    modals = frozenset(m for m in set(_MODAL_FORMS.values()) if _affirmed_modal(m, own))
+    return frozenset(own), modals
+
+
 def _grounded(
     negation: tuple[str | None, tuple[str, ...] | None],
     other: list[str],
     own: list[str] | None = None,
     preds: dict[tuple[str, str], tuple[str, ...]] | None = None,
     more_no_shows: bool = False,
+    own_facts: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> bool:
     """Whether a negation bears on the other text: the first word of its scope occurs
     there, not under a negative prefix, or two of its other scope words do ("not taken
     via direct debit" bears on "collected by direct debit"); or its negator is the
     opposite of a quantifier the other text uses ("never" / "always"); or it negates
     a modal that the other text affirms and ``own`` (the negating text) does not
-    ("cannot choose" / "can pick")."""
+    ("cannot choose" / "can pick"). ``own_facts``: ``own``'s words and affirmed modals
+    (:func:`_own_facts`), read once by a caller that asks for many negations."""
     negator, scope = negation
+    own_words, own_modals = own_facts or _own_facts(own or [])
     if negator and "+" in negator:
         modal, negator = negator.split("+")
-        if _affirmed_modal(modal, other) and not _affirmed_modal(modal, own or []):
+        if _affirmed_modal(modal, other) and modal not in own_modals:
             # "you cannot choose the day" against "you can pick the day"; not when
             # the negating text affirms the modal too ("you can't bring food, but you
             # can buy snacks"): the other text's may be that one.
@@ -632,7 +641,7 @@ def _grounded(
     if (
         head in ANTONYM_TRIGGERS
         and _PAIR_WORDS.get(head, frozenset()) & set(other)
-        and not _OTHER_SIDE.get(head, frozenset()) & set(own or ())
+        and not _OTHER_SIDE.get(head, frozenset()) & own_words
     ):
         # An antonym's negation pairs with the other side ("not excluded"); not where
         # the negating text states that side itself, which the negation only says
@@ -648,7 +657,7 @@ def _grounded(
         return True  # "Early release while the inspection is pending: not possible"
     # A reworded verb ("not taken via direct debit" for "collected by direct debit"):
     # two of the words it governs.
-    said_again = head in ANTONYM_TRIGGERS and _OTHER_SIDE.get(head, frozenset()) & set(own or ())
+    said_again = head in ANTONYM_TRIGGERS and _OTHER_SIDE.get(head, frozenset()) & own_words
     governed = (_narrow(scope) or ())[1:] if said_again else scope[1:]
     return sum(any(same_word(x, w, 4) for w in other) for x in governed if x != _WIDE_MARK) >= 2
 
@@ -1231,8 +1240,12 @@ def polarity_flip(
             if deny_s or _grounded(n, aw, sw, None, more_a) or _granted(n, aw_own, sw)
         ]
         preds_a = _predicate_index(at)
+        # (The answer's words read once for all its negations: a long answer has many.)
+        facts_a = _own_facts(aw_own)
         kept_a = [
-            n for n in neg_a if deny_a or _grounded(n, sw, aw_own, preds_a, shows_s > shows_a)
+            n
+            for n in neg_a
+            if deny_a or _grounded(n, sw, aw_own, preds_a, shows_s > shows_a, facts_a)
         ]
         flips = (len(kept_s) + len(kept_a)) % 2
     reasons = ["negation"] if flips else []
