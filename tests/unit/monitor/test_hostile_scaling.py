@@ -102,3 +102,34 @@ def test_masking_by_the_word_index_is_the_one_scan_per_value() -> None:
         assert mask_known(text, values) == want, (text, values)
         many = [*values, *(f"ZZ{k}QQ" for k in range(10))]  # absent: the same result
         assert mask_known(text, many) == want, (text, many)
+
+
+# A long run of numbers ("1 x 1 x ...", where a bound's unit was looked for past every
+# following number, once per number: 280 s at 200,000 characters) and many negations
+# (each of which read the whole answer again: 12 s), at the largest answer the limits
+# let through.
+RUNS = r"""
+from monitor.judges.base import JudgeRequest
+from monitor.judges.structural import StructuralJudge
+from monitor.schemas import GoldenItem, Trace
+from tests.conftest import ACCEPTED
+
+ITEM = GoldenItem.model_validate({
+    "id": "locker_parcel", "intent": "locker_parcel", "agent": "a", "question": "parcel?",
+    "answer": "Parcel LK4410 is booked. Pack the item in a box no larger than 45 x 35 x 30 cm "
+    "and weighing no more than 15 kg. We won't open the locker until you pay.",
+    "parameters": {"parcel": {"type": "alnum", "value": "LK4410", "label": "parcel"}},
+})
+judge = StructuralJudge()
+for answer in (
+    "Pack the item in a box no larger than 45 x 35 x " + "1 x " * 49960
+    + "30 cm and weighing no more than 15 kg.",
+    ("Parcel LK9921: we won't open without " * 5400)[:200000],
+):
+    trace = Trace(trace_id="t", question="q", answer=answer, context={"parcel": "LK9921"})
+    judge.judge_sync(JudgeRequest(trace, ITEM, ACCEPTED))
+"""
+
+
+def test_an_answer_of_long_runs_of_numbers_and_negations_is_judged() -> None:
+    finishes(RUNS, 90, "judging runs of numbers and negations")
