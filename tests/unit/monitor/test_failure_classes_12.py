@@ -186,6 +186,12 @@ def _first(ref, answer):
     return StepVerifier().verify(ref, answer, [])[0].status
 
 
+def _penalised(step, answer):
+    """Whether a one-step item's step is penalised by an answer that restates it."""
+    status = _first(_one_step("review", step), f"{answer} Ask at the desk if unsure.")
+    return status != "covered"
+
+
 def _one_step(ident, step):
     return item(ident, f"{step} Ask at the desk if unsure.", [step, "Ask at the desk if unsure."])
 
@@ -353,8 +359,7 @@ def test_dimensions_however_spaced(answer, status):
     ],
 )
 def test_the_reviews_cases(step, answer, penalised):
-    status = _first(_one_step("review", step), f"{answer} Ask at the desk if unsure.")
-    assert (status != "covered") is penalised
+    assert _penalised(step, answer) is penalised
 
 
 LOYALTY = _one_step("car_wash_loyalty", "Your loyalty card gets one stamp per wash.")
@@ -456,8 +461,7 @@ def test_a_litotes_verb_is_matched_from_its_start():
     ],
 )
 def test_the_second_reviews_cases(step, answer, penalised):
-    status = _first(_one_step("review2", step), f"{answer} Ask at the desk if unsure.")
-    assert (status != "covered") is penalised
+    assert _penalised(step, answer) is penalised
 
 
 @pytest.mark.parametrize(
@@ -544,8 +548,7 @@ def test_the_second_reviews_polarity_cases(step, answer, flipped):
     ],
 )
 def test_the_third_reviews_cases(step, answer, penalised):
-    status = _first(_one_step("review3", step), f"{answer} Ask at the desk if unsure.")
-    assert (status != "covered") is penalised
+    assert _penalised(step, answer) is penalised
 
 
 @pytest.mark.parametrize(
