@@ -1700,6 +1700,12 @@ _NEGATED_BOUNDS: tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...] =
     for phrase, plain in BOUND_PHRASES
     if plain in _SAME_BOUND and any(w in NEGATORS for w in phrase.split())
 )
+_AFTER_PHRASES: dict[tuple[frozenset[str], frozenset[str]], tuple[str, ...]] = {
+    _SAME_BOUND["at most"]: ("at most", "at the most", "max", "maximum"),
+    _SAME_BOUND["at least"]: ("at least", "at the least", "min", "minimum"),
+    _SAME_BOUND["by"]: ("at the latest", "at latest"),
+    _SAME_BOUND["at earliest"]: ("at the earliest", "at earliest"),
+}
 _GLUED_PLUS = re.compile(r"(\d|<money>|<value>)\+")  # "14+", "<money>+" (a masked "$20+")
 # Right before a number: a comparison of its own ("more than 6", "over 6"), whatever
 # bound word stands further back ("Most bands have more than 6 members").
@@ -1717,20 +1723,49 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
     than 12 students", or "most" elsewhere in the sentence ("Most bands have more
     than 6 members"), keeps no bound."""
     low = " " + " ".join(tokens(term)) + " "
-    found = [same for phrase, same in _NEGATED_BOUNDS if f" {phrase} " in low]
-    term_q = main_readings(quantities(term))
-    if not found or not term_q or not all(stated(q, seg_q) for q in term_q):
+    found = [(phrase, same) for phrase, same in _NEGATED_BOUNDS if f" {phrase} " in low]
+    if not found:
         return False
-    before_words, after_words = found[0]
+    term_q = main_readings(quantities(term))
+    # A bound on no quantity ("no later than Friday", "no later than check-out") is
+    # read at the first word after its phrase, stated in the sentence.
+    anchor = None
+    if not term_q:
+        rest = content(tokens(low.split(f" {found[0][0]} ", 1)[1]))
+        if not rest or any(w[:1].isdigit() for w in rest):
+            return False
+        anchor = rest[0]
+    elif not all(stated(q, seg_q) for q in term_q):
+        return False
+    before_words, after_words = found[0][1]
     numbers = {_number_value(w) for w in tokens(term)} - {None}
     ws = tokens(_GLUED_PLUS.sub(r"\1 or more", sentence))
     for i, w in enumerate(ws):
         # The number as written, or an amount masked as a value ("$20" -> "<money>");
         # the term's quantities are stated here either way (seg_q).
-        if _number_value(w) not in numbers and w not in _MASKED_AMOUNTS:
+        if anchor is not None:
+            if not same_word(w, anchor, 4):
+                continue
+        elif _number_value(w) not in numbers and w not in _MASKED_AMOUNTS:
             continue
         before = ws[max(0, i - 4) : i]
+        # Its own phrase right after the number or its noun ("two children at most",
+        # "3 nights at least", "by Friday at the latest"), whatever word comes before
+        # ("look after two children at most"; not "more than 2 children at most", nor
+        # "6 players, with at most 2 children").
+        if before[-1:] != ["than"] and any(
+            " ".join(ws[i + k : i + k + 3]).startswith(p)
+            for k in (1, 2)
+            for p in _AFTER_PHRASES[found[0][1]]
+        ):
+            return True
         if before[-1:] and before[-1] in _COMPARED and before[-1] not in before_words:
+            continue
+        if anchor is not None:
+            # (A bound on a word: right before it, "by Friday", "before the check-out".)
+            near = before[-2:] if before[-1:] == ["the"] else before[-1:]
+            if any(b in before_words for b in near):
+                return True
             continue
         if any(b in before_words for b in before) or before[-2:] == ["up", "to"]:
             return True

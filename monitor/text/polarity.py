@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -543,10 +544,22 @@ _INCLUDED = frozenset("include includes included including inclusive".split())
 
 
 def _says_free(other: list[str], own: list[str]) -> bool:
-    """Whether ``other`` says "free" without a negator, where ``own`` says it with one."""
-    return bool(_SAID_FREE & set(other)) or bool(
-        _INCLUDED & set(other) and not _INCLUDED & set(own)
+    """Whether ``other`` says "free" without a negator, where ``own`` says it with one:
+    "complimentary", "waived", or "included" where ``own`` does not say "included" of
+    something else ("included free of charge" / "included" is one statement; "breakfast
+    is included and parking is free" / "breakfast is included" is not)."""
+    if _SAID_FREE & set(other):
+        return True
+    if not _INCLUDED & set(other):
+        return False
+    return not _INCLUDED & set(own) or any(
+        w in _INCLUDED and nxt in COST_FREE_WORDS for w, nxt in itertools.pairwise(own)
     )
+
+
+def _free_count(negs: list[tuple[str | None, tuple[str, ...] | None]]) -> int:
+    """How many of ``negs`` are a "free" of cost."""
+    return sum(n in COST_FREE_WORDS for n, _ in negs)
 
 
 def _count(padded: str, ws: tuple[str, ...]) -> int:
@@ -885,6 +898,22 @@ def _family(a: str, b: str) -> bool:
     return n >= 5 and n >= min(len(a), len(b)) - 3
 
 
+# A "can" of a clause of time or purpose grants the reader nothing: "we'll need it paid
+# before we can confirm the date" obliges as "it must be paid before we confirm" does;
+# "so that you can", "until we can", "once they can" likewise. (Not a bare "so", which
+# is as often "therefore": "... part of your time, so you can stay after it ends".)
+_SUBORDINATE_MAY = re.compile(
+    r" (before|until|till|once|so that|in order that) "
+    r"(we|we'll|you|you'll|they|it|he|she|i|someone) (?:can|could|may)(?= )"
+)
+
+
+_SO_THAT_MAY = re.compile(
+    r" so that (?:we|we'll|you|you'll|they|it|he|she|i|someone) (?:can|could|may) "
+)
+_SO_MAY = re.compile(r" (so) (we|we'll|you|you'll|they|it|he|she|i|someone) (?:can|could|may)(?= )")
+
+
 def _has(words_: str, phrase: str) -> bool:
     return f" {phrase} " in words_
 
@@ -953,6 +982,150 @@ def _one_for_coordinated(
         ):
             return [n for k, n in enumerate(negs) if k != second[0]]
     return negs
+
+
+# Pairs of words compared by the "or" rules below at most: a text with more (hostile
+# input, not a sentence) is left to the count of negations alone.
+_OR_PAIRS_MAX = 10_000
+
+
+def _negated_at(words_: list[str], i: int, back: int) -> bool:
+    """Whether a negator stands among the ``back`` words before ``words_[i]``."""
+    return any(x in NEGATORS or x == "n't" for x in words_[max(0, i - back) : i])
+
+
+_VERB_NEGATORS = frozenset({"not", "n't", "never", "cannot"})
+_OWN_AUX = frozenset({"do", "does", "did"})
+
+
+def _or_joins(words_: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each negated word and the content words (up to two) joined to it by "or" a few
+    words on, in one clause ("not force the door or restart ..." -> "force":
+    ("restart", ...); "not refunded or taken off" -> "refunded": ("taken", "off"));
+    read in one pass. ("Nor" is a negator of its own, counted as one.)"""
+    out: dict[str, tuple[str, ...]] = {}
+    for i, w in enumerate(words_):
+        # (A verb's negator: "without a care label or labelled ..." joins no verbs.)
+        if w in out or not any(x in _VERB_NEGATORS for x in words_[max(0, i - 3) : i]):
+            continue
+        for j in range(i + 1, min(i + 5, len(words_))):
+            if words_[j] == "or":
+                after = words_[j + 1 : j + 4]
+                # (Not what has an auxiliary of its own: "or labelled do dry clean".)
+                if not _OWN_AUX & set(after) and content(after):
+                    out[w] = tuple(content(after)[:2])
+                break
+            if words_[j] in _CLAUSE_BREAKS or words_[j] == "nor":
+                break
+    return out
+
+
+def _or_joins_raw(raw: str) -> dict[str, tuple[str, ...]]:
+    """:func:`_or_joins` read in each part of the text as written, between its
+    punctuation ("If you can't attend, cancel online or call us" joins nothing to
+    "attend")."""
+    out: dict[str, tuple[str, ...]] = {}
+    for part in _RAW_BREAK.split(raw):
+        for k, v in _or_joins(_plain(part).split()).items():
+            out.setdefault(k, v)
+    return out
+
+
+def _by_verb_negator(n: str | None) -> bool:
+    """Whether a negation's negator is a negator word ("not", "cannot"; not "free")."""
+    return (n or "").split("+")[-1] in NEGATORS
+
+
+def _one_over_or(
+    negs: list[tuple[str | None, tuple[str, ...] | None]], other_raw: str
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``negs`` with a second negation (by a negator, not "free") counted once, when the
+    other text negates the first one's head and joins the second one's head to it by
+    "or" a few words on, under that one negator ("not force the door or restart the
+    cycle" against "not be forced ... not be restarted")."""
+    joins = _or_joins_raw(other_raw)
+    heads = [(k, s[0]) for k, (n, s) in enumerate(negs) if s and _by_verb_negator(n)]
+    distinct = {h for _, h in heads}
+    # (Read once per distinct head: what the other text joins to it.)
+    if not joins or len(heads) ** 2 + len(distinct) * len(joins) > _OR_PAIRS_MAX:
+        return negs
+    joined = {h: [b for a, bs in joins.items() if same_word(a, h, 4) for b in bs] for h in distinct}
+    drop: set[int] = set()
+    for k1, h1 in heads:
+        if not joined[h1]:
+            continue
+        for k2, h2 in heads:
+            if (
+                k2 > k1
+                and k2 not in drop
+                and not same_word(h1, h2, 4)
+                and any(same_word(b, h2, 4) for b in joined[h1])
+            ):
+                drop.add(k2)
+    return [n for k, n in enumerate(negs) if k not in drop]
+
+
+_BE_FORMS = frozenset("is are be been being was were".split())
+_MODAL_WORDS = frozenset(w for w in (*PERMISSION, *OBLIGATION) if " " not in w) | frozenset(
+    {"should", "allowed", "welcome", "fine"}
+)
+
+
+def _said_affirmed(raw: str) -> set[str]:
+    """The words a text says without a negator, as what is permitted, ordered or done:
+    in a clause (cut at punctuation and at clause words: "but", "and", "so", ...) with
+    no negator, every word where the clause has a modal ("but you can open the lid"),
+    else its first word (an order: "Open the box carefully") and a word after a form of
+    "be" ("they are taken off the fee"); not "opening the door lets the cold out", nor
+    "if you write it down, keep it safe"."""
+    out: set[str] = set()
+    for part in _RAW_BREAK.split(raw):
+        clause: list[str] = []
+        for w in [*_plain(part).split(), "and"]:
+            if w not in _CLAUSE_BREAKS:
+                clause.append(w)
+                continue
+            if clause and not any(x in NEGATORS or x == "n't" for x in clause):
+                if _MODAL_WORDS & set(clause):
+                    out.update(clause)
+                else:
+                    out.add(clause[0])
+                    out.update(b for a, b in itertools.pairwise(clause) if a in _BE_FORMS)
+            clause = []
+    return out
+
+
+def _or_half_kept(
+    negs: list[tuple[str | None, tuple[str, ...] | None]],
+    own_raw: str,
+    other_negs: list[tuple[str | None, tuple[str, ...] | None]],
+    other_raw: str,
+) -> bool:
+    """Whether one of ``negs`` denies two verbs joined by "or", and the other text
+    negates the first but says the second without a negator, as permitted, ordered or
+    done (nor joined by "or" to a negated word there too)."""
+    joins = _or_joins_raw(own_raw)
+    if not joins or len(joins) > _OR_PAIRS_MAX:
+        return False
+    heads = {s[0] for n, s in negs if s and _by_verb_negator(n) and s[0] in joins}
+    if not heads:
+        return False
+    other_heads = {m[1][0] for m in other_negs if m[1]}
+    other_scoped = {x for m in other_negs if m[1] for x in m[1]}
+    other_joins = {b for bs in _or_joins_raw(other_raw).values() for b in bs}
+    affirmed = _said_affirmed(other_raw)
+    sizes = len(other_heads) + len(other_scoped) + len(other_joins) + len(affirmed)
+    if len(heads) * sizes > _OR_PAIRS_MAX:
+        return False
+    for head in heads:
+        if not any(same_word(h, head, 4) for h in other_heads):
+            continue
+        second = joins[head][0]
+        if any(same_word(x, second, 4) for x in other_scoped | other_joins):
+            continue
+        if any(same_word(w, second, 4) for w in affirmed):
+            return True
+    return False
 
 
 # Where a clause ends in the text as written (the plain text has no punctuation): "It
@@ -1148,6 +1321,40 @@ def _stated_elsewhere(
     )
 
 
+def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
+    """Whether the padded texts ``ms`` (the step) and ``ma`` (the answer), negated
+    modals and promises left out, turn an obligation into a permission or back;
+    ``s``: the step as read for negations; ``same_change``: the answer's permission
+    is on a verb whose negation the step lost."""
+    oblig_s = any(_has(ms, w) for w in OBLIGATION)
+    oblig_a = any(_has(ma, w) for w in OBLIGATION)
+    perm_a = any(_has(ma, w) for w in PERMISSION)
+    perm_s = any(_has(ms, w) for w in PERMISSION)
+    # An obligation turned into a permission the step does not word that way ("must
+    # upload" -> "upload (optional)"); a permission word both use is the same clause
+    # ("can be deferred ... only" -> "you can push it back"). A permission turned into
+    # an obligation needs a step without one ("You must upload it before the change
+    # can be made" -> "(required)" is no flip).
+    # ("Can", "may" and "could" are one permission, counted: "each child can earn 2
+    # credits" / "2 credits may be earned" is none new; "you must show ID, and you can
+    # pay by card" / "you may show ID, and you can pay by card" is one.)
+    perm_a_new = any(_has(ma, w) and not _has(ms, w) for w in PERMISSION if w not in _MAY) or (
+        _count(ma, _MAY) > _count(ms, _MAY)
+    )
+    # A permission beside a denial is the one way left, which "only" says: "not
+    # refundable in cash, although they can be exchanged for a voucher" = "no cash
+    # refund, voucher only".
+    only_way = (
+        perm_s
+        and _negates(s)
+        and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
+        and _only_what_permitted(ms, ma)
+    )
+    return (oblig_s and not oblig_a and perm_a_new and not same_change) or (
+        perm_s and not oblig_s and not perm_a and oblig_a and not only_way
+    )
+
+
 def polarity_flip(
     step: str, answer: str, context: str | None = None, elsewhere: tuple[str, ...] = ()
 ) -> str | None:
@@ -1198,12 +1405,26 @@ def polarity_flip(
     neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, shows_a > shows_s))]
     neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, shows_s > shows_a))]
     # ... or "free" said as "complimentary", which is no negator ("guests get a
-    # complimentary drink" / "guests don't get a drink" is a flip).
-    neg_s = [n for n in neg_s if not (n[0] in COST_FREE_WORDS and _says_free(aw_own, sw))]
-    neg_a = [n for n in neg_a if not (n[0] in COST_FREE_WORDS and _says_free(sw, aw_own))]
+    # complimentary drink" / "guests don't get a drink" is a flip). Only a "free" the
+    # other text does not say too: "included free of charge" / "all free" is one
+    # "free", and "included free" / "not free" keeps its "not".
+    free_s, free_a = _free_count(neg_s), _free_count(neg_a)
+    neg_s = [
+        n
+        for n in neg_s
+        if not (n[0] in COST_FREE_WORDS and free_a < free_s and _says_free(aw_own, sw))
+    ]
+    neg_a = [
+        n
+        for n in neg_a
+        if not (n[0] in COST_FREE_WORDS and free_s < free_a and _says_free(sw, aw_own))
+    ]
     # One negation over two coordinated words is the two negations the other text
     # writes ("not refunded or credited" / "no refund and no credit").
     neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)
+    # ... or over two verbs joined by "or" ("do not force the door or restart the
+    # cycle" / "the door must not be forced and the cycle must not be restarted").
+    neg_s, neg_a = _one_over_or(neg_s, answer), _one_over_or(neg_a, step)
     # ... or with a verb that means "not do" ("miss" / "do not attend").
     # (A negated passive by one on its subject: "the notification was not seen" /
     # "you missed the notification".)
@@ -1248,6 +1469,13 @@ def polarity_flip(
             if deny_a or _grounded(n, sw, aw_own, preds_a, shows_s > shows_a, facts_a)
         ]
         flips = (len(kept_s) + len(kept_a)) % 2
+    # One negation over two verbs joined by "or", of which the other text keeps the
+    # first negated and states the second without one ("do not unplug the freezer or
+    # open the lid" / "... must not be unplugged, but you can open the lid").
+    if not flips and (
+        _or_half_kept(neg_s, step, neg_a, answer) or _or_half_kept(neg_a, answer, neg_s, step)
+    ):
+        flips = 1
     reasons = ["negation"] if flips else []
     # The verbs whose negation the step lost ("treatment does not start until ..." ->
     # "treatment can start ..."): a "can" the answer puts on one of them is that same
@@ -1279,36 +1507,23 @@ def polarity_flip(
     # ("must" / "may"): the negated ones are left out here.
     ms = _without_denied(_promises(_negative_phrases(s)[1], a))
     ma = _without_denied(_promises(_negative_phrases(a)[1], s))
-    oblig_s = any(_has(ms, w) for w in OBLIGATION)
-    oblig_a = any(_has(ma, w) for w in OBLIGATION)
-    perm_a = any(_has(ma, w) for w in PERMISSION)
-    perm_s = any(_has(ms, w) for w in PERMISSION)
-    # An obligation turned into a permission the step does not word that way ("must
-    # upload" -> "upload (optional)"); a permission word both use is the same clause
-    # ("can be deferred ... only" -> "you can push it back"). A permission turned into
-    # an obligation needs a step without one ("You must upload it before the change
-    # can be made" -> "(required)" is no flip).
-    # ("Can", "may" and "could" are one permission, counted: "each child can earn 2
-    # credits" / "2 credits may be earned" is none new; "you must show ID, and you can
-    # pay by card" / "you may show ID, and you can pay by card" is one.)
-    perm_a_new = any(_has(ma, w) and not _has(ms, w) for w in PERMISSION if w not in _MAY) or (
-        _count(ma, _MAY) > _count(ms, _MAY)
-    )
-    # A permission beside a denial is the one way left, which "only" says: "not
-    # refundable in cash, although they can be exchanged for a voucher" = "no cash
-    # refund, voucher only".
-    only_way = (
-        perm_s
-        and _negates(s)
-        and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
-        and _only_what_permitted(ms, ma)
-    )
     same_change = any(
         w in _MAY and any(same_word(x, h, 4) for x in aw_own[i + 1 : i + 3] for h in unnegated)
         for i, w in enumerate(aw_own)
     )
-    if (oblig_s and not oblig_a and perm_a_new and not same_change) or (
-        perm_s and not oblig_s and not perm_a and oblig_a and not only_way
+    # A "can" of a clause of time or purpose grants nothing ("we'll need it paid before
+    # we can confirm" / "it must be paid before we confirm"; where either text has a
+    # "so that ... can", a bare "so ... can" is that purpose too). Read without them as
+    # well: a flip only when both readings show one, as the other text may word its own
+    # such "can" another way ("before we can" / "then we can").
+    sub = _SO_MAY if _SO_THAT_MAY.search(s) or _SO_THAT_MAY.search(a) else None
+
+    def purposeless(padded: str) -> str:
+        padded = _SUBORDINATE_MAY.sub(r" \1 \2 ", padded)
+        return sub.sub(r" \1 \2 ", padded) if sub is not None else padded
+
+    if _modal_flip(ms, ma, s, same_change) and _modal_flip(
+        purposeless(ms), purposeless(ma), s, same_change
     ):
         flips += 1
         reasons.append("modal")
