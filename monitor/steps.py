@@ -1700,11 +1700,15 @@ _NEGATED_BOUNDS: tuple[tuple[str, tuple[frozenset[str], frozenset[str]]], ...] =
     for phrase, plain in BOUND_PHRASES
     if plain in _SAME_BOUND and any(w in NEGATORS for w in phrase.split())
 )
-_AFTER_PHRASES: dict[tuple[frozenset[str], frozenset[str]], tuple[str, ...]] = {
-    _SAME_BOUND["at most"]: ("at most", "at the most", "max", "maximum"),
-    _SAME_BOUND["at least"]: ("at least", "at the least", "min", "minimum"),
-    _SAME_BOUND["by"]: ("at the latest", "at latest"),
-    _SAME_BOUND["at earliest"]: ("at the earliest", "at earliest"),
+# A bound's own phrase after its number or noun, as words ("min", not "minutes").
+_AFTER_PHRASES: dict[tuple[frozenset[str], frozenset[str]], tuple[list[str], ...]] = {
+    _SAME_BOUND[k]: tuple(p.split() for p in phrases)
+    for k, phrases in (
+        ("at most", ("at most", "at the most", "max", "maximum")),
+        ("at least", ("at least", "at the least", "min", "minimum")),
+        ("by", ("at the latest", "at latest")),
+        ("at earliest", ("at the earliest", "at earliest")),
+    )
 }
 _GLUED_PLUS = re.compile(r"(\d|<money>|<value>)\+")  # "14+", "<money>+" (a masked "$20+")
 # Right before a number: a comparison of its own ("more than 6", "over 6"), whatever
@@ -1754,9 +1758,7 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
         # ("look after two children at most"; not "more than 2 children at most", nor
         # "6 players, with at most 2 children").
         if before[-1:] != ["than"] and any(
-            " ".join(ws[i + k : i + k + 3]).startswith(p)
-            for k in (1, 2)
-            for p in _AFTER_PHRASES[found[0][1]]
+            ws[i + k : i + k + len(p)] == p for k in (1, 2) for p in _AFTER_PHRASES[found[0][1]]
         ):
             return True
         if before[-1:] and before[-1] in _COMPARED and before[-1] not in before_words:

@@ -989,11 +989,6 @@ def _one_for_coordinated(
 _OR_PAIRS_MAX = 10_000
 
 
-def _negated_at(words_: list[str], i: int, back: int) -> bool:
-    """Whether a negator stands among the ``back`` words before ``words_[i]``."""
-    return any(x in NEGATORS or x == "n't" for x in words_[max(0, i - back) : i])
-
-
 _VERB_NEGATORS = frozenset({"not", "n't", "never", "cannot"})
 _OWN_AUX = frozenset({"do", "does", "did"})
 

@@ -192,7 +192,11 @@ def _status(step, answer, terms=()):
     return StepVerifier().verify(ref, f"{answer} Ask at the desk if unsure.", [])[0].status
 
 
-POOL = ("One adult can supervise no more than 2 children in the pool.", ("no more than 2 children",))
+POOL = (
+    "One adult can supervise no more than 2 children in the pool.",
+    ("no more than 2 children",),
+)
+STRETCH = ("Stretch for no fewer than 5 minutes before the class.", ("no fewer than 5 minutes",))
 CABIN = ("Cabins are let for no fewer than 3 nights in summer.", ("no fewer than 3 nights",))
 BAKERY = ("Order a celebration cake no later than Friday.", ("no later than Friday",))
 CABIN_KEY = ("Hand the cabin key in no later than check-out.", ("no later than check-out",))
@@ -207,6 +211,7 @@ CABIN_KEY = ("Hand the cabin key in no later than check-out.", ("no later than c
         (POOL, "One adult can watch 2 children at the most in the pool.", False),
         (CABIN, "In summer, cabins are let for 3 nights at least.", False),
         (CABIN, "In summer, cabins are let for three nights minimum.", False),
+        (STRETCH, "Stretch for 5 minutes minimum before the class.", False),
         (BAKERY, "Order a celebration cake by Friday at the latest.", False),
         (BAKERY, "Celebration cakes have to be ordered by Friday.", False),
         (CABIN_KEY, "Hand the cabin key in by check-out.", False),
@@ -216,6 +221,7 @@ CABIN_KEY = ("Hand the cabin key in no later than check-out.", ("no later than c
         (POOL, "One adult can look after 3 children at most in the pool.", True),
         (CABIN, "In summer, cabins are let for 3 nights at most.", True),
         (CABIN, "In summer, cabins are let for more than 3 nights at least.", True),
+        (STRETCH, "Stretch for 5 minutes before the class.", True),
         (BAKERY, "Order a celebration cake after Friday.", True),
         (BAKERY, "Order a celebration cake later than Friday.", True),
         (CABIN_KEY, "Hand the cabin key in after check-out.", True),
