@@ -902,16 +902,14 @@ def _family(a: str, b: str) -> bool:
 # before we can confirm the date" obliges as "it must be paid before we confirm" does;
 # "so that you can", "until we can", "once they can" likewise. (Not a bare "so", which
 # is as often "therefore": "... part of your time, so you can stay after it ends".)
-_SUBORDINATE_MAY = re.compile(
-    r" (before|until|till|once|so that|in order that) "
-    r"(we|we'll|you|you'll|they|it|he|she|i|someone) (?:can|could|may)(?= )"
-)
+_PERSON_MAY = r"(we|we'll|you|you'll|they|it|he|she|i|someone) (?:" + "|".join(_MAY) + r")(?= )"
+_SUBORDINATE_MAY = re.compile(r" (before|until|till|once|so that|in order that) " + _PERSON_MAY)
+_SO_MAY = re.compile(r" (so) " + _PERSON_MAY)
 
 
-_SO_THAT_MAY = re.compile(
-    r" so that (?:we|we'll|you|you'll|they|it|he|she|i|someone) (?:can|could|may) "
-)
-_SO_MAY = re.compile(r" (so) (we|we'll|you|you'll|they|it|he|she|i|someone) (?:can|could|may)(?= )")
+def _so_that_may(padded: str) -> bool:
+    """Whether a padded text has a "so that ... can" of purpose."""
+    return any(m.group(1) == "so that" for m in _SUBORDINATE_MAY.finditer(padded))
 
 
 def _has(words_: str, phrase: str) -> bool:
@@ -1032,13 +1030,13 @@ def _by_verb_negator(n: str | None) -> bool:
 
 
 def _one_over_or(
-    negs: list[tuple[str | None, tuple[str, ...] | None]], other_raw: str
+    negs: list[tuple[str | None, tuple[str, ...] | None]], joins: dict[str, tuple[str, ...]]
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """``negs`` with a second negation (by a negator, not "free") counted once, when the
     other text negates the first one's head and joins the second one's head to it by
     "or" a few words on, under that one negator ("not force the door or restart the
-    cycle" against "not be forced ... not be restarted")."""
-    joins = _or_joins_raw(other_raw)
+    cycle" against "not be forced ... not be restarted"). ``joins``: the other text's
+    (:func:`_or_joins_raw`)."""
     heads = [(k, s[0]) for k, (n, s) in enumerate(negs) if s and _by_verb_negator(n)]
     distinct = {h for _, h in heads}
     # (Read once per distinct head: what the other text joins to it.)
@@ -1080,7 +1078,7 @@ def _said_affirmed(raw: str) -> set[str]:
             if w not in _CLAUSE_BREAKS:
                 clause.append(w)
                 continue
-            if clause and not any(x in NEGATORS or x == "n't" for x in clause):
+            if clause and not NEGATORS & set(clause):
                 if _MODAL_WORDS & set(clause):
                     out.update(clause)
                 else:
@@ -1092,14 +1090,15 @@ def _said_affirmed(raw: str) -> set[str]:
 
 def _or_half_kept(
     negs: list[tuple[str | None, tuple[str, ...] | None]],
-    own_raw: str,
+    joins: dict[str, tuple[str, ...]],
     other_negs: list[tuple[str | None, tuple[str, ...] | None]],
+    other_joins: dict[str, tuple[str, ...]],
     other_raw: str,
 ) -> bool:
     """Whether one of ``negs`` denies two verbs joined by "or", and the other text
     negates the first but says the second without a negator, as permitted, ordered or
-    done (nor joined by "or" to a negated word there too)."""
-    joins = _or_joins_raw(own_raw)
+    done (nor joined by "or" to a negated word there too). ``joins``, ``other_joins``:
+    each text's (:func:`_or_joins_raw`)."""
     if not joins or len(joins) > _OR_PAIRS_MAX:
         return False
     heads = {s[0] for n, s in negs if s and _by_verb_negator(n) and s[0] in joins}
@@ -1107,16 +1106,16 @@ def _or_half_kept(
         return False
     other_heads = {m[1][0] for m in other_negs if m[1]}
     other_scoped = {x for m in other_negs if m[1] for x in m[1]}
-    other_joins = {b for bs in _or_joins_raw(other_raw).values() for b in bs}
+    other_joined = {b for bs in other_joins.values() for b in bs}
     affirmed = _said_affirmed(other_raw)
-    sizes = len(other_heads) + len(other_scoped) + len(other_joins) + len(affirmed)
+    sizes = len(other_heads) + len(other_scoped) + len(other_joined) + len(affirmed)
     if len(heads) * sizes > _OR_PAIRS_MAX:
         return False
     for head in heads:
         if not any(same_word(h, head, 4) for h in other_heads):
             continue
         second = joins[head][0]
-        if any(same_word(x, second, 4) for x in other_scoped | other_joins):
+        if any(same_word(x, second, 4) for x in other_scoped | other_joined):
             continue
         if any(same_word(w, second, 4) for w in affirmed):
             return True
@@ -1419,7 +1418,8 @@ def polarity_flip(
     neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)
     # ... or over two verbs joined by "or" ("do not force the door or restart the
     # cycle" / "the door must not be forced and the cycle must not be restarted").
-    neg_s, neg_a = _one_over_or(neg_s, answer), _one_over_or(neg_a, step)
+    joins_s, joins_a = _or_joins_raw(step), _or_joins_raw(answer)
+    neg_s, neg_a = _one_over_or(neg_s, joins_a), _one_over_or(neg_a, joins_s)
     # ... or with a verb that means "not do" ("miss" / "do not attend").
     # (A negated passive by one on its subject: "the notification was not seen" /
     # "you missed the notification".)
@@ -1468,7 +1468,8 @@ def polarity_flip(
     # first negated and states the second without one ("do not unplug the freezer or
     # open the lid" / "... must not be unplugged, but you can open the lid").
     if not flips and (
-        _or_half_kept(neg_s, step, neg_a, answer) or _or_half_kept(neg_a, answer, neg_s, step)
+        _or_half_kept(neg_s, joins_s, neg_a, joins_a, answer)
+        or _or_half_kept(neg_a, joins_a, neg_s, joins_s, step)
     ):
         flips = 1
     reasons = ["negation"] if flips else []
@@ -1511,7 +1512,7 @@ def polarity_flip(
     # "so that ... can", a bare "so ... can" is that purpose too). Read without them as
     # well: a flip only when both readings show one, as the other text may word its own
     # such "can" another way ("before we can" / "then we can").
-    sub = _SO_MAY if _SO_THAT_MAY.search(s) or _SO_THAT_MAY.search(a) else None
+    sub = _SO_MAY if _so_that_may(s) or _so_that_may(a) else None
 
     def purposeless(padded: str) -> str:
         padded = _SUBORDINATE_MAY.sub(r" \1 \2 ", padded)
