@@ -192,8 +192,10 @@ def _penalised(step, answer):
     return status != "covered"
 
 
-def _one_step(ident, step):
-    return item(ident, f"{step} Ask at the desk if unsure.", [step, "Ask at the desk if unsure."])
+def _one_step(ident, step, terms=()):
+    return item(
+        ident, f"{step} Ask at the desk if unsure.", [step, "Ask at the desk if unsure."], terms
+    )
 
 
 SOFTPLAY = _one_step("softplay_adults", "Children under 8 must be with an adult at all times.")

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.steps import StepVerifier
 from monitor.text.polarity import polarity_flip
-from tests.unit.monitor.test_failure_classes import item
+from tests.unit.monitor.test_failure_classes_12 import _first, _one_step
 
 
 @pytest.mark.parametrize(
@@ -186,10 +185,7 @@ def test_polarity_cues_without_a_change(step, answer, flip):
 
 
 def _status(step, answer, terms=()):
-    ref = item(
-        "review", f"{step} Ask at the desk if unsure.", [step, "Ask at the desk if unsure."], terms
-    )
-    return StepVerifier().verify(ref, f"{answer} Ask at the desk if unsure.", [])[0].status
+    return _first(_one_step("review", step, terms), f"{answer} Ask at the desk if unsure.")
 
 
 POOL = (
