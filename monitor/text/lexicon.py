@@ -187,6 +187,8 @@ ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
             "discarded|delete|deleted|dispose",
         ),
         ("include|included|includes", "exclude|excluded|excludes"),
+        # "refunded in full except the £30 deposit" / "including the £30 deposit"
+        ("including", "except|excluding"),
         (
             "allow|allowed|allows|permit|permitted",
             "prohibit|prohibited|forbid|forbidden|ban|disallow|disallowed",

@@ -562,6 +562,21 @@ def _free_count(negs: list[tuple[str | None, tuple[str, ...] | None]]) -> int:
     return sum(n in COST_FREE_WORDS for n, _ in negs)
 
 
+def _without_surplus_free(
+    negs: list[tuple[str | None, tuple[str, ...] | None]], surplus: int
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``negs`` without its last ``surplus`` "free"s of cost."""
+    keep = _free_count(negs) - surplus
+    out = []
+    for n in negs:
+        if n[0] in COST_FREE_WORDS:
+            if keep <= 0:
+                continue
+            keep -= 1
+        out.append(n)
+    return out
+
+
 def _count(padded: str, ws: tuple[str, ...]) -> int:
     """How many times the padded text uses any of the words ``ws``."""
     return sum(padded.count(f" {w} ") for w in ws)
@@ -1413,6 +1428,16 @@ def polarity_flip(
         for n in neg_a
         if not (n[0] in COST_FREE_WORDS and free_s < free_a and _says_free(sw, aw_own))
     ]
+    # A "free" said again in the same text ("includes a free screen protector, fitted
+    # at no charge" / "screen protectors are fitted free") is one "free" against a text
+    # that says "free" too and puts a cost on nothing ("parking is free, Wi-Fi costs
+    # £5" against two frees is the flip).
+    free_s, free_a = _free_count(neg_s), _free_count(neg_a)
+    if free_s and free_a:
+        if free_a > free_s and not COST_WORDS & set(sw):
+            neg_a = _without_surplus_free(neg_a, free_a - free_s)
+        elif free_s > free_a and not COST_WORDS & set(aw_own):
+            neg_s = _without_surplus_free(neg_s, free_s - free_a)
     # One negation over two coordinated words is the two negations the other text
     # writes ("not refunded or credited" / "no refund and no credit").
     neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)
