@@ -898,6 +898,12 @@ class StepVerifier:
             flip = polarity_flip(part, unit, context=full)
             if (
                 flip
+                # Not a negation another clause of the sentence says, one whose own
+                # part does not ("move it free of charge up to 24 hours before, using
+                # the link" / "it may be moved free of charge via the link, provided
+                # this is done no later than 24 hours before": "free" went to the
+                # clause with the link).
+                and not _negation_moved(part, unit, pairs)
                 and "negation" in flip.split(" + ")
                 and polarity(part) == 1
                 and polarity(unit) == 0
@@ -1066,6 +1072,45 @@ class StepVerifier:
             if one is not None and polarity_flip(one, full) is None:
                 flip = None
         if flip is None and seg.kind != "window":
+            # A negation in another clause of the sentence that says nothing of the step
+            # does not cancel the step's own ("socks and bare feet are permitted on the
+            # trampolines, and late arrivals get neither extra time nor a refund" for
+            # "... are not allowed on the trampolines"): the sentence is read again
+            # without its clauses that negate and share no content word with the step.
+            # (A clause of its own: four content words or more, not a cost, not one that
+            # goes on from the one before, "nor workshop time booked", "then at no cost",
+            # nor a condition, "if you'd rather not go ahead" for "if you decline".)
+            need = [w for w in content(sw) if not _quantity_word(w)]
+            units = _clauses(full)
+
+            def apart(u: str) -> bool:
+                ws = tokens(u)
+                said = content(ws)
+                return (
+                    bool(NEGATORS & set(ws))
+                    and len(said) >= 4
+                    and not (set(ws) & (COST_WORDS | COST_FREE_WORDS | {"cost"}))
+                    and not (set(ws[:1]) & _NOT_APART)
+                    # (Nor a prohibition, as likely the step's own in other words:
+                    # "animals can't go in shared sleeping areas" for "pets are not
+                    # allowed in the dorms".)
+                    and not (set(ws) & _PROHIBITING)
+                    and not any(same_word(w, x, p) for w in need for x in said)
+                )
+
+            related = [u for u in units if not apart(u)]
+            if related and len(related) < len(units):
+                # (The clause that states the step shows the flip too.)
+                alone = polarity_flip(step.masked, " ".join(related))
+                own = polarity_flip(step.masked, seg.masked) if seg.masked != full else alone
+                if (
+                    alone
+                    and own
+                    and "negation" in alone.split(" + ")
+                    and "negation" in own.split(" + ")
+                ):
+                    return "negated", f"polarity flipped beside another clause ({alone})", False
+        if flip is None and seg.kind != "window":
             # Two flips in one sentence cancel when read whole ("the booking cannot
             # be changed, and no-shows lose the deposit" -> "you can still change
             # it, and no-shows lose the deposit"): each part against its own clause.
@@ -1128,6 +1173,17 @@ class StepVerifier:
             # (A bare number there that reads a lost quantity is that quantity: "8 till
             # 12" for "8 am to 12 pm".)
             new_q |= fresh(quantities(mask_known(full, al.values)), lost_q)
+        # A bare number the exemplar states itself, in another step, is that step's
+        # where it is not in the clause that states this one ("pushed by up to three
+        # stops, at £10 per roll for each stop" for "£10 per roll for each stop, so two
+        # stops add £20"), no new count here ("you can book up to 10 make-up lessons"
+        # for "up to 2", the exemplar's course being "10 weekly lessons", is one).
+        own_q = quantities(mask_known(seg.masked, al.values))
+        new_q = {
+            q
+            for q in new_q
+            if not (q.startswith("n:") and stated(q, al.ref.quantities) and not stated(q, own_q))
+        }
         # "Children under 8" said as "children aged 7 or under": no quantity is lost.
         shifted = bool(lost_q) and _same_bound(
             step.known or step.masked, mask_known(full, al.values)
@@ -2427,3 +2483,30 @@ _TERM_WAYS = {**_BOUND_WAYS, "down": DOWN_WORDS, "up": UP_WORDS}
 # Bound words and the comparison classes ("anything above 3 m3" / "any excess"): the
 # quantity rule's, never a noun swap.
 _COMPARISON_WORDS = _BOUND_WORDS | SAME_CLASS_WORDS[0] | SAME_CLASS_WORDS[1]
+
+
+_PROHIBITING = frozenset(
+    "can cannot ca may must never allowed permitted accepted prohibited banned".split()
+)
+_NOT_APART = frozenset("nor or then if unless when once provided as and but so".split())
+
+
+def _negation_moved(part: str, unit: str, pairs: list[tuple[str, str]]) -> bool:
+    """Whether every negator of ``part`` is in another clause of ``pairs`` whose own
+    part lacks it: the sentence says the negation in another clause than the step."""
+    own = {w for w in tokens(part) if w in NEGATORS or w == "free"}
+    if not own:
+        return False
+    # (A clause that says more of the part than its negator: "labour is free" does not
+    # take the "free" of "replacement parts are free".)
+    said = {w for w in content(tokens(part)) if w not in own and w not in COST_WORDS}
+    return all(
+        any(
+            w in tokens(u)
+            and w not in tokens(pt)
+            and any(same_word(x, y, 4) for x in said for y in content(tokens(u)))
+            for pt, u in pairs
+            if u != unit
+        )
+        for w in own
+    )

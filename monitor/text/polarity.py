@@ -856,6 +856,76 @@ def _out_of_heads(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(heads)
 
 
+# A negated participle right after a noun describes which things are meant, it states
+# nothing of them: "items not collected within 90 days may be sold" = "if an item is
+# still here at the end of the 90 days, we may sell it". (Not after an auxiliary or a
+# modal, "items are not collected", nor a conjunction, "and not used".)
+_DESCRIBED = re.compile(
+    r"\b([a-z]+) not ([a-z]+(?:ed|en))\b(?:(?! (?:that|which|who) )[^.;:!?()\n]){0,60}?"
+    r"\b(?:may|might|can|could|will|would|are|is|were|was|must|should|get|gets)\b"
+)
+# ("Pets not allowed in rooms that are carpeted" states a rule.)
+_STATING = frozenset("allowed permitted accepted admitted required included covered".split())
+_NOT_A_NOUN = frozenset(
+    """am is are was were be been being do does did have has had can could may might
+    must shall should will would need needs dare ought if and or but so nor why whether
+    that which who than as whatever""".split()
+)
+
+
+def _described(raw: str) -> frozenset[str]:
+    """The participles of the text that a "not" right after a noun negates, in a
+    clause whose verb comes after them."""
+    return frozenset(
+        m.group(2)
+        for m in _DESCRIBED.finditer(raw.casefold())
+        if m.group(1) not in _NOT_A_NOUN and content([m.group(1)]) and m.group(2) not in _STATING
+    )
+
+
+_NOT_YET = re.compile(r" not (\S+) yet ")
+_UNTIL_WORDS = re.compile(r" (?:until|till|before) ((?:\S+ ){1,5})")
+
+
+def _not_yet_until(
+    negs: list[tuple[str | None, tuple[str, ...] | None]], padded: str, other: str
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``negs`` without each "not <done> yet" of the padded text whose verb the ``other``
+    text has after an "until" or "before" ("not verified yet = we can't bill your
+    policy" / "we cannot treat you under your policy until the code is verified")."""
+    done = {m.group(1) for m in _NOT_YET.finditer(padded)}
+    if not done:
+        return negs
+    # (Each text read once: a text may hold thousands of negations.)
+    after = {w for m in _UNTIL_WORDS.finditer(other) for w in m.group(1).split()}
+    kept = {h for h in done if not any(same_word(h, w, 4) for w in after)}
+    return [n for n in negs if not (n[0] == "not" and n[1] and n[1][0] in done - kept)]
+
+
+_WITHOUT_IT = re.compile(r" without (?:it|them|one|this|that|these|those) ")
+_UN_WORD = re.compile(r"^(?:un|non-?)\S{3,}(?:ed|en|id)$")
+
+
+def _without_it(padded: str, other: list[str], own: list[str]) -> bool:
+    """Whether the padded text says "without" of a pronoun, and ``other`` has a word with
+    a negative prefix ("unmarked", "unsigned", "unpaid") that ``own`` lacks, and no
+    "without" of its own."""
+    if "without" in other:
+        return False
+    # (On the noun the "without it" is said of: "rolls received without it" /
+    # "any unmarked roll", not "unaccompanied minors".)
+    said_of = {w for m in _WITHOUT_IT.finditer(padded) for w in padded[: m.start()].split()[-4:]}
+    if not said_of:
+        return False
+    mine = set(own)
+    return any(
+        _UN_WORD.match(w)
+        and w not in mine
+        and any(same_word(nxt, x, 4) for x in said_of for nxt in other[i + 1 : i + 2])
+        for i, w in enumerate(other)
+    )
+
+
 def _no_shows(ws: list[str]) -> int:
     return sum(w.startswith("no-show") for w in ws)
 
@@ -1209,6 +1279,88 @@ def _by_negative_verb(
     return _negative_verb_on(scope[1:], other)
 
 
+# A denied comparative is the bound the other text states on the same verb: "a
+# booking cannot be moved more than twice" = "may be moved a maximum of two times",
+# "do not stay longer than 3 hours" = "stay 3 hours at most", "cannot be booked less
+# than 24 hours ahead" = "at least 24 hours ahead". (An affirmed "more than" in the other
+# text is no bound: "can be moved more than twice" keeps the flip.)
+_DENIED_BOUNDS = (
+    (
+        frozenset("more longer over above later".split()),
+        frozenset("most maximum max latest".split()),
+    ),
+    (
+        frozenset("less fewer under below shorter earlier sooner".split()),
+        frozenset("least minimum min earliest".split()),
+    ),
+)
+
+
+_TIMES_WORDS = frozenset("once twice thrice".split())
+
+
+def _number(w: str) -> str | None:
+    """The number a word writes, as digits ("two", "twice" and "2" are "2")."""
+    if w in _TIMES_WORDS:
+        return str(("once", "twice", "thrice").index(w) + 1)
+    if w in NUMBER_WORDS:
+        return NUMBER_WORDS[w]
+    digits = "".join(c for c in w if c.isdigit() or c == ".")
+    return digits or None
+
+
+def _numbers(ws: list[str]) -> frozenset[str]:
+    return frozenset(n for n in map(_number, set(ws)) if n)
+
+
+def _bound_words(other: list[str]) -> tuple[frozenset[str], ...]:
+    """For each class of ``_DENIED_BOUNDS``, the words of ``other`` a bound of that
+    class is on, with no negator before it and a number beside it ("a maximum of two
+    times", "3 hours at most", "can only move it twice"; not "can only be renewed
+    online", "at least once a day, even less than 24 hours ahead"): the six words before
+    the bound word, and the two after an "only", with the number. Read once per text."""
+    out = []
+    for k, (_, bounds) in enumerate(_DENIED_BOUNDS):
+        on: set[str] = set()
+        for i, w in enumerate(other):
+            only = w == "only" and k == 0
+            if w not in bounds and not only:
+                continue
+            before = other[max(0, i - 6) : i]
+            if POLARITY_NEGATORS & set(before):
+                continue
+            numbers = _numbers([*other[max(0, i - 4) : i], *other[i + 1 : i + 6]])
+            if not numbers:
+                continue
+            on.update(
+                f"{x} {n}" for x in (other[i + 1 : i + 3] if only else before) for n in numbers
+            )
+        out.append(frozenset(on))
+    return tuple(out)
+
+
+def _bound_restated(
+    negation: tuple[str | None, tuple[str, ...] | None],
+    bound_words: tuple[frozenset[str], ...],
+    numbers: frozenset[str],
+) -> bool:
+    """Whether the other text states as a bound, on the negation's verb, with a number
+    the negating text has (``numbers``) and without a negator, the comparative the
+    negation denies (see ``_DENIED_BOUNDS``; ``bound_words``: :func:`_bound_words` of
+    the other text)."""
+    scope = negation[1]
+    if not scope or len(scope) < 2 or negation[0] in COST_FREE_WORDS:
+        return False
+    verb = scope[0]
+    return any(
+        denied & set(scope[1:3])
+        and any(
+            same_word(verb, x, 4) and n in numbers for x, n in (pair.split(" ", 1) for pair in on)
+        )
+        for (denied, _), on in zip(_DENIED_BOUNDS, bound_words, strict=True)
+    )
+
+
 def _negative_verb_on(words_: Sequence[str], other: list[str]) -> bool:
     """Whether ``other`` has a negative verb followed, within a few words, by one of
     ``words_``. Not a negated one, which is litotes ("don't forget to bring food"); nor
@@ -1275,6 +1427,15 @@ def _passive_by_negative_verb(
     return _negative_verb_on(subject, other)
 
 
+_NOT_HEADS = frozenset("then ever again still also yet even".split())
+
+
+def _verb_head(scope: tuple[str, ...]) -> str:
+    """A negation scope's first word that is no adverb ("cannot subsequently be
+    pushed" negates "pushed")."""
+    return next((w for w in scope if not w.endswith("ly") and w not in _NOT_HEADS), scope[0])
+
+
 def _stated_elsewhere(
     negation: tuple[str | None, tuple[str, ...] | None],
     own: list[tuple[str | None, tuple[str, ...] | None]],
@@ -1322,12 +1483,62 @@ def _stated_elsewhere(
     return any(
         m[1]
         and same_negator(negator, m[0])
-        and same_word(scope[0], m[1][0], 4)
+        and same_word(_verb_head(scope), _verb_head(m[1]), 4)
         and share(ws) >= 0.5
-        and share(ws) > mine
+        and share(ws) >= mine
         for ms, ws in elsewhere
         for m in ms
     )
+
+
+# An obligation whose verb comes right after it ("must bring", "has to be added"), and
+# what sets a condition on a permission ("can collect if they bring ...").
+_OBLIGED_VERB = re.compile(
+    r" (?:(?:must|have to|has to|need to|needs to|required to|remember to|be sure to) "
+    r"|(?:make sure|makes sure|ensure) (?:that )?(?:they|you|he|she|we|it|someone) )"
+    r"(?:be |have |get )?(\S+)"
+)
+_OBLIGATION_WORDS = re.compile(r" (?:" + "|".join(re.escape(w) for w in OBLIGATION) + r") ")
+_PERMITTED_VERB = re.compile(r" (?:can|may|could) (?:be |have |get )?(\S+)")
+_CONDITION = re.compile(r" (?:if|provided|providing|as long as|so long as|once) ")
+
+
+_CONDITION_WORDS = 40
+_OBLIGED_MAX = 16
+
+
+def _conditions_obliged(ms: str, ma: str) -> bool:
+    """Whether every obligation of ``ma`` is on a verb that ``ms`` makes a condition
+    of its permission: "someone else can collect if they bring the email and you have
+    added their name" / "they must bring the email, and their name has to be added"
+    restates the conditions, it obliges nothing the permission did not."""
+    cond = _CONDITION.search(ms)
+    if cond is None:
+        return False
+    # "Only if" is the condition said as a restriction: "you can add guests if there is
+    # space" / "extra guests: only if there's space".
+    if _OBLIGATION_WORDS.findall(ma) and all(
+        m.group(0) == " only " and ma.startswith(("if ", "when "), m.end())
+        for m in _OBLIGATION_WORDS.finditer(ma)
+    ):
+        return True
+    # (A condition is a clause's few words; a text with more obligations than any
+    # answer states is not read: hostile input would be compared pair by pair.)
+    conditions = set(ms[cond.end() :].split()[:_CONDITION_WORDS])
+    verbs = {m.group(1) for m in _OBLIGED_VERB.finditer(ma)}
+    if (
+        not verbs
+        or len(verbs) > _OBLIGED_MAX
+        or len(verbs) < len(set(_OBLIGATION_WORDS.findall(ma)))
+    ):
+        return False
+    # (Not the permitted verb itself: "can collect if ..." / "must collect".)
+    permitted = {m.group(1) for m in _PERMITTED_VERB.finditer(ms)}
+    if len(permitted) > _OBLIGED_MAX:
+        return False
+    if any(same_word(v, p, 4) for v in verbs for p in permitted):
+        return False
+    return all(any(same_word(v, w, 4) for w in conditions) for v in verbs)
 
 
 def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
@@ -1360,7 +1571,12 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
         and _only_what_permitted(ms, ma)
     )
     return (oblig_s and not oblig_a and perm_a_new and not same_change) or (
-        perm_s and not oblig_s and not perm_a and oblig_a and not only_way
+        perm_s
+        and not oblig_s
+        and not perm_a
+        and oblig_a
+        and not only_way
+        and not _conditions_obliged(ms, ma)
     )
 
 
@@ -1408,6 +1624,22 @@ def polarity_flip(
     neg_a = _negations(a, sw, wide=not neg_s)
     if any(n[1] and _WIDE_MARK in n[1] for n in neg_a):
         neg_a = _in_own_clause(neg_a, answer, sw)
+    # A "not" that describes which things are meant bears on a text that uses the
+    # same verb only ("items not collected within 90 days" / "items still here").
+    # (Each text read once, as below: a text may hold thousands of negations.)
+    desc_s = {h for h in _described(step) if not any(same_word(h, w, 4) for w in set(aw_own))}
+    desc_a = {h for h in _described(answer) if not any(same_word(h, w, 4) for w in set(sw))}
+    neg_s = [n for n in neg_s if not (n[0] == "not" and n[1] and n[1][0] in desc_s)]
+    neg_a = [n for n in neg_a if not (n[0] == "not" and n[1] and n[1][0] in desc_a)]
+    # "Not verified yet" is the other text's "until it is verified": one condition.
+    neg_s, neg_a = _not_yet_until(neg_s, s, a), _not_yet_until(neg_a, a, s)
+    # A "without it" is the other text's word with a negative prefix for what "it"
+    # stands for ("rolls received without it [the speed] are developed at box speed" /
+    # "we develop any unmarked roll at box speed").
+    if _without_it(s, aw_own, sw):
+        neg_s = [n for n in neg_s if n[0] != "without"]
+    if _without_it(a, sw, aw_own):
+        neg_a = [n for n in neg_a if n[0] != "without"]
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
     shows_s, shows_a = _no_shows(sw), _no_shows(aw_own)
@@ -1449,15 +1681,25 @@ def polarity_flip(
     # (A negated passive by one on its subject: "the notification was not seen" /
     # "you missed the notification".)
     pas_s, pas_a = _passive_index(st), _passive_index(at)
+    bounds_s, bounds_a = _bound_words(sw), _bound_words(aw_own)
+    nums_s, nums_a = _numbers(sw), _numbers(aw_own)
     neg_s = [
         n
         for n in neg_s
-        if not (_by_negative_verb(n, aw_own) or _passive_by_negative_verb(n, pas_s, aw_own))
+        if not (
+            _by_negative_verb(n, aw_own)
+            or _passive_by_negative_verb(n, pas_s, aw_own)
+            or _bound_restated(n, bounds_a, nums_s)
+        )
     ]
     neg_a = [
         n
         for n in neg_a
-        if not (_by_negative_verb(n, sw) or _passive_by_negative_verb(n, pas_a, sw))
+        if not (
+            _by_negative_verb(n, sw)
+            or _passive_by_negative_verb(n, pas_a, sw)
+            or _bound_restated(n, bounds_s, nums_a)
+        )
     ]
     if elsewhere and (len(neg_s) + len(neg_a)) % 2:
         there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]

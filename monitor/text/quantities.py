@@ -271,6 +271,19 @@ _ADVERBS = {
     "semi-annually": ("month", 6),
     "semiannually": ("month", 6),
 }
+# "Twice weekly" is "twice a week", "3 times daily" "3 times a day".
+_ADVERB_UNIT = {
+    "hourly": "hour",
+    "daily": "day",
+    "weekly": "week",
+    "fortnightly": "fortnight",
+    "monthly": "month",
+    "yearly": "year",
+    "annually": "year",
+}
+_TIMES_ADVERB = re.compile(
+    r"\b(once|twice|thrice|\d+ times)\s+(" + "|".join(_ADVERB_UNIT) + r")(?![\w-])"
+)
 _ADVERB = re.compile(r"(?<![\w-])(" + "|".join(_ADVERBS) + r")(?![\w-])")
 # "6-monthly", "six-monthly", "two-weekly": hyphened ("10 monthly payments" is ten
 # payments, each month).
@@ -435,6 +448,14 @@ _DAY_END = re.compile(
 )
 
 
+# A day counted as a point in time is as many days: "from day 60 onwards" = "once
+# it's been sixty days", "by day 14" = "within 14 days".
+_DAY_N = re.compile(
+    r"\b(from|after|by|until|till|before|on|starting|beyond|past)\s+(day|week|month)\s+"
+    r"(\d+)\b(?![:.,]?\d)"
+)
+
+
 @functools.lru_cache(maxsize=8192)
 def quantities(text: str) -> frozenset[str]:
     """Canonical quantities of ``text``: ``min:20160`` (two weeks), ``bday:10``,
@@ -459,6 +480,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
     low = _DAY_END.sub(r"\1 midnight", low)
+    low = _DAY_N.sub(r"\1 \3 \2s", low)
 
     # An age is no duration ("a 5-year warranty" is not "5 years old"), in days;
     # compared with a bare number as years ("ages 6 to 12" = "6 to 12-year-olds").
@@ -560,6 +582,7 @@ def quantities(text: str) -> frozenset[str]:
         if n > 0 and m.group("noun") not in _UNITS and m.group("noun").rstrip("s") not in _UNITS:
             out.add("~" + _period(m.group("unit"), 1 / n))
 
+    low = _TIMES_ADVERB.sub(lambda m: f"{m.group(1)} a {_ADVERB_UNIT[m.group(2)]}", low)
     low = _TIMES.sub(times, low)
 
     def every(m: re.Match[str]) -> str:
