@@ -20,7 +20,8 @@ shop; none is a bench seed).
    unlabelled parcel").
 7. "Missed with no notice" is a "no-show".
 8. A negation of the step stated in another sentence is found past an adverb ("cannot
-   subsequently be tinted").
+   subsequently be tinted"); a sentence that shares as many of the step clause's words
+   as the matched one states it only with every word the matched one has.
 9. "From day 60" is sixty days; "twice weekly" is twice a week.
 10. A sentence that says the step's negation in another clause than the step does
     ("free of charge via the link, provided it is done no later than 24 hours before")
@@ -338,3 +339,16 @@ def test_a_negation_in_an_unrelated_clause(ref, answer, status):
         assert _first(ref, answer) != "negated"
     else:
         assert _first(ref, answer) == status
+
+
+def test_a_negation_elsewhere_on_a_tie_needs_the_words_the_matched_sentence_has():
+    step = "Deposits are not refunded."
+    answer = "Your deposit of £50 was paid on 3 May."
+    assert polarity_flip(step, answer) is not None
+    # As many of the clause's words as the matched sentence, and every one of them:
+    # stated there.
+    elsewhere = ("Deposits paid are not refunded.",)
+    assert polarity_flip(step, answer, elsewhere=elsewhere) is None
+    # As many, but another one ("refunded" for "deposit"): about something else.
+    elsewhere = ("Cancelled sessions are not refunded.",)
+    assert polarity_flip(step, answer, elsewhere=elsewhere) is not None
