@@ -1447,11 +1447,11 @@ def _stated_elsewhere(
     another sentence of the answer: a negator (or a word of "free") with the same
     head, in a sentence that states the step's clause of that negation (at least half
     its content words) better than the answer's text does, or as well with every word
-    of it the answer's text has ("There is no cancellation
-    fee, but ..." / "No cancellation fee applies. However, ..."). A shared word further
-    on is not enough ("we do not post renewed cards" is not stated by "a lapsed
-    membership cannot be renewed"), nor the same negation about something else ("Sale
-    items are not refunded" by "Gift cards are not refunded")."""
+    of it the answer's text has ("There is no cancellation fee, but ..." / "No
+    cancellation fee applies. However, ..."). A shared word further on is not enough
+    ("we do not post renewed cards" is not stated by "a lapsed membership cannot be
+    renewed"), nor the same negation about something else ("Sale items are not
+    refunded" by "Gift cards are not refunded")."""
     negator, scope = negation
     if not scope:
         return False
@@ -1480,14 +1480,15 @@ def _stated_elsewhere(
             or (a in NEGATORS and b in NEGATORS)
         )
 
+    mine = share(here)
+    said_here = [w for w in words_ if any(same_word(w, x, 4) for x in here)]
+
     def covers(ws: list[str]) -> bool:
         # (Every word of the clause that the answer's text says: on a tie, the other
         # sentence states the step as well as the matched one only if it says what that
         # one says, not one word of two where it says the other.)
         return all(any(same_word(w, x, 4) for x in ws) for w in said_here)
 
-    mine = share(here)
-    said_here = [w for w in words_ if any(same_word(w, x, 4) for x in here)]
     return any(
         m[1]
         and same_negator(negator, m[0])
