@@ -253,6 +253,8 @@ OBLIGATION = (
     "essential",
 )
 PERMISSION = ("can", "may", "could", "optional", "allowed to", "free to")
+# A count said as an adverb ("twice a week", "can only move it twice").
+TIMES_WORDS = {"once": 1, "twice": 2, "thrice": 3}
 # Small numbers written as words read as the digits (procedure: "two days" = "2 days").
 NUMBER_WORDS = {
     w: str(i)

@@ -39,6 +39,7 @@ from monitor.text.lexicon import (
     POLARITY_NEGATORS,
     SAME_CLASS_WORDS,
     STOPWORDS,
+    TIMES_WORDS,
     inflections,
 )
 from monitor.text.sentences import split_clauses
@@ -866,11 +867,8 @@ _DESCRIBED = re.compile(
 )
 # ("Pets not allowed in rooms that are carpeted" states a rule.)
 _STATING = frozenset("allowed permitted accepted admitted required included covered".split())
-_NOT_A_NOUN = frozenset(
-    """am is are was were be been being do does did have has had can could may might
-    must shall should will would need needs dare ought if and or but so nor why whether
-    that which who than as whatever""".split()
-)
+# (Besides the function words :func:`content` drops.)
+_NOT_A_NOUN = frozenset("need needs dare ought why whether whatever".split())
 
 
 def _described(raw: str) -> frozenset[str]:
@@ -1296,13 +1294,10 @@ _DENIED_BOUNDS = (
 )
 
 
-_TIMES_WORDS = frozenset("once twice thrice".split())
-
-
 def _number(w: str) -> str | None:
     """The number a word writes, as digits ("two", "twice" and "2" are "2")."""
-    if w in _TIMES_WORDS:
-        return str(("once", "twice", "thrice").index(w) + 1)
+    if w in TIMES_WORDS:
+        return str(TIMES_WORDS[w])
     if w in NUMBER_WORDS:
         return NUMBER_WORDS[w]
     digits = "".join(c for c in w if c.isdigit() or c == ".")

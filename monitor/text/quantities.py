@@ -20,7 +20,7 @@ import math
 import re
 from decimal import Decimal
 
-from monitor.text.lexicon import NUMBER_WORDS, STOPWORDS
+from monitor.text.lexicon import NUMBER_WORDS, STOPWORDS, TIMES_WORDS
 
 _ONES: dict[str, int] = {
     **{w: int(v) for w, v in NUMBER_WORDS.items()},
@@ -564,9 +564,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _MONEY_WORDS.sub(money_word, low)
 
     def times(m: re.Match[str]) -> str:
-        n = {"once": 1, "twice": 2, "thrice": 3}.get(m.group("word") or "", 0) or float(
-            m.group("n") or 1
-        )
+        n = TIMES_WORDS.get(m.group("word") or "", 0) or float(m.group("n") or 1)
         out.add(_period(m.group("unit"), 1 / n))
         # ... and, as other readings ("~": they may state a quantity, they need not
         # be stated), the count per period: "3 times a month" states what "3
