@@ -898,18 +898,18 @@ class StepVerifier:
             flip = polarity_flip(part, unit, context=full)
             if (
                 flip
-                # Not a negation another clause of the sentence says, one whose own
-                # part does not ("move it free of charge up to 24 hours before, using
-                # the link" / "it may be moved free of charge via the link, provided
-                # this is done no later than 24 hours before": "free" went to the
-                # clause with the link).
-                and not _negation_moved(part, unit, pairs)
                 and "negation" in flip.split(" + ")
                 and polarity(part) == 1
                 and polarity(unit) == 0
                 # A negator or "free", not only "waive" said another way ("we can
                 # waive it once a year" / "we can let it go once a year").
                 and any(w in NEGATORS or w == "free" for w in tokens(part))
+                # Not a negation another clause of the sentence says, one whose own
+                # part does not ("move it free of charge up to 24 hours before, using
+                # the link" / "it may be moved free of charge via the link, provided
+                # this is done no later than 24 hours before": "free" went to the
+                # clause with the link).
+                and not _negation_moved(part, unit, pairs)
                 # A heading the sentence's list stands under says it for every item
                 # ("What we don't cover: wear and tear, ..., damage from ...";
                 # "Excluded: ...").
@@ -1086,15 +1086,16 @@ class StepVerifier:
             def apart(u: str) -> bool:
                 ws = tokens(u)
                 said = content(ws)
+                has = set(ws)
                 return (
-                    bool(NEGATORS & set(ws))
+                    bool(NEGATORS & has)
                     and len(said) >= 4
-                    and not (set(ws) & (COST_WORDS | COST_FREE_WORDS | {"cost"}))
+                    and not (has & (COST_WORDS | COST_FREE_WORDS | {"cost"}))
                     and not (set(ws[:1]) & _NOT_APART)
                     # (Nor a prohibition, as likely the step's own in other words:
                     # "animals can't go in shared sleeping areas" for "pets are not
                     # allowed in the dorms".)
-                    and not (set(ws) & _PROHIBITING)
+                    and not (has & _PROHIBITING)
                     and not any(same_word(w, x, p) for w in need for x in said)
                 )
 
@@ -1178,12 +1179,15 @@ class StepVerifier:
         # stops, at £10 per roll for each stop" for "£10 per roll for each stop, so two
         # stops add £20"), no new count here ("you can book up to 10 make-up lessons"
         # for "up to 2", the exemplar's course being "10 weekly lessons", is one).
-        own_q = quantities(mask_known(seg.masked, al.values))
-        new_q = {
-            q
-            for q in new_q
-            if not (q.startswith("n:") and stated(q, al.ref.quantities) and not stated(q, own_q))
-        }
+        if any(q.startswith("n:") for q in new_q):
+            own_q = quantities(mask_known(seg.masked, al.values))
+            new_q = {
+                q
+                for q in new_q
+                if not (
+                    q.startswith("n:") and stated(q, al.ref.quantities) and not stated(q, own_q)
+                )
+            }
         # "Children under 8" said as "children aged 7 or under": no quantity is lost.
         shifted = bool(lost_q) and _same_bound(
             step.known or step.masked, mask_known(full, al.values)
@@ -2500,13 +2504,12 @@ def _negation_moved(part: str, unit: str, pairs: list[tuple[str, str]]) -> bool:
     # (A clause that says more of the part than its negator: "labour is free" does not
     # take the "free" of "replacement parts are free".)
     said = {w for w in content(tokens(part)) if w not in own and w not in COST_WORDS}
+    # (Each other clause and its part read once.)
+    others = [(tokens(pt), tokens(u)) for pt, u in pairs if u != unit]
     return all(
         any(
-            w in tokens(u)
-            and w not in tokens(pt)
-            and any(same_word(x, y, 4) for x in said for y in content(tokens(u)))
-            for pt, u in pairs
-            if u != unit
+            w in uw and w not in pw and any(same_word(x, y, 4) for x in said for y in content(uw))
+            for pw, uw in others
         )
         for w in own
     )
