@@ -1308,15 +1308,17 @@ def _numbers(ws: list[str]) -> frozenset[str]:
     return frozenset(n for n in map(_number, set(ws)) if n)
 
 
-def _bound_words(other: list[str]) -> tuple[frozenset[str], ...]:
+def _bound_words(other: list[str]) -> tuple[dict[str, frozenset[str]], ...]:
     """For each class of ``_DENIED_BOUNDS``, the words of ``other`` a bound of that
     class is on, with no negator before it and a number beside it ("a maximum of two
     times", "3 hours at most", "can only move it twice"; not "can only be renewed
     online", "at least once a day, even less than 24 hours ahead"): the six words before
-    the bound word, and the two after an "only", with the number. Read once per text."""
+    the bound word, and the two after an "only", with the number, each mapped to the
+    nouns right after that number there (what it counts: "a maximum of five DVDs" maps
+    "borrow 5" to "dvds"; "a maximum fine of 5" to nothing). Read once per text."""
     out = []
     for k, (_, bounds) in enumerate(_DENIED_BOUNDS):
-        on: set[str] = set()
+        on: dict[str, frozenset[str]] = {}
         for i, w in enumerate(other):
             only = w == "only" and k == 0
             if w not in bounds and not only:
@@ -1324,36 +1326,65 @@ def _bound_words(other: list[str]) -> tuple[frozenset[str], ...]:
             before = other[max(0, i - 6) : i]
             if POLARITY_NEGATORS & set(before):
                 continue
-            numbers = _numbers([*other[max(0, i - 4) : i], *other[i + 1 : i + 6]])
-            if not numbers:
-                continue
-            on.update(
-                f"{x} {n}" for x in (other[i + 1 : i + 3] if only else before) for n in numbers
-            )
-        out.append(frozenset(on))
+            counts: dict[str, set[str]] = {}
+            for j in [*range(max(0, i - 4), i), *range(i + 1, min(i + 6, len(other)))]:
+                n = _number(other[j])
+                if n:
+                    counts.setdefault(n, set()).update(_counted_at(other, j))
+            for x in other[i + 1 : i + 3] if only else before:
+                for n, nouns in counts.items():
+                    on[f"{x} {n}"] = on.get(f"{x} {n}", frozenset()) | nouns
+        out.append(on)
     return tuple(out)
+
+
+def _counted_at(ws: list[str], j: int) -> list[str]:
+    """The noun right after the number at ``ws[j]`` ("five DVDs": ["dvds"]), if any."""
+    return [x for x in content(ws[j + 1 : j + 2]) if not _number(x)]
+
+
+def _counted(own: list[str], denied: frozenset[str]) -> str | None:
+    """The noun right after the number a denied comparative of ``own`` is on ("more
+    than five DVDs": "dvds"; "more than twice": None)."""
+    for i, w in enumerate(own):
+        if w not in denied:
+            continue
+        for j in range(i + 1, min(i + 4, len(own))):
+            if _number(own[j]):
+                said = _counted_at(own, j)
+                return said[0] if said else None
+    return None
 
 
 def _bound_restated(
     negation: tuple[str | None, tuple[str, ...] | None],
-    bound_words: tuple[frozenset[str], ...],
+    bound_words: tuple[dict[str, frozenset[str]], ...],
     numbers: frozenset[str],
+    own: list[str],
 ) -> bool:
     """Whether the other text states as a bound, on the negation's verb, with a number
-    the negating text has (``numbers``) and without a negator, the comparative the
-    negation denies (see ``_DENIED_BOUNDS``; ``bound_words``: :func:`_bound_words` of
-    the other text)."""
+    the negating text (``own``, its ``numbers``) has and without a negator, the
+    comparative the negation denies (see ``_DENIED_BOUNDS``; ``bound_words``:
+    :func:`_bound_words` of the other text), on what the number counts where the
+    negating text says ("cannot borrow more than five DVDs" / "borrow a maximum of five
+    DVDs", not "... from a maximum of five branches")."""
     scope = negation[1]
     if not scope or len(scope) < 2 or negation[0] in COST_FREE_WORDS:
         return False
     verb = scope[0]
-    return any(
-        denied & set(scope[1:3])
-        and any(
-            same_word(verb, x, 4) and n in numbers for x, n in (pair.split(" ", 1) for pair in on)
-        )
-        for (denied, _), on in zip(_DENIED_BOUNDS, bound_words, strict=True)
-    )
+    for (denied, _), on in zip(_DENIED_BOUNDS, bound_words, strict=True):
+        if not denied & set(scope[1:3]):
+            continue
+        noun = _counted(own, denied)
+        for pair, near in on.items():
+            x, n = pair.split(" ", 1)
+            if (
+                same_word(verb, x, 4)
+                and n in numbers
+                and (noun is None or any(same_word(noun, w, 4) for w in near))
+            ):
+                return True
+    return False
 
 
 def _negative_verb_on(words_: Sequence[str], other: list[str]) -> bool:
@@ -1693,7 +1724,7 @@ def polarity_flip(
         if not (
             _by_negative_verb(n, aw_own)
             or _passive_by_negative_verb(n, pas_s, aw_own)
-            or _bound_restated(n, bounds_a, nums_s)
+            or _bound_restated(n, bounds_a, nums_s, sw)
         )
     ]
     neg_a = [
@@ -1702,7 +1733,7 @@ def polarity_flip(
         if not (
             _by_negative_verb(n, sw)
             or _passive_by_negative_verb(n, pas_a, sw)
-            or _bound_restated(n, bounds_s, nums_a)
+            or _bound_restated(n, bounds_s, nums_a, aw_own)
         )
     ]
     if elsewhere and (len(neg_s) + len(neg_a)) % 2:

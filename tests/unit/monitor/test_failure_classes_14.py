@@ -10,7 +10,8 @@ shop; none is a bench seed).
 2. "Except" and "including" are opposites; "not including" says "except" again.
 3. A denied comparative is the bound the other text states on the same verb: "cannot
    be renewed more than three times" = "a maximum of three times" = "can only renew it
-   three times".
+   three times", on what the number counts where the denying text says ("cannot hire
+   more than four kayaks" is not "kayaks from a maximum of four centres").
 4. The conditions of a permission said as obligations oblige nothing new ("a friend can
    collect if they bring your letter" / "they must bring your letter"); "only if" is the
    condition, and "not verified yet" the other text's "until it is verified".
@@ -134,6 +135,34 @@ from tests.unit.monitor.test_failure_classes_12 import _first, _one_step
             "Flu jabs cannot be booked less than 48 hours ahead.",
             "Flu jabs can be booked less than 48 hours ahead.",
             True,
+        ),
+        # ... on what the number counts where the denying text says: the same noun
+        # after the bound's number, not another one, nor a bare amount
+        (
+            "Members cannot hire more than four kayaks per trip.",
+            "Members can hire a maximum of four kayaks on each trip.",
+            False,
+        ),
+        ("Guests cannot stay more than 3 nights.", "Guests can stay 3 nights at most.", False),
+        (
+            "Members cannot hire more than four kayaks per trip.",
+            "Members can hire kayaks from a maximum of four centres.",
+            True,
+        ),
+        (
+            "Members cannot hire more than four kayaks per trip.",
+            "Members can hire kayaks all season, with a maximum late fee of £4.",
+            True,
+        ),
+        (
+            "Pupils cannot enrol in fewer than 2 lessons a week.",
+            "Pupils can enrol in lessons from a minimum age of 2.",
+            True,
+        ),
+        (
+            "Pupils cannot enrol in fewer than 2 lessons a week.",
+            "Pupils can enrol in a minimum of 2 lessons each week.",
+            False,
         ),
         # (4) a permission's conditions said as obligations
         (
