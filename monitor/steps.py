@@ -1844,7 +1844,7 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
 # or after it ("18 or over", "14 days or more"; "14+" reads "14 or more").
 _UPPER_BEFORE = tuple(
     "at most|max|maximum|up to|under|below|less than|fewer than|smaller than|shorter than|"
-    "lighter than|younger than|lower than".split("|")
+    "lighter than|younger than|lower than|within".split("|")
 )
 _LOWER_BEFORE = tuple(
     "at least|min|minimum|more than|over|above|larger than|bigger than|greater than|"
@@ -1881,7 +1881,8 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
         for k in (i + 1, i + 2):
             if ws[k : k + len(pw)] == pw:
                 nxt = ws[k + len(pw)] if k + len(pw) < len(ws) else ""
-                if _number_value(nxt) is None:
+                # (Not "and up to": "two adults and up to three children".)
+                if _number_value(nxt) is None and not (pw[-1] == "up" and nxt == "to"):
                     return True
     return False
 
@@ -1909,11 +1910,17 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before".
             continue
-        if units and not _has_unit(ws, i, ends[i]):
+        if units and not (_has_unit(ws, i, ends[i]) or _counts_a_noun(ws, ends[i])):
             # A number without a unit is as often the other side of the bound: "remove
-            # seats above 5" says "at most 5 seats".
+            # seats above 5" says "at most 5 seats". (A number before a noun counts it:
+            # "up to six players" is "at most 6 players".)
             continue
         before = " " + " ".join(ws[max(0, i - 2) : i])
+        # A bound word before the noun the number measures: "a minimum stay of five
+        # nights", "the maximum load of 20 kg".
+        named = _BOUND_OF.search(" ".join(ws[max(0, i - 4) : i]) + " ")
+        if named:
+            before = " " + named.group(1)
         ways = out.setdefault(v, set())
         after = _after(ws, i, _UPPER_AFTER) or _after(ws, i, _LOWER_AFTER)
         if before.endswith(tuple(" " + b for b in _UPPER_BEFORE)) or _after(ws, i, _UPPER_AFTER):
@@ -1923,10 +1930,16 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
         ) or _after(ws, i, _LOWER_AFTER):
             ways.add("min")
-        if len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1]):
+        if (
+            len(ways) == 1
+            and not after
+            and not before.endswith(" within")
+            and NEGATORS & set(ws[max(0, i - 5) : i - 1])
+        ):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is
             # "at most 8 weeks". (Not one written after the number, which no negator
-            # before it governs: "no driving for 1 hour minimum".)
+            # before it governs: "no driving for 1 hour minimum"; nor "within", whose
+            # negator denies the verb: "not collected within 14 days".)
             (way,) = ways
             ways.clear()
             ways.add("max" if way == "min" else "min")
@@ -1937,6 +1950,36 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
 _SIZE_UNITS = frozenset(
     """mm cm m km in inch inches ft foot feet metre metres meter meters kg g lb lbs
     ml l litre litres liter liters kb mb gb tb""".split()
+)
+
+
+# "minimum|maximum [<noun>] of|is" right before a number ("a maximum stay of 4 hours",
+# "the minimum age is 16").
+_BOUND_OF = re.compile(r"\b(min|minimum|max|maximum)(?: [a-z-]+){0,2} (?:of|is|are) $")
+
+
+def _counts_a_noun(ws: list[str], j: int) -> bool:
+    """Whether the word at ``ws[j]`` (right after a number and the other numbers of its
+    size) is a noun the number counts ("six players", "3 guests"): a content word, not
+    a number, a bound word or a time relation ("5 or more" is read by the bound
+    phrases; "16 and over" too)."""
+    if j >= len(ws):
+        return False
+    w = ws[j]
+    return (
+        w.isalpha()
+        and len(w) > 2
+        and bool(content([w]))
+        and _number_value(w) is None
+        and w not in _TIME_RELATION
+        and w not in _NOT_COUNTED
+    )
+
+
+# Words after a number that are no noun it counts.
+_NOT_COUNTED = frozenset(
+    """max maximum min minimum more less fewer over under above below plus only each
+    per apiece""".split()
 )
 
 

@@ -28,7 +28,6 @@ KNOWN_GAPS = {
     "r7c_unitless": "a bound on a number without a unit is not compared",
     "r7c_after_deadline": "a bound on a span before or after an event is not compared",
     "r7c_no_more_before": "a bound on a span before or after an event is not compared",
-    "r7c_min_max_words": "'minimum' -> 'maximum' as words, not bounds",
     "r9c_only_flip": "a negation flip cancelled by a modal reading of 'only'",
     "r10c_fixable": "a prefix negation dropped ('unfixable' -> 'fixable')",
     "r10c_counted": "'not counted' -> 'discounted' (a prefix that is no negation)",

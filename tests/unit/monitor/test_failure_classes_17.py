@@ -1,0 +1,105 @@
+"""Bounds said in other words (issue 19, class 5), on hand-written cases from invented
+domains (a bowling alley, a holiday cottage, a car park, a swimming pool, a campsite, a
+music school, a tile shop; none is a bench seed).
+
+1. A number before a noun it counts is bounded as one with a unit: "up to six players"
+   is "at most 6", and "at least six players" turns it around.
+2. A bound word before the noun the number measures: "a minimum stay of five nights",
+   "the maximum stay is five nights".
+3. "Within" is an upper bound ("within 3 metres of the tent" / "at least 3 metres
+   away"); its negator denies the verb, not the bound ("not collected within 14
+   days").
+4. "And up to" starts another bound: "two adults and up to three children" bounds the
+   children, not the adults.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.steps import _bounds
+from tests.unit.monitor.test_failure_classes_12 import _penalised
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "penalised"),
+    [
+        # (1) a counted noun
+        ("Each lane takes up to six players at a time.", "A lane holds six players max.", False),
+        (
+            "Each lane takes up to six players at a time.",
+            "A lane holds a maximum of six players.",
+            False,
+        ),
+        (
+            "Each lane takes up to six players at a time.",
+            "You need at least six players to book a lane.",
+            True,
+        ),
+        (
+            "Family swims cost £14 for two adults and up to three children.",
+            "A family swim is £14 for two adults with at most three children.",
+            False,
+        ),
+        (
+            "Family swims cost £14 for two adults and up to three children.",
+            "A family swim is £14 for two adults and at least three children.",
+            True,
+        ),
+        # (2) a bound word before the noun the number measures
+        (
+            "Bookings over Christmas require a minimum stay of five nights.",
+            "Over Christmas you must stay at least five nights.",
+            False,
+        ),
+        (
+            "Bookings over Christmas require a minimum stay of five nights.",
+            "Over Christmas, the maximum stay is five nights.",
+            True,
+        ),
+        (
+            "Electric vehicle bays have a maximum stay of four hours while charging.",
+            "You can stay in an EV bay for up to four hours while charging.",
+            False,
+        ),
+        (
+            "Electric vehicle bays have a maximum stay of four hours while charging.",
+            "You must stay at least four hours in an EV bay while charging.",
+            True,
+        ),
+        # (3) "within"
+        (
+            "Campfires must be kept at least 3 metres away from any tent.",
+            "Keep campfires 3 metres or more away from any tent.",
+            False,
+        ),
+        (
+            "Campfires must be kept at least 3 metres away from any tent.",
+            "Campfires must be kept within 3 metres of any tent.",
+            True,
+        ),
+        (
+            "If you do not pick up your repaired guitar within 30 days, it is sold.",
+            "Guitars not picked up within 30 days are sold.",
+            False,
+        ),
+    ],
+)
+def test_bounds_said_in_other_words(step, answer, penalised):
+    assert _penalised(step, answer) is penalised
+
+
+@pytest.mark.parametrize(
+    ("text", "bounds"),
+    [
+        ("Each lane takes up to six players.", {6.0: {"max"}}),
+        ("Sample tiles are sent to 3 addresses at most.", {3.0: {"max"}}),
+        ("The minimum age is 16 years.", {16.0: {"min"}}),
+        ("Two adults and up to three children.", {2.0: set(), 3.0: {"max"}}),
+        # Still no bound read without a noun or unit after the number: "remove seats
+        # above 5".
+        ("Remove seats above 5.", {}),
+    ],
+)
+def test_bound_readings(text, bounds):
+    assert {v: set(w) for v, w in _bounds(text).items()} == bounds
