@@ -143,6 +143,20 @@ _HALF_MORE = re.compile(
     r"|(?<![\w])(?:an?|one)\s+(?P<unit2>" + _UNIT_RE + r")\s+and\s+a\s+half(?![\w])"
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# Parts of an hour ("three quarters of an hour", "a quarter-hour", "the first half
+# hour"): minutes, not a quarter of a year or a percentage.
+_PART_HOUR = re.compile(
+    r"(?<![\w-])(?:(?P<three>3)\s+quarters?|(?:an?\s+|one\s+|1\s+)?(?P<quarter>quarter)"
+    r"|(?:an?\s+)?(?P<half>half))(?:\s+of\s+an|\s+an|\s*-|\s+)\s*hour(?![\w-])"
+)
+# An hour count and a minute count said together ("2 hours and 40 minutes", "2h 40m",
+# "1 hr 30"): one span, in minutes.
+_HOURS_MINUTES = re.compile(
+    r"(?<![\w.])(?P<h>\d+)\s*(?:hours?|hrs?|h)\s*(?:and\s+)?(?P<m>\d{1,2})\s*"
+    r"(?:minutes?|mins?|m)(?![\w])"
+)
+# Pence glued to their number ("60p", not "8p.m."): an amount in pounds.
+_PENCE = re.compile(r"(?<![\w.\u00a3$\u20ac])(\d{1,3})p(?![\w]|\.m)")
 # "14+ days" is read as "14 days", as "at least 14 days" is (the bound's direction
 # is not compared): the plus glued to a number before a word. Not a sum ("£50 +
 # VAT") nor a phone number ("+43 5412").
@@ -471,7 +485,9 @@ def quantities(text: str) -> frozenset[str]:
         money = normalize_money(m.group(0))
         if money is not None:
             out.add(_money(money[0], money[1]))
-    low = MONEY.sub(" ¤ ", text).casefold().replace("’", "'")
+    for m in _PENCE.finditer(text):
+        out.add(_money("GBP", Decimal(m.group(1)) / 100))
+    low = MONEY.sub(" ¤ ", _PENCE.sub(" ¤ ", text)).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
     low = _PLUS.sub(r"\1", low)
     low = _DIMENSIONS.sub(lambda m: _DIMENSION_X.sub(" x ", m.group(0)), low)
@@ -479,6 +495,16 @@ def quantities(text: str) -> frozenset[str]:
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
+    low = _PART_HOUR.sub(
+        lambda m: (
+            " 45 minutes "
+            if m.group("three")
+            else " 15 minutes "
+            if m.group("quarter")
+            else " 30 minutes "
+        ),
+        low,
+    )
     low = _DAY_END.sub(r"\1 midnight", low)
     low = _DAY_N.sub(r"\1 \3 \2s", low)
 
@@ -499,6 +525,10 @@ def quantities(text: str) -> frozenset[str]:
             f"{float(m.group(1)) * 1000:g} " if m.group(2) == "k" else f"{m.group(1)} {m.group(2)}"
         ),
         low,
+    )
+
+    low = _HOURS_MINUTES.sub(
+        lambda m: f" {int(m.group('h')) * 60 + int(m.group('m'))} minutes ", low
     )
 
     def half_more(m: re.Match[str]) -> str:

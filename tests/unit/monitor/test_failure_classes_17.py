@@ -11,6 +11,9 @@ music school, a tile shop; none is a bench seed).
    days").
 4. "And up to" starts another bound: "two adults and up to three children" bounds the
    children, not the adults.
+5. Parts of an hour are minutes ("three quarters of an hour" is 45 minutes, not nine
+   months), an hour count and a minute count said together are one span ("2h 40m" is
+   160 minutes), and pence glued to their number are an amount ("60p" is £0.60).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.steps import _bounds
+from monitor.text.quantities import quantities
 from tests.unit.monitor.test_failure_classes_12 import _penalised
 
 
@@ -103,3 +107,30 @@ def test_bounds_said_in_other_words(step, answer, penalised):
 )
 def test_bound_readings(text, bounds):
     assert {v: set(w) for v, w in _bounds(text).items()} == bounds
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Piano lessons last 45 minutes.", "Piano lessons last three quarters of an hour."),
+        ("The first 30 minutes are free.", "The first half hour is free."),
+        ("Tours start every 15 minutes.", "Tours start every quarter of an hour."),
+        ("The show runs 2 hours and 40 minutes.", "The show runs 2h 40m."),
+        ("The show runs 160 minutes.", "The show runs two hours and forty minutes."),
+        ("Short stays cost 60p.", "Short stays cost £0.60."),
+    ],
+)
+def test_durations_and_amounts_said_another_way(one, other):
+    assert quantities(one) == quantities(other)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_read"),
+    [
+        ("Piano lessons last three quarters of an hour.", "month:9"),
+        ("The show runs 2h 40m.", "min:120"),
+        ("Doors close at 8p.m.", "money:GBP:0.08"),
+    ],
+)
+def test_no_stray_readings(text, not_read):
+    assert not_read not in quantities(text)
