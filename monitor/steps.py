@@ -1256,6 +1256,24 @@ class StepVerifier:
                     f"quantity changed: {', '.join(sorted(gone))} -> {', '.join(sorted(replaced))}",
                     True,
                 )
+        # The step word for word but for the number of one quantity ("the minimum age
+        # is 12" -> "is 10", "cancel with 1 month's notice" -> "3 months' notice"): a
+        # quantity changed in place, even where the exemplar states the new one
+        # elsewhere, which the rules above leave open because a paraphrase may move
+        # quantities between its sentences. One that keeps every other word moved none.
+        if not shifted:
+            pair = _number_span(sw, tokens(full))
+            if pair:
+                was, now = (main_readings(quantities(x)) for x in pair)
+                if any(conflict(a, b) for a in was for b in now) and not any(
+                    stated(b, was) for b in now
+                ):
+                    return (
+                        "altered",
+                        f"quantity changed in place: {', '.join(sorted(was))} -> "
+                        f"{', '.join(sorted(now))}",
+                        True,
+                    )
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
@@ -2491,6 +2509,31 @@ def _one_span(sw: list[str], gw: list[str]) -> str | None:
     if any(w[:1].isdigit() or w in NUMBER_WORDS for w in b[j1:j2]):
         return None  # a number written another way is the quantity rule's
     return " ".join(b[j1:j2])
+
+
+def _number_span(sw: list[str], gw: list[str]) -> tuple[str, str] | None:
+    """The step's words and the sentence's words for one short span (four words a
+    side at most) with a number on both sides, in a sentence that keeps the rest of
+    the step word for word (three words or more), or None."""
+    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
+    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace" or same < 3:
+        return None
+    _, i1, i2, j1, j2 = changed[0]
+    if i2 - i1 > 4 or j2 - j1 > 4:
+        return None
+
+    def numbered(ws: list[str]) -> bool:
+        return any(w[:1].isdigit() or w in NUMBER_WORDS for w in ws)
+
+    if not (numbered(a[i1:i2]) and numbered(b[j1:j2])):
+        return None
+    # With the words right after the span: the unit of a number the span ends with
+    # ("12" + "months").
+    return " ".join(a[i1 : i2 + 1]), " ".join(b[j1 : j2 + 1])
 
 
 def _count_value(words: list[str]) -> float | None:

@@ -155,8 +155,8 @@ _HOURS_MINUTES = re.compile(
     r"(?<![\w.])(?P<h>\d+)\s*(?:hours?|hrs?|h)\s*(?:and\s+)?(?P<m>\d{1,2})\s*"
     r"(?:minutes?|mins?|m)(?![\w])"
 )
-# Pence glued to their number ("60p", not "8p.m."): an amount in pounds.
-_PENCE = re.compile(r"(?<![\w.\u00a3$\u20ac])(\d{1,3})p(?![\w]|\.m)")
+# Pence ("60p", "50 pence"; not "8p.m."): an amount in pounds.
+_PENCE = re.compile(r"(?<![\w.\u00a3$\u20ac])(\d{1,3})(?:p(?![\w]|\.m)|\s+pence\b)", re.I)
 # "14+ days" is read as "14 days", as "at least 14 days" is (the bound's direction
 # is not compared): the plus glued to a number before a word. Not a sum ("£50 +
 # VAT") nor a phone number ("+43 5412").

@@ -13,15 +13,19 @@ music school, a tile shop; none is a bench seed).
    children, not the adults.
 5. Parts of an hour are minutes ("three quarters of an hour" is 45 minutes, not nine
    months), an hour count and a minute count said together are one span ("2h 40m" is
-   160 minutes), and pence glued to their number are an amount ("60p" is £0.60).
+   160 minutes), and pence are an amount ("60p", "60 pence" are £0.60).
+6. A quantity changed in place, the rest of the step kept word for word ("the minimum
+   age is 12" -> "is 10"), is a change even where the exemplar states the new number
+   in another sentence; the same quantity in other words is not.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from monitor.steps import _bounds
+from monitor.steps import StepVerifier, _bounds
 from monitor.text.quantities import quantities
+from tests.unit.monitor.test_failure_classes import item
 from tests.unit.monitor.test_failure_classes_12 import _penalised
 
 
@@ -118,6 +122,7 @@ def test_bound_readings(text, bounds):
         ("The show runs 2 hours and 40 minutes.", "The show runs 2h 40m."),
         ("The show runs 160 minutes.", "The show runs two hours and forty minutes."),
         ("Short stays cost 60p.", "Short stays cost £0.60."),
+        ("Each cut costs 50 pence.", "Each cut costs 50p."),
     ],
 )
 def test_durations_and_amounts_said_another_way(one, other):
@@ -134,3 +139,53 @@ def test_durations_and_amounts_said_another_way(one, other):
 )
 def test_no_stray_readings(text, not_read):
     assert not_read not in quantities(text)
+
+
+# An exemplar whose other sentences state the numbers a swap brings in ("10", "3
+# months", "30 minutes"): a quantity changed in place is caught anyway.
+KENNEL = item(
+    "kennel_rules",
+    "Puppies get a booster at 10 weeks. The minimum age for a stay is 12 weeks, and "
+    "puppies need a vet check. Cancel with 1 month's notice. A 3 months' pass costs £90. "
+    "Walks last 30 minutes.",
+    [
+        "The minimum age for a stay is 12 weeks, and puppies need a vet check.",
+        "Cancel with 1 month's notice.",
+        "Walks last 30 minutes.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "step", "status"),
+    [
+        (
+            "Puppies get a booster at 10 weeks. The minimum age for a stay is 10 weeks, and "
+            "puppies need a vet check. Cancel with 1 month's notice. A 3 months' pass costs "
+            "£90. Walks last 30 minutes.",
+            0,
+            "altered",
+        ),
+        (
+            "Puppies get a booster at 10 weeks. The minimum age for a stay is 12 weeks, and "
+            "puppies need a vet check. Cancel with 3 months' notice. A 3 months' pass costs "
+            "£90. Walks last 30 minutes.",
+            1,
+            "altered",
+        ),
+        (
+            "Puppies get a booster at 10 weeks. The minimum age for a stay is twelve weeks, "
+            "and puppies need a vet check. Cancel with one month's notice. A 3 months' pass "
+            "costs £90. Walks last half an hour.",
+            None,
+            "covered",
+        ),
+    ],
+)
+def test_a_quantity_changed_in_place(answer, step, status):
+    verdicts = StepVerifier().verify(KENNEL, answer, [])
+    if step is None:
+        assert {v.status for v in verdicts} == {"covered"}
+    else:
+        (verdict,) = [v for v in verdicts if v.step == KENNEL.steps[step]]
+        assert verdict.status == status
