@@ -1261,19 +1261,20 @@ class StepVerifier:
         # quantity changed in place, even where the exemplar states the new one
         # elsewhere, which the rules above leave open because a paraphrase may move
         # quantities between its sentences. One that keeps every other word moved none.
-        if not shifted:
-            pair = _number_span(sw, tokens(full))
-            if pair:
-                was, now = (main_readings(quantities(x)) for x in pair)
-                if any(conflict(a, b) for a in was for b in now) and not any(
-                    stated(b, was) for b in now
-                ):
-                    return (
-                        "altered",
-                        f"quantity changed in place: {', '.join(sorted(was))} -> "
-                        f"{', '.join(sorted(now))}",
-                        True,
-                    )
+        if not shifted and _number_span(sw, tokens(full)):
+            # (Read on the whole texts, where each quantity is written in full: "10pm"
+            # / "22:00" is one time.)
+            mine = main_readings(quantities(step.known or step.masked))
+            theirs = main_readings(quantities(mask_known(full, al.values)))
+            was = {q for q in mine if not stated(q, theirs)}
+            now = {q for q in theirs if not stated(q, mine)}
+            if was and now and any(conflict(a, b) for a in was for b in now):
+                return (
+                    "altered",
+                    f"quantity changed in place: {', '.join(sorted(was))} -> "
+                    f"{', '.join(sorted(now))}",
+                    True,
+                )
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
@@ -1928,15 +1929,19 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before".
             continue
-        if units and not (_has_unit(ws, i, ends[i]) or _counts_a_noun(ws, ends[i])):
+        counted = False
+        if units and not _has_unit(ws, i, ends[i]):
             # A number without a unit is as often the other side of the bound: "remove
-            # seats above 5" says "at most 5 seats". (A number before a noun counts it:
-            # "up to six players" is "at most 6 players".)
-            continue
+            # seats above 5" says "at most 5 seats". (A number right before a noun
+            # counts it: "up to six players" is "at most 6 players".)
+            if not _counts_a_noun(ws, i + 1):
+                continue
+            counted = True
         before = " " + " ".join(ws[max(0, i - 2) : i])
         # A bound word before the noun the number measures: "a minimum stay of five
         # nights", "the maximum load of 20 kg".
-        named = _BOUND_OF.search(" ".join(ws[max(0, i - 4) : i]) + " ")
+        lead = ws[max(0, i - 4) : i]
+        named = _BOUND_OF.search(" ".join(lead) + " ") if _NAMED_BOUNDS & set(lead) else None
         if named:
             before = " " + named.group(1)
         ways = out.setdefault(v, set())
@@ -1948,16 +1953,18 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
         ) or _after(ws, i, _LOWER_AFTER):
             ways.add("min")
-        if (
-            len(ways) == 1
-            and not after
-            and not before.endswith(" within")
-            and NEGATORS & set(ws[max(0, i - 5) : i - 1])
-        ):
+        denied = len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1])
+        if before.endswith(" within") and (denied or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1])):
+            # A denied "within" is read either way: "claims not made within 28 days
+            # are not paid" says what "must be made within 28 days" says, and
+            # "not collected within 14 days" what "left for more than 14 days" says.
+            ways.clear()
+        elif denied and not (counted and before.endswith(_KEPT_DENIED)):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is
             # "at most 8 weeks". (Not one written after the number, which no negator
-            # before it governs: "no driving for 1 hour minimum"; nor "within", whose
-            # negator denies the verb: "not collected within 14 days".)
+            # before it governs: "no driving for 1 hour minimum"; nor "up to" or
+            # "under" on a counted noun, where the negator denies the verb: "you don't
+            # pay for up to two bags", "do not leave children under 8 alone".)
             (way,) = ways
             ways.clear()
             ways.add("max" if way == "min" else "min")
@@ -1971,16 +1978,21 @@ _SIZE_UNITS = frozenset(
 )
 
 
+_NAMED_BOUNDS = frozenset("min minimum max maximum".split())
+_FAIL_WORDS = frozenset("fail fails failed failure".split())
+# Bound words a negator before a counted noun does not turn (see _bounds).
+_KEPT_DENIED = tuple(
+    " " + b for b in "up to|under|below|at most|at least|max|maximum|min|minimum".split("|")
+)
 # "minimum|maximum [<noun>] of|is" right before a number ("a maximum stay of 4 hours",
 # "the minimum age is 16").
 _BOUND_OF = re.compile(r"\b(min|minimum|max|maximum)(?: [a-z-]+){0,2} (?:of|is|are) $")
 
 
 def _counts_a_noun(ws: list[str], j: int) -> bool:
-    """Whether the word at ``ws[j]`` (right after a number and the other numbers of its
-    size) is a noun the number counts ("six players", "3 guests"): a content word, not
-    a number, a bound word or a time relation ("5 or more" is read by the bound
-    phrases; "16 and over" too)."""
+    """Whether the word at ``ws[j]`` (right after a number) is a noun the number counts
+    ("six players", "3 guests"): a content word, not a number, a bound word or a time
+    relation ("5 or more" is read by the bound phrases; "16 and over" too)."""
     if j >= len(ws):
         return False
     w = ws[j]
@@ -2511,29 +2523,24 @@ def _one_span(sw: list[str], gw: list[str]) -> str | None:
     return " ".join(b[j1:j2])
 
 
-def _number_span(sw: list[str], gw: list[str]) -> tuple[str, str] | None:
-    """The step's words and the sentence's words for one short span (four words a
-    side at most) with a number on both sides, in a sentence that keeps the rest of
-    the step word for word (three words or more), or None."""
+def _number_span(sw: list[str], gw: list[str]) -> bool:
+    """Whether the sentence keeps the step word for word (three words or more) but for
+    one short span (four words a side at most) with a number on both sides."""
     a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
     b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
     ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
     same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
     changed = [op for op in ops if op[0] != "equal"]
     if len(changed) != 1 or changed[0][0] != "replace" or same < 3:
-        return None
+        return False
     _, i1, i2, j1, j2 = changed[0]
     if i2 - i1 > 4 or j2 - j1 > 4:
-        return None
+        return False
 
     def numbered(ws: list[str]) -> bool:
         return any(w[:1].isdigit() or w in NUMBER_WORDS for w in ws)
 
-    if not (numbered(a[i1:i2]) and numbered(b[j1:j2])):
-        return None
-    # With the words right after the span: the unit of a number the span ends with
-    # ("12" + "months").
-    return " ".join(a[i1 : i2 + 1]), " ".join(b[j1 : j2 + 1])
+    return numbered(a[i1:i2]) and numbered(b[j1:j2])
 
 
 def _count_value(words: list[str]) -> float | None:

@@ -726,6 +726,32 @@ def _before_predicate(
     return sum(any(same_word(w, x, 4) for x in other) for w in said) >= 2
 
 
+_CANNOT = frozenset({"can+cannot", "cannot", "can+n't", "ca+n't"})
+# Words that grant what a "cannot" denied, said after what it was denied to ("orders in
+# the queue are eligible to be upgraded", "own paint: allowed").
+_GRANT_WORDS = frozenset("eligible allowed permitted welcome fine ok okay".split())
+
+
+def _can_granted(scope: tuple[str, ...], other: list[str]) -> bool:
+    """Whether the other text grants, with a word of permission right after one of the
+    denied verb's objects, what a "cannot" denied ("we cannot move an order already in
+    the queue" / "orders already in the queue are eligible to be upgraded"; "players
+    cannot bring their own paint" / "own paint: allowed"). Not in a clause with "only"
+    or a negator, which restricts ("only our own paint is allowed")."""
+    objects = set(scope[1:])
+    if not objects:
+        return False
+    for i, w in enumerate(other):
+        if w not in _GRANT_WORDS:
+            continue
+        before = other[max(0, i - 8) : i]
+        if any(same_word(o, b, 4) for o in objects for b in before) and not (
+            ({"only"} | POLARITY_NEGATORS | _CLAUSE_BREAKS) & set(before)
+        ):
+            return True
+    return False
+
+
 def _granted(
     negation: tuple[str | None, tuple[str, ...] | None], other: list[str], own: list[str]
 ) -> bool:
@@ -738,6 +764,8 @@ def _granted(
     itself, not its sentence: a "can" in a sibling clause grants something else, as
     does one after another subject ("dogs wait outside, where you can tie them up")."""
     scope = negation[1]
+    if scope and negation[0] in _CANNOT and _can_granted(scope, other):
+        return True
     if not scope or scope[0] not in _PERMIT_HEADS:
         return False
     first = next((i for i, w in enumerate(own) if w in POLARITY_NEGATORS), len(own))
@@ -1323,7 +1351,7 @@ def _bound_words(other: list[str]) -> tuple[dict[str, frozenset[str]], ...]:
             only = w == "only" and k == 0
             if w not in bounds and not only:
                 continue
-            before = other[max(0, i - 6) : i]
+            before = other[max(0, i - 8) : i]
             if POLARITY_NEGATORS & set(before):
                 continue
             counts: dict[str, set[str]] = {}
@@ -1339,21 +1367,21 @@ def _bound_words(other: list[str]) -> tuple[dict[str, frozenset[str]], ...]:
 
 
 def _counted_at(ws: list[str], j: int) -> list[str]:
-    """The noun right after the number at ``ws[j]`` ("five DVDs": ["dvds"]), if any."""
-    return [x for x in content(ws[j + 1 : j + 2]) if not _number(x)]
+    """The words right after the number at ``ws[j]`` that may name what it counts (the
+    two after it: "five DVDs", "2 large bags"), if any."""
+    return [x for x in content(ws[j + 1 : j + 3]) if not _number(x)]
 
 
-def _counted(own: list[str], denied: frozenset[str]) -> str | None:
-    """The noun right after the number a denied comparative of ``own`` is on ("more
-    than five DVDs": "dvds"; "more than twice": None)."""
+def _counted(own: list[str], denied: frozenset[str]) -> list[str]:
+    """The words that may name what the number a denied comparative of ``own`` is on
+    counts ("more than five DVDs": ["dvds"]; "more than twice": [])."""
     for i, w in enumerate(own):
         if w not in denied:
             continue
         for j in range(i + 1, min(i + 4, len(own))):
             if _number(own[j]):
-                said = _counted_at(own, j)
-                return said[0] if said else None
-    return None
+                return _counted_at(own, j)
+    return []
 
 
 def _bound_restated(
@@ -1375,13 +1403,13 @@ def _bound_restated(
     for (denied, _), on in zip(_DENIED_BOUNDS, bound_words, strict=True):
         if not denied & set(scope[1:3]):
             continue
-        noun = _counted(own, denied)
+        nouns = _counted(own, denied)
         for pair, near in on.items():
             x, n = pair.split(" ", 1)
             if (
                 same_word(verb, x, 4)
                 and n in numbers
-                and (noun is None or any(same_word(noun, w, 4) for w in near))
+                and (not nouns or any(same_word(y, w, 4) for y in nouns for w in near))
             ):
                 return True
     return False

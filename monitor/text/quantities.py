@@ -146,7 +146,7 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # Parts of an hour ("three quarters of an hour", "a quarter-hour", "the first half
 # hour"): minutes, not a quarter of a year or a percentage.
 _PART_HOUR = re.compile(
-    r"(?<![\w-])(?:(?P<three>3)\s+quarters?|(?:an?\s+|one\s+|1\s+)?(?P<quarter>quarter)"
+    r"(?<![\w-])(?:(?P<three>3)[\s-]+quarters?|(?:an?\s+|one\s+|1\s+)?(?P<quarter>quarter)"
     r"|(?:an?\s+)?(?P<half>half))(?:\s+of\s+an|\s+an|\s*-|\s+)\s*hour(?![\w-])"
 )
 # An hour count and a minute count said together ("2 hours and 40 minutes", "2h 40m",
@@ -155,8 +155,10 @@ _HOURS_MINUTES = re.compile(
     r"(?<![\w.])(?P<h>\d+)\s*(?:hours?|hrs?|h)\s*(?:and\s+)?(?P<m>\d{1,2})\s*"
     r"(?:minutes?|mins?|m)(?![\w])"
 )
-# Pence ("60p", "50 pence"; not "8p.m."): an amount in pounds.
-_PENCE = re.compile(r"(?<![\w.\u00a3$\u20ac])(\d{1,3})(?:p(?![\w]|\.m)|\s+pence\b)", re.I)
+# Pence after their number ("60p", "60 p"; not "8p.m."): an amount in pounds.
+_PENCE = re.compile(r"(?<![\w.\u00a3$\u20ac])(\d{1,3}) ?p(?![\w]|\.m|\. m)")
+# ... and said as a word, once number words are digits ("thirty-eight pence").
+_PENCE_WORD = re.compile(r"(?<![\w.])(\d{1,3})\s+pence\b")
 # "14+ days" is read as "14 days", as "at least 14 days" is (the bound's direction
 # is not compared): the plus glued to a number before a word. Not a sum ("£50 +
 # VAT") nor a phone number ("+43 5412").
@@ -495,16 +497,9 @@ def quantities(text: str) -> frozenset[str]:
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
-    low = _PART_HOUR.sub(
-        lambda m: (
-            " 45 minutes "
-            if m.group("three")
-            else " 15 minutes "
-            if m.group("quarter")
-            else " 30 minutes "
-        ),
-        low,
-    )
+    for m in _PENCE_WORD.finditer(low):
+        out.add(_money("GBP", Decimal(m.group(1)) / 100))
+    low = _PENCE_WORD.sub(" ¤ ", low)
     low = _DAY_END.sub(r"\1 midnight", low)
     low = _DAY_N.sub(r"\1 \3 \2s", low)
 
@@ -539,6 +534,16 @@ def quantities(text: str) -> frozenset[str]:
         return f" {_fmt(value + 0.5)} {m.group('unit')} "
 
     low = _HALF_MORE.sub(half_more, low)
+    low = _PART_HOUR.sub(
+        lambda m: (
+            " 45 minutes "
+            if m.group("three")
+            else " 15 minutes "
+            if m.group("quarter")
+            else " 30 minutes "
+        ),
+        low,
+    )
     low = _BETWEEN_AND.sub(r"between \1 to ", low)
     low = _UNIT_RANGE.sub(lambda m: f"{m.group(1)} {m.group(4)}{m.group(2)}", low)
 

@@ -7,8 +7,10 @@ music school, a tile shop; none is a bench seed).
 2. A bound word before the noun the number measures: "a minimum stay of five nights",
    "the maximum stay is five nights".
 3. "Within" is an upper bound ("within 3 metres of the tent" / "at least 3 metres
-   away"); its negator denies the verb, not the bound ("not collected within 14
-   days").
+   away"); a denied "within" is read either way ("claims not made within 28 days are
+   not paid" / "must be made within 28 days"; "not collected within 14 days" / "left
+   for more than 14 days"). A negator before "up to" or "under" on a counted noun
+   denies the verb ("you don't pay for up to two bags").
 4. "And up to" starts another bound: "two adults and up to three children" bounds the
    children, not the adults.
 5. Parts of an hour are minutes ("three quarters of an hour" is 45 minutes, not nine
@@ -16,7 +18,10 @@ music school, a tile shop; none is a bench seed).
    160 minutes), and pence are an amount ("60p", "60 pence" are £0.60).
 6. A quantity changed in place, the rest of the step kept word for word ("the minimum
    age is 12" -> "is 10"), is a change even where the exemplar states the new number
-   in another sentence; the same quantity in other words is not.
+   in another sentence; the same quantity in other words is not ("10pm" -> "22:00").
+7. What a "cannot" denied, granted in other words after what it was denied to ("we
+   cannot move an order already in the queue" / "orders already in the queue are
+   eligible to be upgraded"), is a flip; not in a clause that says "only".
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.steps import StepVerifier, _bounds
+from monitor.text.polarity import polarity_flip
 from monitor.text.quantities import quantities
 from tests.unit.monitor.test_failure_classes import item
 from tests.unit.monitor.test_failure_classes_12 import _penalised
@@ -91,6 +97,17 @@ from tests.unit.monitor.test_failure_classes_12 import _penalised
             "Guitars not picked up within 30 days are sold.",
             False,
         ),
+        (
+            "Repaired guitars not picked up within 30 days are sold.",
+            "Repaired guitars left for more than 30 days are sold.",
+            False,
+        ),
+        (
+            "Claims not made within 28 days will not be paid.",
+            "Claims must be made within 28 days to be paid.",
+            False,
+        ),
+        ("You don't pay for up to two bags.", "Up to two bags are free of charge.", False),
     ],
 )
 def test_bounds_said_in_other_words(step, answer, penalised):
@@ -123,6 +140,9 @@ def test_bound_readings(text, bounds):
         ("The show runs 160 minutes.", "The show runs two hours and forty minutes."),
         ("Short stays cost 60p.", "Short stays cost £0.60."),
         ("Each cut costs 50 pence.", "Each cut costs 50p."),
+        ("Electricity is 38p per kWh.", "Electricity is thirty-eight pence per kWh."),
+        ("The walk takes two and a half hours.", "It is a 2.5-hour walk."),
+        ("The walk takes 45 minutes.", "The walk takes three-quarters of an hour."),
     ],
 )
 def test_durations_and_amounts_said_another_way(one, other):
@@ -135,6 +155,7 @@ def test_durations_and_amounts_said_another_way(one, other):
         ("Piano lessons last three quarters of an hour.", "month:9"),
         ("The show runs 2h 40m.", "min:120"),
         ("Doors close at 8p.m.", "money:GBP:0.08"),
+        ("It is a two and a half hour walk.", "min:30"),
     ],
 )
 def test_no_stray_readings(text, not_read):
@@ -189,3 +210,45 @@ def test_a_quantity_changed_in_place(answer, step, status):
     else:
         (verdict,) = [v for v in verdicts if v.step == KENNEL.steps[step]]
         assert verdict.status == status
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "penalised"),
+    [
+        ("The pool closes at 10pm on Sundays.", "The pool closes at 22:00 on Sundays.", False),
+        ("The pool opens at 7.30am on weekdays.", "The pool opens at 07:30 on weekdays.", False),
+        ("The pool closes at 10pm on Sundays.", "The pool closes at 8pm on Sundays.", True),
+    ],
+)
+def test_a_time_written_another_way_in_place(step, answer, penalised):
+    assert _penalised(step, answer) is penalised
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "We cannot move an order that is already in the queue onto the express service.",
+            "Orders already in the processing queue are eligible to be upgraded to express.",
+            True,
+        ),
+        ("You cannot bring pets into the cabin.", "Pets are welcome in the cabin.", True),
+        (
+            "You cannot bring pets into the cabin.",
+            "Only guide dogs are allowed in the cabin; pets stay at home.",
+            False,
+        ),
+        (
+            "Refunds cannot be given on opened items.",
+            "Only unopened items are eligible for a refund.",
+            False,
+        ),
+        (
+            "You cannot take more than 2 large bags on the coach.",
+            "You can take a maximum of 2 large bags on the coach.",
+            False,
+        ),
+    ],
+)
+def test_what_a_cannot_denied_granted_in_other_words(step, answer, flip):
+    assert bool(polarity_flip(step, answer)) is flip
