@@ -1266,13 +1266,13 @@ class StepVerifier:
             # / "22:00" is one time.)
             mine = main_readings(quantities(step.known or step.masked))
             theirs = main_readings(quantities(mask_known(full, al.values)))
-            was = {q for q in mine if not stated(q, theirs)}
-            now = {q for q in theirs if not stated(q, mine)}
-            if was and now and any(conflict(a, b) for a in was for b in now):
+            lost_here = {q for q in mine if not stated(q, theirs)}
+            new_here = {q for q in theirs if not stated(q, mine)}
+            if lost_here and new_here and any(conflict(a, b) for a in lost_here for b in new_here):
                 return (
                     "altered",
-                    f"quantity changed in place: {', '.join(sorted(was))} -> "
-                    f"{', '.join(sorted(now))}",
+                    f"quantity changed in place: {', '.join(sorted(lost_here))} -> "
+                    f"{', '.join(sorted(new_here))}",
                     True,
                 )
         turned = _bound_reversed(step.masked, full)
