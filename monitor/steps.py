@@ -1876,7 +1876,8 @@ _LOWER_BEFORE = tuple(
 _AGE_GROUP = re.compile(r"(?<!\d)\d+s\b")  # (from a number's first digit: linear)
 _OVER_VERBS = frozenset(
     """carry carries carried roll rolls rolled spread spreads hand hands handed take takes
-    taken turn turns turned move moves moved switch cross paid pay split it them""".split()
+    taken turn turns turned move moves moved switch cross paid pay split it them times
+    instalments installments payments retries attempts""".split()
 )
 _UPPER_AFTER = tuple(
     "or less|or fewer|or under|or younger|or below|and under|and below|at most|max|maximum".split(
@@ -1898,6 +1899,8 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
     for phrase in phrases:
         pw = phrase.split()
         for k in (i + 1, i + 2):
+            if k == i + 1 and phrase == "min":
+                continue  # "15 min" is minutes; "1 hour min" a minimum
             if ws[k : k + len(pw)] == pw:
                 nxt = ws[k + len(pw)] if k + len(pw) < len(ws) else ""
                 # (Not "and up to": "two adults and up to three children".)
@@ -1934,7 +1937,10 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             # A number without a unit is as often the other side of the bound: "remove
             # seats above 5" says "at most 5 seats". (A number right before a noun
             # counts it: "up to six players" is "at most 6 players".)
-            if not _counts_a_noun(ws, i + 1):
+            if not _counts_a_noun(ws, i + 1) or _CONDITION & set(ws[max(0, i - 8) : i]):
+                # (Nor a count in a condition, which as often states the other side:
+                # "if you want to skip more than six deliveries, pause instead" for
+                # "you can skip up to 6 deliveries".)
                 continue
             counted = True
         before = " " + " ".join(ws[max(0, i - 2) : i])
@@ -1979,6 +1985,7 @@ _SIZE_UNITS = frozenset(
 
 
 _NAMED_BOUNDS = frozenset("min minimum max maximum".split())
+_CONDITION = frozenset("if unless when whenever once".split())
 _FAIL_WORDS = frozenset("fail fails failed failure".split())
 # Bound words a negator before a counted noun does not turn (see _bounds).
 _KEPT_DENIED = tuple(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.steps import StepVerifier, _bounds
+from monitor.steps import StepVerifier, _bound_reversed, _bounds
 from monitor.text.polarity import polarity_flip
 from monitor.text.quantities import quantities
 from tests.unit.monitor.test_failure_classes import item
@@ -108,6 +108,18 @@ from tests.unit.monitor.test_failure_classes_12 import _penalised
             False,
         ),
         ("You don't pay for up to two bags.", "Up to two bags are free of charge.", False),
+        # ... nor "over" after a count of times ("3 times over 7 days"), nor "min"
+        # right after a number
+        (
+            "We try the delivery 3 times over 5 days.",
+            "Delivery attempts: 3 within 5 days.",
+            False,
+        ),
+        (
+            "Your new key is usually ready within 20 minutes.",
+            "Keys are usually ready in about 20 min.",
+            False,
+        ),
     ],
 )
 def test_bounds_said_in_other_words(step, answer, penalised):
@@ -252,3 +264,9 @@ def test_a_time_written_another_way_in_place(step, answer, penalised):
 )
 def test_what_a_cannot_denied_granted_in_other_words(step, answer, flip):
     assert bool(polarity_flip(step, answer)) is flip
+
+
+def test_a_count_in_a_condition_states_the_other_side():
+    step = "You can pause up to 4 lessons a term; for a longer break, cancel instead."
+    assert _bound_reversed(step, "If you need to pause more than four lessons, cancel.") is None
+    assert _bound_reversed(step, "You can pause at least four lessons a term.") is not None
