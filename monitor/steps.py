@@ -1896,8 +1896,12 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
     """Whether one of ``phrases`` follows the number at ``ws[i]`` (right after it or
     its unit: "14 days or more"), and is not the lead of the next number ("under 12 and
     over 65" bounds 12 from one side only)."""
-    for phrase in phrases:
-        pw = phrase.split()
+    # (Only the phrases whose first word is one of the two next: a long run of numbers
+    # is read in one pass.)
+    heads = {w for w in ws[i + 1 : i + 3]}
+    for phrase, pw in _SPLIT_PHRASES[phrases]:
+        if pw[0] not in heads:
+            continue
         for k in (i + 1, i + 2):
             if k == i + 1 and phrase == "min":
                 continue  # "15 min" is minutes; "1 hour min" a minimum
@@ -1951,13 +1955,14 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
         if named:
             before = " " + named.group(1)
         ways = out.setdefault(v, set())
-        after = _after(ws, i, _UPPER_AFTER) or _after(ws, i, _LOWER_AFTER)
-        if before.endswith(tuple(" " + b for b in _UPPER_BEFORE)) or _after(ws, i, _UPPER_AFTER):
+        upper_after, lower_after = _after(ws, i, _UPPER_AFTER), _after(ws, i, _LOWER_AFTER)
+        after = upper_after or lower_after
+        if before.endswith(_UPPER_ENDS) or upper_after:
             ways.add("max")
         if (
-            before.endswith(tuple(" " + b for b in _LOWER_BEFORE))
+            before.endswith(_LOWER_ENDS)
             and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
-        ) or _after(ws, i, _LOWER_AFTER):
+        ) or lower_after:
             ways.add("min")
         denied = len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1])
         if before.endswith(" within") and (denied or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1])):
@@ -1984,6 +1989,9 @@ _SIZE_UNITS = frozenset(
 )
 
 
+_SPLIT_PHRASES = {ps: [(p, p.split()) for p in ps] for ps in (_UPPER_AFTER, _LOWER_AFTER)}
+_UPPER_ENDS = tuple(" " + b for b in _UPPER_BEFORE)
+_LOWER_ENDS = tuple(" " + b for b in _LOWER_BEFORE)
 _NAMED_BOUNDS = frozenset("min minimum max maximum".split())
 _CONDITION = frozenset("if unless when whenever once".split())
 _FAIL_WORDS = frozenset("fail fails failed failure".split())
