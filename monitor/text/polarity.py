@@ -1340,8 +1340,8 @@ def _bound_words(other: list[str]) -> tuple[dict[str, frozenset[str]], ...]:
     """For each class of ``_DENIED_BOUNDS``, the words of ``other`` a bound of that
     class is on, with no negator before it and a number beside it ("a maximum of two
     times", "3 hours at most", "can only move it twice"; not "can only be renewed
-    online", "at least once a day, even less than 24 hours ahead"): the six words before
-    the bound word, and the two after an "only", with the number, each mapped to the
+    online", "at least once a day, even less than 24 hours ahead"): the eight words
+    before the bound word, and the two after an "only", with the number, each mapped to the
     nouns right after that number there (what it counts: "a maximum of five DVDs" maps
     "borrow 5" to "dvds"; "a maximum fine of 5" to nothing). Read once per text."""
     out = []
