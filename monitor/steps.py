@@ -2521,41 +2521,48 @@ def _substitution(
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
 
 
+def _replaced_span(sw: list[str], gw: list[str]) -> tuple[list[str], list[str], int, int] | None:
+    """Where a sentence keeps the step word for word (stopwords and punctuation aside)
+    but for one replaced span: the step's words there, the sentence's, how many words
+    are kept, and how many words the step has. None otherwise."""
+    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
+    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    changed = [op for op in ops if op[0] != "equal"]
+    if len(changed) != 1 or changed[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = changed[0]
+    same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
+    return a[i1:i2], b[j1:j2], same, len(a)
+
+
+def _numbered(ws: list[str]) -> bool:
+    return any(w[:1].isdigit() or w in NUMBER_WORDS for w in ws)
+
+
 def _one_span(sw: list[str], gw: list[str]) -> str | None:
     """The words that replace one span of the step in a sentence that keeps the rest
     of it word for word (at least three content words and three fifths of its
     words), or None."""
-    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
-    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
-    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
-    changed = [op for op in ops if op[0] != "equal"]
-    if len(changed) != 1 or changed[0][0] != "replace" or same < max(3, 0.6 * len(a)):
+    span = _replaced_span(sw, gw)
+    if span is None:
         return None
-    j1, j2 = changed[0][3], changed[0][4]
-    if any(w[:1].isdigit() or w in NUMBER_WORDS for w in b[j1:j2]):
+    _, new, same, size = span
+    if same < max(3, 0.6 * size):
+        return None
+    if _numbered(new):
         return None  # a number written another way is the quantity rule's
-    return " ".join(b[j1:j2])
+    return " ".join(new)
 
 
 def _number_span(sw: list[str], gw: list[str]) -> bool:
     """Whether the sentence keeps the step word for word (three words or more) but for
     one short span (four words a side at most) with a number on both sides."""
-    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
-    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
-    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
-    same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
-    changed = [op for op in ops if op[0] != "equal"]
-    if len(changed) != 1 or changed[0][0] != "replace" or same < 3:
+    span = _replaced_span(sw, gw)
+    if span is None:
         return False
-    _, i1, i2, j1, j2 = changed[0]
-    if i2 - i1 > 4 or j2 - j1 > 4:
-        return False
-
-    def numbered(ws: list[str]) -> bool:
-        return any(w[:1].isdigit() or w in NUMBER_WORDS for w in ws)
-
-    return numbered(a[i1:i2]) and numbered(b[j1:j2])
+    old, new, same, _ = span
+    return same >= 3 and len(old) <= 4 and len(new) <= 4 and _numbered(old) and _numbered(new)
 
 
 def _count_value(words: list[str]) -> float | None:

@@ -726,10 +726,12 @@ def _before_predicate(
     return sum(any(same_word(w, x, 4) for x in other) for w in said) >= 2
 
 
-_CANNOT = frozenset({"can+cannot", "cannot", "can+n't", "ca+n't"})
+# The negator keys of a "cannot" / "can't" (see _negations).
+_CANNOT = frozenset({"can+cannot", "can+n't"})
 # Words that grant what a "cannot" denied, said after what it was denied to ("orders in
-# the queue are eligible to be upgraded", "own paint: allowed").
-_GRANT_WORDS = frozenset("eligible allowed permitted welcome fine ok okay".split())
+# the queue are eligible to be upgraded", "own paint: allowed"): the words of
+# permission, and "eligible" (not "accepted", which says what is taken).
+_GRANT_WORDS = (_PERMIT_WORDS - {"accepted"}) | {"eligible"}
 
 
 def _can_granted(scope: tuple[str, ...], other: list[str]) -> bool:

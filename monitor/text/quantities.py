@@ -487,9 +487,12 @@ def quantities(text: str) -> frozenset[str]:
         money = normalize_money(m.group(0))
         if money is not None:
             out.add(_money(money[0], money[1]))
-    for m in _PENCE.finditer(text):
+
+    def pence(m: re.Match[str]) -> str:
         out.add(_money("GBP", Decimal(m.group(1)) / 100))
-    low = MONEY.sub(" ¤ ", _PENCE.sub(" ¤ ", text)).casefold().replace("’", "'")
+        return " ¤ "
+
+    low = MONEY.sub(" ¤ ", _PENCE.sub(pence, text)).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
     low = _PLUS.sub(r"\1", low)
     low = _DIMENSIONS.sub(lambda m: _DIMENSION_X.sub(" x ", m.group(0)), low)
@@ -497,9 +500,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
-    for m in _PENCE_WORD.finditer(low):
-        out.add(_money("GBP", Decimal(m.group(1)) / 100))
-    low = _PENCE_WORD.sub(" ¤ ", low)
+    low = _PENCE_WORD.sub(pence, low)
     low = _DAY_END.sub(r"\1 midnight", low)
     low = _DAY_N.sub(r"\1 \3 \2s", low)
 
