@@ -1965,10 +1965,17 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
         ) or lower_after:
             ways.add("min")
         denied = len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1])
-        if before.endswith(" within") and (denied or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1])):
+        if before.endswith(" within") and (
+            denied
+            or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1])
+            or _CONDITION & set(ws[max(0, i - 8) : i])
+        ):
             # A denied "within" is read either way: "claims not made within 28 days
             # are not paid" says what "must be made within 28 days" says, and
-            # "not collected within 14 days" what "left for more than 14 days" says.
+            # "not collected within 14 days" what "left for more than 14 days" says;
+            # so is one in a condition, which as often states the other side: "not
+            # seen unless they arrive within 10 minutes" for "more than 10 minutes
+            # late cannot be seen".
             ways.clear()
         elif denied and not (counted and before.endswith(_KEPT_DENIED)):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is

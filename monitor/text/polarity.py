@@ -727,7 +727,7 @@ def _before_predicate(
 
 
 # The negator keys of a "cannot" / "can't" (see _negations).
-_CANNOT = frozenset({"can+cannot", "can+n't"})
+_CANNOT = frozenset({"can+cannot", "can+n't", "can+not"})
 # Words that grant what a "cannot" denied, said after what it was denied to ("orders in
 # the queue are eligible to be upgraded", "own paint: allowed"): the words of
 # permission, and "eligible" (not "accepted", which says what is taken).

@@ -9,8 +9,10 @@ music school, a tile shop; none is a bench seed).
 3. "Within" is an upper bound ("within 3 metres of the tent" / "at least 3 metres
    away"); a denied "within" is read either way ("claims not made within 28 days are
    not paid" / "must be made within 28 days"; "not collected within 14 days" / "left
-   for more than 14 days"). A negator before "up to" or "under" on a counted noun
-   denies the verb ("you don't pay for up to two bags").
+   for more than 14 days"), and so is one in a condition ("not seen unless they
+   arrive within 10 minutes" / "more than 10 minutes late cannot be seen"). A
+   negator before "up to" or "under" on a counted noun denies the verb ("you don't
+   pay for up to two bags").
 4. "And up to" starts another bound: "two adults and up to three children" bounds the
    children, not the adults.
 5. Parts of an hour are minutes ("three quarters of an hour" is 45 minutes, not nine
@@ -260,10 +262,36 @@ def test_a_time_written_another_way_in_place(step, answer, penalised):
             "You can take a maximum of 2 large bags on the coach.",
             False,
         ),
+        # "can not" in two words is the same denial
+        (
+            "We can not move a booking that is already confirmed to another sailing.",
+            "A confirmed booking is eligible for a change of sailing.",
+            True,
+        ),
+        (
+            "We can not move a booking that is already confirmed to another sailing.",
+            "Only confirmed bookings are eligible for a change of sailing.",
+            False,
+        ),
     ],
 )
 def test_what_a_cannot_denied_granted_in_other_words(step, answer, flip):
     assert bool(polarity_flip(step, answer)) is flip
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Patients are not seen unless they arrive within 10 minutes of their slot time.",
+        "If you get here within 10 minutes of your slot, we can still see you.",
+        "Patients are seen only when they arrive within 10 minutes of their appointment.",
+    ],
+)
+def test_a_within_in_a_condition_states_the_other_side(answer):
+    step = "Patients more than 10 minutes late cannot be seen."
+    assert _bound_reversed(step, answer) is None
+    # ... but outside a condition "within" is still an upper bound
+    assert _bound_reversed(step, "Patients are seen within 10 minutes of arriving.") is not None
 
 
 def test_a_count_in_a_condition_states_the_other_side():
