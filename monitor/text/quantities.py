@@ -98,6 +98,7 @@ _UNITS: dict[str, tuple[str, float]] = {
     "kilo": ("mass", 1000),
     "kilogram": ("mass", 1000),
     "gram": ("mass", 1),
+    "g": ("mass", 1),
     "lb": ("mass", 453.59237),
     "lbs": ("mass", 453.59237),
     "litre": ("vol", 1000),
@@ -173,7 +174,9 @@ _DIMENSIONS = re.compile(
 _DIMENSION_X = re.compile(r"\s*[x\u00d7]\s*")
 # "10x the cleaning price" is "10 times" it (not a code: "AB10X", "2x4").
 _TIMES_X = re.compile(r"(?<![\w.])(" + _NUM + r")x(?![\w])")
-_GLUED = re.compile(r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kg|km|mi|lbs?|ml|h|hrs?|mins?)(?![\w])")
+_GLUED = re.compile(
+    r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kg|km|mi|lbs?|ml|g|h|hrs?|mins?)(?![\w])"
+)
 _AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
 _CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
 _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
@@ -209,6 +212,16 @@ _DOTTED = re.compile(
     r"(?<![\w])(at|by|from|until|till|before|after|between|to)\s+([01]?\d|2[0-3])\.([0-5]\d)"
     r"(?![\w.])"
 )
+
+
+# "at half three", "by half eight": half past the hour (British), read only after a
+# time preposition and not before a unit ("to half 3 hours", "from half 2 times").
+_HALF_HOUR = re.compile(
+    r"(?<![\w])(at|by|from|until|till|before|after|between)\s+half\s+([1-9]|1[0-2])(?![\w:.])"
+    r"(?!\s*-?\s*(?:(?:" + _UNIT_RE + r")(?:s|es)?|times|percent|of|per)(?![\w]))"
+)
+# "7 days a week" is every day, as "daily" is (not a span of a week).
+_EVERY_DAY = re.compile(r"(?<![\w.])7\s+days\s+(?:a|per|each|every)\s+week(?![\w])")
 
 
 def _past(m: re.Match[str]) -> str:
@@ -500,6 +513,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
     low = _NUMBER_PHRASE.sub(_digits, low)
+    low = _EVERY_DAY.sub(" daily ", low)
     low = _PENCE_WORD.sub(pence, low)
     low = _DAY_END.sub(r"\1 midnight", low)
     low = _DAY_N.sub(r"\1 \3 \2s", low)
@@ -566,6 +580,7 @@ def quantities(text: str) -> frozenset[str]:
         )
 
     low = _PAST.sub(_past, low)
+    low = _HALF_HOUR.sub(lambda m: f"{m.group(1)} {m.group(2)}:30", low)
     low = _DOTTED.sub(lambda m: f"{m.group(1)} {m.group(2)}:{m.group(3)}", low)
 
     def clock_range(m: re.Match[str]) -> str:

@@ -17,7 +17,9 @@ music school, a tile shop; none is a bench seed).
    children, not the adults.
 5. Parts of an hour are minutes ("three quarters of an hour" is 45 minutes, not nine
    months), an hour count and a minute count said together are one span ("2h 40m" is
-   160 minutes), and pence are an amount ("60p", "60 pence" are £0.60).
+   160 minutes), pence are an amount ("60p", "60 pence" are £0.60), "g" is grams
+   ("1500 g" is "1.5 kg"), "half nine" after a time preposition is half past nine, and
+   "seven days a week" is every day (not a week).
 6. A quantity changed in place, the rest of the step kept word for word ("the minimum
    age is 12" -> "is 10"), is a change even where the exemplar states the new number
    in another sentence; the same quantity in other words is not ("10pm" -> "22:00").
@@ -157,6 +159,14 @@ def test_bound_readings(text, bounds):
         ("Electricity is 38p per kWh.", "Electricity is thirty-eight pence per kWh."),
         ("The walk takes two and a half hours.", "It is a 2.5-hour walk."),
         ("The walk takes 45 minutes.", "The walk takes three-quarters of an hour."),
+        # grams written "g", glued or not; "half nine" after a time preposition is
+        # half past nine; "seven days a week" is every day
+        ("Each bag may weigh 1.5 kg at most.", "Each bag may weigh 1500 g at most."),
+        ("A 250g bag of beans costs £8.50.", "A 250 gram bag of beans costs £8.50."),
+        ("Doors open at 9:30.", "Doors open at half nine."),
+        ("We close at 9:30 pm.", "We close at half nine at night."),
+        ("Lessons start at 3:30 pm.", "Lessons start at half three in the afternoon."),
+        ("The deli is open daily.", "The deli is open seven days a week."),
     ],
 )
 def test_durations_and_amounts_said_another_way(one, other):
@@ -170,6 +180,9 @@ def test_durations_and_amounts_said_another_way(one, other):
         ("The show runs 2h 40m.", "min:120"),
         ("Doors close at 8p.m.", "money:GBP:0.08"),
         ("It is a two and a half hour walk.", "min:30"),
+        ("Fold the dough in half three times.", "clock:210"),
+        ("Cut the session to half 3 hours.", "clock:210"),
+        ("We open seven days a week.", "min:10080"),
     ],
 )
 def test_no_stray_readings(text, not_read):
