@@ -391,22 +391,14 @@ def _contains(hay: list[str], needle: list[str]) -> bool:
     return any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
 
 
-def _recall(
-    step_words: list[str], seg_words: list[str], prefix: int, q_stated: bool = False
-) -> float:
-    """The share of the step's content words the segment has. ``q_stated``: the segment
-    states every quantity of the step, however written, so the words that write them
-    ("half past eight" for "8.30am", "1.5 kg" for "1500 g") count as present."""
+def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
     need = content(step_words)
     if not need:
         return 1.0
     have = content(seg_words)  # "not" must not match "notify"
     exact = {singular(w) for w in have}
     return sum(
-        singular(w) in exact
-        or any(same_word(w, s, prefix) for s in have)
-        or (q_stated and _quantity_word(w))
-        for w in need
+        singular(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need
     ) / len(need)
 
 
@@ -578,23 +570,8 @@ class StepVerifier:
         cfg = self.config
         seg_words = [tokens(s.masked) for s in segs]
         step_words = [tokens(s.masked) for s in steps]
-        # A segment that states all of a step's quantities, however written, has the
-        # words that write them.
-        seg_q = [quantities(mask_known(g.text, masked_values)) for g in segs]
-        step_q = [main_readings(s.quantities) for s in steps]
         lex = np.array(
-            [
-                [
-                    _recall(
-                        sw,
-                        gw,
-                        cfg.stem_prefix,
-                        bool(sq) and all(stated(q, gq) for q in sq),
-                    )
-                    for gw, gq in zip(seg_words, seg_q, strict=True)
-                ]
-                for sw, sq in zip(step_words, step_q, strict=True)
-            ]
+            [[_recall(sw, gw, cfg.stem_prefix) for gw in seg_words] for sw in step_words]
         )
         embed: list[str] = []
         if self.embedder is not None and (lex.max(axis=1) < cfg.lexical_sure).any():
