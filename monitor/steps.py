@@ -1920,6 +1920,8 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     most"). Cached: the exemplar's steps are read again for every answer."""
     low = plain_bounds(" " + " ".join(tokens(_GLUED_PLUS.sub(r"\1 or more", text))) + " ")
     ws = low.split()
+    # The numbers of a "within" in a condition's own clause (see below).
+    in_condition = {_number_value(m.group(1).casefold()) for m in _CONDITION_WITHIN.finditer(text)}
     out: dict[float, set[str]] = {}
     # Where each number's size ends ("60 x 40 x 40" -> the word after the last 40),
     # found in one pass from the right: a long run of numbers is read once, not once
@@ -1966,16 +1968,15 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             ways.add("min")
         denied = len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1])
         if before.endswith(" within") and (
-            denied
-            or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1])
-            or _CONDITION & set(ws[max(0, i - 8) : i])
+            denied or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1]) or v in in_condition
         ):
             # A denied "within" is read either way: "claims not made within 28 days
             # are not paid" says what "must be made within 28 days" says, and
             # "not collected within 14 days" what "left for more than 14 days" says;
-            # so is one in a condition, which as often states the other side: "not
-            # seen unless they arrive within 10 minutes" for "more than 10 minutes
-            # late cannot be seen".
+            # so is one in a condition's own clause, which as often states the other
+            # side: "not seen unless they arrive within 10 minutes" for "more than 10
+            # minutes late cannot be seen" (not "if you cancel, refunds are paid
+            # within 5 days", nor the "once" of "once a week").
             ways.clear()
         elif denied and not (counted and before.endswith(_KEPT_DENIED)):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is
@@ -2002,6 +2003,12 @@ _LOWER_ENDS = tuple(" " + b for b in _LOWER_BEFORE)
 _NAMED_BOUNDS = frozenset("min minimum max maximum".split())
 _CONDITION = frozenset("if unless when whenever once".split())
 _FAIL_WORDS = frozenset("fail fails failed failure".split())
+# A "within" and its number in the clause a condition word opens.
+_CONDITION_WITHIN = re.compile(
+    r"\b(?:if|unless|when|whenever|once)\b(?!\s+(?:a|an|per|every|each|more)\b)"
+    r"[^,;:.!?]{0,80}?\bwithin\s+(\w+)",
+    re.IGNORECASE,
+)
 # Bound words a negator before a counted noun does not turn (see _bounds).
 _KEPT_DENIED = tuple(
     " " + b for b in "up to|under|below|at most|at least|max|maximum|min|minimum".split("|")

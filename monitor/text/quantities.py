@@ -214,11 +214,14 @@ _DOTTED = re.compile(
 )
 
 
-# "at half three", "by half eight": half past the hour (British), read only after a
-# time preposition and not before a unit ("to half 3 hours", "from half 2 times").
+# "at half three", "by half eight", "book for half seven": half past the hour
+# (British), read only after a time preposition and before what ends a time (a
+# clause break, "pm", "in the evening", "and", "to", "on" ...): not "for half 3 hours",
+# "at half 5 pupils per class".
 _HALF_HOUR = re.compile(
-    r"(?<![\w])(at|by|from|until|till|before|after|between)\s+half\s+([1-9]|1[0-2])(?![\w:.])"
-    r"(?!\s*-?\s*(?:(?:" + _UNIT_RE + r")(?:s|es)?|times|percent|of|per)(?![\w]))"
+    r"(?<![\w])(at|by|from|until|till|before|after|between|for)\s+half\s+([1-9]|1[0-2])"
+    r"(?!\.\d)(?=\s*(?:$|[.,;:!?)]|[-–]|(?:am|pm|a\.m|p\.m|in\s+the|at\s+night|tonight"
+    r"|tomorrow|sharp|and|or|to|until|till|on|each|every|latest)(?![\w])))"
 )
 # "7 days a week" is every day, as "daily" is (not a span of a week).
 _EVERY_DAY = re.compile(r"(?<![\w.])7\s+days\s+(?:a|per|each|every)\s+week(?![\w])")

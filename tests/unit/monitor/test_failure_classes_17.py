@@ -164,6 +164,8 @@ def test_bound_readings(text, bounds):
         ("Each bag may weigh 1.5 kg at most.", "Each bag may weigh 1500 g at most."),
         ("A 250g bag of beans costs £8.50.", "A 250 gram bag of beans costs £8.50."),
         ("Doors open at 9:30.", "Doors open at half nine."),
+        ("Doors open at 9:30.", "Doors open at half 9."),
+        ("Book a table for 7:30.", "Book a table for half seven."),
         ("We close at 9:30 pm.", "We close at half nine at night."),
         ("Lessons start at 3:30 pm.", "Lessons start at half three in the afternoon."),
         ("The deli is open daily.", "The deli is open seven days a week."),
@@ -183,6 +185,8 @@ def test_durations_and_amounts_said_another_way(one, other):
         ("Fold the dough in half three times.", "clock:210"),
         ("Cut the session to half 3 hours.", "clock:210"),
         ("We open seven days a week.", "min:10080"),
+        ("There are at most half 4 people per table.", "clock:270"),
+        ("Classes run at half 5 pupils per teacher.", "clock:330"),
     ],
 )
 def test_no_stray_readings(text, not_read):
@@ -305,6 +309,29 @@ def test_a_within_in_a_condition_states_the_other_side(answer):
     assert _bound_reversed(step, answer) is None
     # ... but outside a condition "within" is still an upper bound
     assert _bound_reversed(step, "Patients are seen within 10 minutes of arriving.") is not None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # a condition in another clause, or the "once" of "once a week", leaves the
+        # "within" an upper bound
+        (
+            "If you cancel, refunds are paid within 5 days.",
+            "If you cancel, refunds take more than 5 days.",
+        ),
+        (
+            "Once your parcel arrives, report damage within 3 days.",
+            "Once your parcel arrives, report damage after more than 3 days.",
+        ),
+        (
+            "Lockers are checked once a week, and reports are sent within 2 days.",
+            "Lockers are checked once a week, and reports are sent after more than 2 days.",
+        ),
+    ],
+)
+def test_a_within_outside_the_conditions_clause_is_a_bound(step, answer):
+    assert _bound_reversed(step, answer) is not None
 
 
 def test_a_count_in_a_condition_states_the_other_side():
