@@ -69,6 +69,20 @@ class ParaphraseDI(_Frozen):
     di_ci: tuple[float, float] | None
 
 
+class OnPassedBase(_Frozen):
+    """A paraphrase corruption (P2p, P4p) counted only where the judge passed its
+    base: the same paraphrase, uncorrupted, with the same values in the same draw
+    (the P6 item of that seed, draw and paraphrase, when the draw drew it). A catch
+    there is the judge seeing the corruption, not a false flag on the base carried
+    over. ``matched``: items whose base was judged; ``base_flagged``: of those, how
+    many had their base penalised (left out); ``caught``: the penalty rate over the
+    rest (``matched`` − ``base_flagged`` items)."""
+
+    matched: int
+    base_flagged: int
+    caught: Rate
+
+
 class WorstItem(_Frozen):
     """A confidently wrong item: penalised against its target (or not penalised when
     it should be), ``margin`` = how far its deciding score sits from the 0.5 line."""
@@ -104,6 +118,8 @@ class JudgeSummary(_Frozen):
     # Only when the instances have P2p/P4p (seeds with marked paraphrases).
     p4p_by_type: dict[str, Rate] = Field(default={}, exclude_if=lambda v: not v)
     paraphrase_bases: ParaphraseDI | None = Field(default=None, exclude_if=lambda v: v is None)
+    # Keys "P2p", "P4p", "P4p.<subtype>"; only when a paraphrase corruption has a judged base.
+    on_passed_base: dict[str, OnPassedBase] = Field(default={}, exclude_if=lambda v: not v)
     # Only for judges that issue claim or step verdicts.
     escalation: dict[str, Escalation] = Field(default={}, exclude_if=lambda v: not v)
 

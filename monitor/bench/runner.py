@@ -39,6 +39,7 @@ from monitor.bench.report import (
     GateRates,
     GateReport,
     JudgeSummary,
+    OnPassedBase,
     PairedDelta,
     ParaphraseDI,
     Rate,
@@ -329,8 +330,58 @@ def summarize(
         verdicts=verdict_counts(outcomes),
         p4p_by_type=p4p,
         paraphrase_bases=para,
+        on_passed_base=on_passed_base(outcomes),
         escalation=escalation(outcomes),
     )
+
+
+def _base_key(i: BenchInstance) -> tuple[str, int, object]:
+    return (i.seed, i.draw, i.detail.get("template"))
+
+
+def base_verdicts(outcomes: Sequence[ItemOutcome]) -> dict[tuple[str, int, object], bool]:
+    """Whether the judge penalised each judged P6 item, by (seed, draw, paraphrase):
+    the uncorrupted base of that draw's P2p/P4p items made on the same paraphrase."""
+    return {
+        _base_key(o.instance): bool(o.penalized)
+        for o in outcomes
+        if o.instance.family == "P6" and o.penalized is not None
+    }
+
+
+def base_penalized(o: ItemOutcome, bases: Mapping[tuple[str, int, object], bool]) -> bool | None:
+    """For a P2p/P4p item, whether its base (see :func:`base_verdicts`) was
+    penalised; None for other families and where the base was not judged."""
+    if o.instance.family not in PARAPHRASE_POSITIVE:
+        return None
+    return bases.get(_base_key(o.instance))
+
+
+def on_passed_base(outcomes: Sequence[ItemOutcome]) -> dict[str, OnPassedBase]:
+    """P2p, P4p and each P4p subtype counted only on bases the judge passed (see
+    :class:`OnPassedBase`): a corruption "caught" only because its base paraphrase
+    was itself falsely flagged does not count as seen."""
+    bases = base_verdicts(outcomes)
+    groups: dict[str, list[tuple[bool, bool]]] = {}
+    for o in outcomes:
+        b = base_penalized(o, bases)
+        if b is None or o.penalized is None:
+            continue
+        keys: list[str] = [o.instance.family]
+        if o.instance.family == "P4p" and o.instance.subtype:
+            keys.append(f"P4p.{o.instance.subtype}")
+        for k in keys:
+            groups.setdefault(k, []).append((b, bool(o.penalized)))
+    order = ["P2p", "P4p", *(f"P4p.{t}" for t in P4_TYPES)]
+    return {
+        k: OnPassedBase(
+            matched=len(groups[k]),
+            base_flagged=sum(b for b, _ in groups[k]),
+            caught=_rate_of([p for b, p in groups[k] if not b]),
+        )
+        for k in order
+        if k in groups
+    }
 
 
 def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
@@ -459,10 +510,22 @@ def worst_items(outcomes: Sequence[ItemOutcome], *, per_family: int = 3) -> list
     return out
 
 
-def item_row(o: ItemOutcome, judge: str) -> dict[str, Any]:
+def item_row(
+    o: ItemOutcome,
+    judge: str,
+    bases: Mapping[tuple[str, int, object], bool] | None = None,
+) -> dict[str, Any]:
     """One ``bench run --items`` JSONL row: the instance, its target, the judge's
-    decision and scores, and every repeat's claim and step verdicts with evidence."""
+    decision and scores, and every repeat's claim and step verdicts with evidence.
+    P2p/P4p rows also say ``base_penalized``: whether the judge penalised the same
+    paraphrase uncorrupted in the same draw (None: that base was not judged);
+    ``bases`` is :func:`base_verdicts` of the judge's outcomes."""
     i = o.instance
+    extra: dict[str, Any] = (
+        {"base_penalized": base_penalized(o, bases or {})}
+        if i.family in PARAPHRASE_POSITIVE
+        else {}
+    )
     return {
         "judge": judge,
         "id": i.id,
@@ -482,6 +545,7 @@ def item_row(o: ItemOutcome, judge: str) -> dict[str, Any]:
         "context": i.context,
         "detail": i.detail,
         "why": _why(o) if o.penalized is not None else None,
+        **extra,
         "repeats": [
             {
                 "scores": r.scores.model_dump(mode="json"),

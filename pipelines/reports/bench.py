@@ -20,6 +20,7 @@ from monitor.bench.report import BenchReport, InstancesInfo, JudgeReport, LLMLab
 from monitor.bench.runner import (
     BOOTSTRAP_RESAMPLES,
     SANITY_JUDGES,
+    base_verdicts,
     item_row,
     judge_items,
     paired_delta,
@@ -141,7 +142,11 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
         header, instances, source = gen.header, gen.instances, str(opts.seeds)
     report = asyncio.run(run_report(header, instances, opts, settings, source))
     console.print(render_table(report))
-    for extra in (render_paraphrase_table(report), render_escalation_table(report)):
+    for extra in (
+        render_paraphrase_table(report),
+        render_passed_base_table(report),
+        render_escalation_table(report),
+    ):
         if extra is not None:
             console.print(extra)
     if opts.items:
@@ -242,7 +247,8 @@ async def run_report(
                 worst=worst_items(res),
             )
             if opts.items:
-                rows += [json.dumps(item_row(o, name), ensure_ascii=False) for o in res]
+                bases = base_verdicts(res)
+                rows += [json.dumps(item_row(o, name, bases), ensure_ascii=False) for o in res]
     finally:
         for judge in judges.values():
             await aclose_judge(judge)
@@ -372,6 +378,49 @@ def render_paraphrase_table(report: BenchReport) -> Table | None:
     return t
 
 
+PASSED_BASE_KEYS = ("P2p", "P4p", "P4p.delete_step", "P4p.negate", "P4p.swap_policy")
+PASSED_BASE_HEADERS = [
+    "judge",
+    "P2p ↑",
+    "P4p ↑",
+    "P4p delete_step",
+    "P4p negate",
+    "P4p swap_policy",
+]
+
+
+def _passed_base_rows(report: BenchReport) -> list[list[str]]:
+    rows = []
+    for name, r in report.judges.items():
+        ob = r.on_passed_base
+        if not ob:
+            continue
+        cells = [
+            f"{_pct(ob[k].caught.rate)} ({ob[k].caught.penalized}/{ob[k].caught.n}; "
+            f"{ob[k].base_flagged} on a flagged base)"
+            if k in ob
+            else "—"
+            for k in PASSED_BASE_KEYS
+        ]
+        rows.append([name, *cells])
+    return rows
+
+
+def render_passed_base_table(report: BenchReport) -> Table | None:
+    """P2p/P4p counted only where the judge passed the uncorrupted base, None when
+    no paraphrase corruption had its base judged."""
+    if not any(r.on_passed_base for r in report.judges.values()):
+        return None
+    t = Table(
+        title="Corruptions on paraphrases the judge passed uncorrupted (rate, caught/counted)"
+    )
+    for h in PASSED_BASE_HEADERS:
+        t.add_column(h, justify="left" if h == "judge" else "right")
+    for row in _passed_base_rows(report):
+        t.add_row(*row)
+    return t
+
+
 ESCALATION_HEADERS = [
     "judge",
     "family",
@@ -426,6 +475,18 @@ def _extra_markdown(report: BenchReport) -> list[str]:
             "|" + "---|" * len(PARAPHRASE_HEADERS),
         ]
         lines += ["| " + " | ".join(r) + " |" for r in _paraphrase_rows(report)]
+    if any(r.on_passed_base for r in report.judges.values()):
+        lines += [
+            "",
+            "The same, counted only where the judge passed the corruption's base (the "
+            "paraphrase uncorrupted, same values, same draw: that draw's P6 item); a catch "
+            "on a base the judge already penalised is not a catch. Each cell: rate "
+            "(caught/counted; left out because the base was penalised):",
+            "",
+            "| " + " | ".join(PASSED_BASE_HEADERS) + " |",
+            "|" + "---|" * len(PASSED_BASE_HEADERS),
+        ]
+        lines += ["| " + " | ".join(r) + " |" for r in _passed_base_rows(report)]
     if any(r.verdicts for r in report.judges.values()):
         lines += [
             "",

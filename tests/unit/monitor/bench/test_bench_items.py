@@ -233,8 +233,25 @@ def test_bench_run_items_file_and_markdown(tmp_path: Path) -> None:
     for fam, v in judged["verdicts"].items():
         claims = [c for r in rows if r["family"] == fam for c in r["repeats"][0]["claims"]]
         assert v["claims_unverifiable"] == sum(c["status"] == "unverifiable" for c in claims)
+    # the counts on bases the judge passed agree with the rows' base_penalized
+    for key, ob in judged["on_passed_base"].items():
+        fam, _, sub = key.partition(".")
+        mine = [
+            r
+            for r in rows
+            if r["family"] == fam
+            and (not sub or r["subtype"] == sub)
+            and r["base_penalized"] is not None
+            and r["penalized"] is not None
+        ]
+        assert ob["matched"] == len(mine) > 0
+        assert ob["base_flagged"] == sum(r["base_penalized"] for r in mine)
+        assert ob["caught"]["penalized"] == sum(
+            r["penalized"] for r in mine if not r["base_penalized"]
+        )
     text = md.read_text(encoding="utf-8")
     assert "| judge | P2p ↑ | P4p ↑ |" in text
+    assert "counted only where the judge passed the corruption's base" in text
     assert "unverifiable claims" in text
     assert "P1q accept" in text
     wrong = [r for r in rows if r["correct"] is False]
