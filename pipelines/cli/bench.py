@@ -81,6 +81,14 @@ def _register_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     p.add_argument("--cache-dir", default=None)
     p.add_argument("--out", default="out/gate-demo", help="report directory")
+    p.add_argument(
+        "--questions",
+        choices=["template", "asked"],
+        default="template",
+        help="fit and evaluate on template questions (P1/P5; P1q beside) or on "
+        "questions as users ask them (P1q/P5q, from the seeds' question_paraphrases; "
+        "template P1 beside)",
+    )
     add_settings_flags(p, CargoSettings, ["embedder_runtime"])
 
 
@@ -99,6 +107,7 @@ def _run_gate(args: argparse.Namespace) -> int:
         embedder_runtime=settings_from_args(CargoSettings, args).embedder_runtime,
         cache_dir=args.cache_dir,
         out=args.out,
+        questions=args.questions,
     )
     return main_gate_demo(opts, bench_console())
 

@@ -14,24 +14,33 @@ that no pair is scored by a model fitted on it:
 Where the seeds carry ``question_paraphrases``, each gate's operating point is also
 applied to P1 asked the way users ask (P1q pairs of the evaluation seed): P1 accept
 on them sits beside the template questions'. P1q never enters a fit.
+
+``--questions asked`` fits and evaluates on questions as users ask them instead: the
+P1 role is played by the P1q pairs, and each P5 pair (this seed's reference, another
+seed's question) is asked with one of that other seed's question paraphrases from
+the same draw (P5q). With masked template questions every P1 scores s* = 1.0 and the
+three gates sit at the oracle; asked questions score below 1.0, so the gates can
+differ. Template P1 acceptance is then reported beside, under the same thresholds.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from monitor.bench.generate import generate
+from monitor.bench.generate import BenchInstance, generate
 from monitor.bench.runner import GateItem, calibration_rows, retrieve_gate_items
 from monitor.bench.seeds import load_seeds
 from monitor.calibration import Method, calibrate, predict
 from monitor.embeddings import Runtime, make_embedder
+from monitor.errors import ConfigError
 from monitor.gate import save_gate_model
 from monitor.retrieval import GoldenIndex
 from monitor.selective import threshold_for_coverage
@@ -70,6 +79,27 @@ def _margin_point(
     return best[0], best[1]
 
 
+Questions = Literal["template", "asked"]
+
+
+def asked_pairs(instances: list[BenchInstance]) -> list[BenchInstance]:
+    """The gate pairs asked the way users ask: every P1q pair, and every P5 pair whose
+    question's seed has question paraphrases, asked with one of them (that seed's P1q
+    question of the same draw, picked by the P5 id's CRC so the choice is stable). A
+    P5 whose other seed has no paraphrase yields none."""
+    asked: dict[tuple[str, int], list[str]] = {}
+    for i in instances:
+        if i.family == "P1q":
+            asked.setdefault((i.seed, i.draw), []).append(i.question)
+    out = [i for i in instances if i.family == "P1q"]
+    for i in instances:
+        qs = asked.get((i.question_seed, i.draw)) if i.family == "P5" else None
+        if qs:
+            q = qs[zlib.crc32(i.id.encode()) % len(qs)]
+            out.append(i.model_copy(update={"id": f"{i.id}-asked", "question": q}))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class GateDemoOptions:
     """``bench gate``: where the pairs come from, the operating point, where to write."""
@@ -84,6 +114,7 @@ class GateDemoOptions:
     embedder_runtime: Runtime = "torch"
     cache_dir: str | None = None
     out: str = "out/gate-demo"
+    questions: Questions = "template"
 
 
 def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
@@ -93,10 +124,28 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
-    fit_items = [g for g in retrieve_gate_items(index, fit.instances) if g.instance.family != "P1q"]
     ev_all = retrieve_gate_items(index, ev.instances)
-    ev_items = [g for g in ev_all if g.instance.family != "P1q"]
-    ev_asked = [g for g in ev_all if g.instance.family == "P1q"]
+    if opts.questions == "asked":
+        # Fit and evaluate on the pairs asked as users ask; template P1 beside.
+        fit_items = retrieve_gate_items(index, asked_pairs(fit.instances))
+        ev_items = retrieve_gate_items(index, asked_pairs(ev.instances))
+        if not any(g.instance.family == "P1q" for g in fit_items) or not any(
+            g.instance.family == "P5" for g in fit_items
+        ):
+            raise ConfigError(
+                f"--questions asked: {opts.seeds} has no seeds with question_paraphrases "
+                "(or too few to pair with another seed's reference)"
+            )
+        ev_asked = [g for g in ev_all if g.instance.family == "P1"]
+        other_key, other_head = "p1_template_accept", "P1 template accept"
+        role = "P1q and P5q pairs (asked as users ask)"
+    else:
+        fit_all = retrieve_gate_items(index, fit.instances)
+        fit_items = [g for g in fit_all if g.instance.family != "P1q"]
+        ev_items = [g for g in ev_all if g.instance.family != "P1q"]
+        ev_asked = [g for g in ev_all if g.instance.family == "P1q"]
+        other_key, other_head = "p1q_accept", "P1q accept"
+        role = "P1/P5 pairs (template questions)"
     cal = calibrate(
         calibration_rows(fit_items), method=opts.method, embedding_model=embedder.model_id
     )
@@ -111,7 +160,8 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             ]
         )
         p = predict(model, calibration_rows(items))
-        fam = np.array([g.instance.family for g in items])
+        # In either mode P1q plays P1: the seed's own reference, to be accepted.
+        fam = np.array(["P1" if g.instance.family == "P1q" else g.instance.family for g in items])
         return s, d, p, fam
 
     fs, fd, fp, ffam = arrays(fit_items)
@@ -134,10 +184,12 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     }
     if ev_asked:
         qs, qd, qp, _ = arrays(ev_asked)
-        ops["fixed"]["p1q_accept"] = float((qs >= tau_pt.threshold).mean())
-        ops["margin"]["p1q_accept"] = float(((qs >= m_tau) & (qd >= m_delta)).mean())
-        ops["calibrated"]["p1q_accept"] = float((qp >= gamma_pt.threshold).mean())
-    asked = " | P1q accept" if ev_asked else ""
+        ops["fixed"][other_key] = float((qs >= tau_pt.threshold).mean())
+        ops["margin"][other_key] = float(((qs >= m_tau) & (qd >= m_delta)).mean())
+        ops["calibrated"][other_key] = float((qp >= gamma_pt.threshold).mean())
+    asked = f" | {other_head}" if ev_asked else ""
+    p1_head = "P1q accept" if opts.questions == "asked" else "P1 accept"
+    p5_head = "P5q reject" if opts.questions == "asked" else "P5 reject"
     items = [
         Item(
             f"{g.instance.id}",
@@ -154,14 +206,20 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     sel = selective(
         items, delta=m_delta, coverages=[0.5, 0.8, opts.p1_coverage * 0.5 + 0.5], ce=0.0001, cj=0.01
     )
+    n1, n5 = int((efam == "P1").sum()), int((efam == "P5").sum())
+    beside = (
+        f", {len(ev_asked)} template P1 pairs beside"
+        if opts.questions == "asked"
+        else f", {len(ev_asked)} P1q pairs: P1 asked as users ask"
+    )
     t = Table(
-        title=f"Gates at P1 coverage ≥ {opts.p1_coverage:.2f} (thresholds fitted on gen "
-        f"seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
-        f"{int((efam == 'P1').sum())} P1, {int((efam == 'P5').sum())} P5 pairs"
-        + (f", {len(ev_asked)} P1q pairs: P1 asked as users ask" if ev_asked else "")
+        title=f"Gates at P1 coverage ≥ {opts.p1_coverage:.2f} on {role} (thresholds fitted "
+        f"on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
+        f"{n1} {p1_head.split(maxsplit=1)[0]}, {n5} {p5_head.split(maxsplit=1)[0]} pairs"
+        + (beside if ev_asked else "")
         + ")"
     )
-    heads = ("gate", "threshold", "P1 accept", *asked.split(" | ")[1:], "P5 reject")
+    heads = ("gate", "threshold", p1_head, *asked.split(" | ")[1:], p5_head)
     for h in (*heads, "coverage", "risk", "AURC"):
         t.add_column(h, justify="left" if h in ("gate", "threshold") else "right")
     names = {
@@ -176,7 +234,7 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             k,
             str(o["threshold"]),
             f"{o['p1_accept']:.3f}",
-            *([f"{o['p1q_accept']:.3f}"] if ev_asked else []),
+            *([f"{o[other_key]:.3f}"] if ev_asked else []),
             f"{o['p5_reject']:.3f}",
             f"{o['coverage']:.3f}",
             f"{o['risk']:.3f}",
@@ -202,6 +260,7 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         "fit_gen_seed": opts.fit_gen_seed,
         "eval_gen_seed": opts.eval_gen_seed,
         "p1_coverage": opts.p1_coverage,
+        "questions": opts.questions,
         "embedder": embedder.model_id,
         "operating_points": ops,
         "calibration": {"method": cal.method, "oof_log_loss": cal.oof_log_loss, "ece": cal.ece},
@@ -219,17 +278,22 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         f"coverage ≥ {opts.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
         "reference accepted (a P5 pair)."
         + (
-            f" P1q: the {len(ev_asked)} P1 pairs asked with the seeds' question paraphrases "
-            "(users don't type the template), same thresholds."
+            " Pairs asked as users ask (`--questions asked`): P1q = P1 asked with the "
+            "seeds' question paraphrases, P5q = P5 asked with a paraphrase of the other "
+            f"seed's question ({n1} P1q, {n5} P5q); the {len(ev_asked)} template P1 pairs "
+            "beside, same thresholds."
+            if opts.questions == "asked"
+            else f" P1q: the {len(ev_asked)} P1 pairs asked with the seeds' question "
+            "paraphrases (users don't type the template), same thresholds."
             if ev_asked
             else ""
         ),
         "",
-        f"| gate | threshold | P1 accept{asked} | P5 reject | coverage | risk | AURC |",
+        f"| gate | threshold | {p1_head}{asked} | {p5_head} | coverage | risk | AURC |",
         "|---|---|---|---|---|---|---|" + ("---|" if ev_asked else ""),
     ]
     for k, o in ops.items():
-        q = f" | {o['p1q_accept']:.3f}" if ev_asked else ""
+        q = f" | {o[other_key]:.3f}" if ev_asked else ""
         op_md.append(
             f"| {k} | {o['threshold']} | {o['p1_accept']:.3f}{q} | {o['p5_reject']:.3f} "
             f"| {o['coverage']:.3f} | {o['risk']:.3f} | {o['aurc']:.4f} |"
