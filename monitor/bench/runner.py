@@ -341,11 +341,18 @@ def _base_key(i: BenchInstance) -> tuple[str, int, object]:
 
 def base_verdicts(outcomes: Sequence[ItemOutcome]) -> dict[tuple[str, int, object], bool]:
     """Whether the judge penalised each judged P6 item, by (seed, draw, paraphrase):
-    the uncorrupted base of that draw's P2p/P4p items made on the same paraphrase."""
+    the uncorrupted base of that draw's P2p/P4p items made on the same paraphrase.
+    A key two P6 items share (instances merged from two generation runs) is left
+    out: which one is the base cannot be told."""
+    seen: Counter[tuple[str, int, object]] = Counter(
+        _base_key(o.instance) for o in outcomes if o.instance.family == "P6"
+    )
     return {
         _base_key(o.instance): bool(o.penalized)
         for o in outcomes
-        if o.instance.family == "P6" and o.penalized is not None
+        if o.instance.family == "P6"
+        and o.penalized is not None
+        and seen[_base_key(o.instance)] == 1
     }
 
 

@@ -330,6 +330,11 @@ class Seed(BaseModel):
             for name in PLACEHOLDER.findall(text):
                 if name not in self.parameters:
                     out.append(f"{where}: placeholder {{{name}}} is not a parameter")
+        # P6 names its paraphrase by index and P2p/P4p are made on every one: a
+        # repeated paraphrase would be two bases with one P6 index between them.
+        for text, count in Counter(self.paraphrases).items():
+            if count > 1:
+                out.append(f"paraphrases: {text!r} is listed {count} times")
         for name in self.parameters:
             if name not in self.golden:
                 out.append(f"golden: no value for parameter {name!r}")

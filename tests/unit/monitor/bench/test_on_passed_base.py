@@ -138,3 +138,20 @@ def test_seeds_without_paraphrase_corruptions_report_nothing_of_it() -> None:
     s = summarize(_outcomes(insts, lambda i: bool(i.target_penalize)), resamples=100)
     assert s.on_passed_base == {}
     assert "on_passed_base" not in s.model_dump(mode="json")
+
+
+def test_a_base_two_p6_items_claim_is_no_base() -> None:
+    # Instances merged from two generation runs: the same (seed, draw, paraphrase) twice.
+    insts = _instances()
+    twice = [*insts, *(i.model_copy(update={"id": i.id + "-again"}) for i in insts)]
+    outcomes = _outcomes(twice, lambda i: bool(i.target_penalize))
+    assert base_verdicts(outcomes) == {}
+    assert on_passed_base(outcomes) == {}
+
+
+def test_a_seed_with_a_repeated_paraphrase_is_refused() -> None:
+    seed = Seed.model_validate(
+        {**SEED, "paraphrases": [*SEED["paraphrases"], SEED["paraphrases"][0]]}
+    )
+    assert any("is listed 2 times" in p for p in seed.problems())
+    assert not any("is listed" in p for p in Seed.model_validate(SEED).problems())
