@@ -20,13 +20,16 @@ P1 role is played by the P1q pairs, and each P5 pair (this seed's reference, ano
 seed's question) is asked with one of that other seed's question paraphrases from
 the same draw (P5q). With masked template questions every P1 scores s* = 1.0 and the
 three gates sit at the oracle; asked questions score below 1.0, so the gates can
-differ. Template P1 acceptance is then reported beside, under the same thresholds.
+differ. The asked texts are the same in every generation seed (only the masked
+entity values differ), so the seeds are halved as two deployments, each with its own
+golden set as the index: fit on the seeds at even positions of the sorted ids,
+evaluated on the others (no evaluated question, golden item or intent is in the
+fit). Their template P1 acceptance is reported beside, under the same thresholds.
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -35,14 +38,14 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from monitor.bench.generate import BenchInstance, generate
+from monitor.bench.generate import BenchInstance, Generated, generate
 from monitor.bench.runner import GateItem, calibration_rows, retrieve_gate_items
 from monitor.bench.seeds import load_seeds
 from monitor.calibration import Method, calibrate, predict
-from monitor.embeddings import Runtime, make_embedder
+from monitor.embeddings import Embedder, Runtime, make_embedder
 from monitor.errors import ConfigError
 from monitor.gate import save_gate_model
-from monitor.retrieval import GoldenIndex
+from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.selective import threshold_for_coverage
 from monitor.settings import default_cache_dir
 from pipelines.reports.report import Item, html_page, plots, selective, selective_lines
@@ -82,22 +85,43 @@ def _margin_point(
 Questions = Literal["template", "asked"]
 
 
-def asked_pairs(instances: list[BenchInstance]) -> list[BenchInstance]:
-    """The gate pairs asked the way users ask: every P1q pair, and every P5 pair whose
-    question's seed has question paraphrases, asked with one of them (that seed's P1q
-    question of the same draw, picked by the P5 id's CRC so the choice is stable). A
-    P5 whose other seed has no paraphrase yields none."""
-    asked: dict[tuple[str, int], list[str]] = {}
-    for i in instances:
-        if i.family == "P1q":
-            asked.setdefault((i.seed, i.draw), []).append(i.question)
-    out = [i for i in instances if i.family == "P1q"]
-    for i in instances:
-        qs = asked.get((i.question_seed, i.draw)) if i.family == "P5" else None
-        if qs:
-            q = qs[zlib.crc32(i.id.encode()) % len(qs)]
-            out.append(i.model_copy(update={"id": f"{i.id}-asked", "question": q}))
+def asked_gate_items(index: GoldenIndex, instances: list[BenchInstance]) -> list[GateItem]:
+    """The gate pairs of questions asked the way users ask, retrieved as production
+    retrieves: every P1q question with its nearest golden item (appropriate only when
+    that is its own seed's), and the same question once more with its own seed's item
+    left out of the index (P5q: a question the golden set does not cover, never
+    appropriate). s* and Δ are the real top-1 and top-1 − top-2 of that retrieval."""
+    asked = [i for i in instances if i.family == "P1q"]
+    if not asked:
+        return []
+    items = index.golden.items
+    ids = [g.id for g in items]
+    sims = np.clip(index.embed_questions([i.question for i in asked]) @ index.matrix.T, -1, 1)
+    out: list[GateItem] = []
+
+    def nearest(row: np.ndarray, order: list[int]) -> Retrieval:
+        second = float(row[order[1]]) if len(order) > 1 else None
+        return Retrieval(items[order[0]], float(row[order[0]]), second)
+
+    for inst, row in zip(asked, sims, strict=True):
+        order = [int(k) for k in np.argsort(-row, kind="stable")]
+        out.append(GateItem(inst, nearest(row, order)))
+        rest = [k for k in order if ids[k] != inst.reference_id]
+        if rest:
+            uncovered = inst.model_copy(update={"id": f"{inst.id}-uncovered", "family": "P5"})
+            out.append(GateItem(uncovered, nearest(row, rest)))
     return out
+
+
+def deployment_items(
+    gen: Generated, seeds: set[str], embedder: Embedder, cache: Path | None = None
+) -> list[GateItem]:
+    """:func:`asked_gate_items` of ``seeds``' questions against a golden set of
+    ``seeds``' items only: one deployment, as if the other seeds did not exist."""
+    golden = gen.header.golden
+    sub = golden.model_copy(update={"items": tuple(g for g in golden.items if g.id in seeds)})
+    insts = [i for i in gen.instances if i.seed in seeds]
+    return asked_gate_items(GoldenIndex(sub, embedder, cache_dir=cache), insts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,26 +150,38 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     ev_all = retrieve_gate_items(index, ev.instances)
     if opts.questions == "asked":
-        # Fit and evaluate on the pairs asked as users ask; template P1 beside.
-        fit_items = retrieve_gate_items(index, asked_pairs(fit.instances))
-        ev_items = retrieve_gate_items(index, asked_pairs(ev.instances))
-        if not any(g.instance.family == "P1q" for g in fit_items) or not any(
-            g.instance.family == "P5" for g in fit_items
-        ):
-            raise ConfigError(
-                f"--questions asked: {opts.seeds} has no seeds with question_paraphrases "
-                "(or too few to pair with another seed's reference)"
-            )
-        ev_asked = [g for g in ev_all if g.instance.family == "P1"]
+        # Asked questions are the same texts in every generation seed (only the masked
+        # entity values differ), so the fit and evaluation pairs are split by seed:
+        # fit on the seeds at even positions of the sorted ids, evaluate on the rest.
+        ids = sorted({s.id for s in seeds})
+        fit_ids = set(ids[0::2])
+
+        # Two deployments: each half has its own golden set (index), questions and
+        # labels, so no evaluated question, item or intent was seen in the fit.
+        fit_items = deployment_items(fit, fit_ids, embedder, cache)
+        ev_items = deployment_items(ev, set(ids) - fit_ids, embedder, cache)
+        for name, part in (("fit", fit_items), ("evaluation", ev_items)):
+            if {"P1q", "P5"} - {g.instance.family for g in part}:
+                raise ConfigError(
+                    f"--questions asked: the {name} half of the seeds in {opts.seeds} has "
+                    "no question asked as users ask (give seeds question_paraphrases; "
+                    "the seeds are halved by sorted id) or a golden set of one item"
+                )
+        ev_asked = [
+            g for g in ev_all if g.instance.family == "P1" and g.instance.seed not in fit_ids
+        ]
         other_key, other_head = "p1_template_accept", "P1 template accept"
-        role = "P1q and P5q pairs (asked as users ask)"
+        role = (
+            f"questions asked as users ask (fit on {len(fit_ids)} seeds, evaluated on "
+            f"the other {len(ids) - len(fit_ids)})"
+        )
     else:
         fit_all = retrieve_gate_items(index, fit.instances)
         fit_items = [g for g in fit_all if g.instance.family != "P1q"]
         ev_items = [g for g in ev_all if g.instance.family != "P1q"]
         ev_asked = [g for g in ev_all if g.instance.family == "P1q"]
         other_key, other_head = "p1q_accept", "P1q accept"
-        role = "P1/P5 pairs (template questions)"
+        role = ""
     cal = calibrate(
         calibration_rows(fit_items), method=opts.method, embedding_model=embedder.model_id
     )
@@ -160,7 +196,7 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             ]
         )
         p = predict(model, calibration_rows(items))
-        # In either mode P1q plays P1: the seed's own reference, to be accepted.
+        # In asked mode P1q plays P1 (a covered question, to be accepted).
         fam = np.array(["P1" if g.instance.family == "P1q" else g.instance.family for g in items])
         return s, d, p, fam
 
@@ -207,18 +243,28 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         items, delta=m_delta, coverages=[0.5, 0.8, opts.p1_coverage * 0.5 + 0.5], ce=0.0001, cj=0.01
     )
     n1, n5 = int((efam == "P1").sum()), int((efam == "P5").sum())
-    beside = (
-        f", {len(ev_asked)} template P1 pairs beside"
-        if opts.questions == "asked"
-        else f", {len(ev_asked)} P1q pairs: P1 asked as users ask"
-    )
-    t = Table(
-        title=f"Gates at P1 coverage ≥ {opts.p1_coverage:.2f} on {role} (thresholds fitted "
-        f"on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
-        f"{n1} {p1_head.split(maxsplit=1)[0]}, {n5} {p5_head.split(maxsplit=1)[0]} pairs"
-        + (beside if ev_asked else "")
-        + ")"
-    )
+    if opts.questions == "asked":
+        wrong = sum(
+            g.instance.family == "P1q"
+            and g.retrieval is not None
+            and g.retrieval.item.id != g.instance.reference_id
+            for g in ev_items
+        )
+        title = (
+            f"Gates at P1q coverage ≥ {opts.p1_coverage:.2f} on {role}: thresholds fitted "
+            f"on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
+            f"{n1} P1q ({wrong} retrieve another seed's item first), {n5} P5q pairs, "
+            f"{len(ev_asked)} template P1 pairs beside"
+        )
+    else:
+        title = (
+            f"Gates at P1 coverage ≥ {opts.p1_coverage:.2f} (thresholds fitted on gen "
+            f"seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
+            f"{n1} P1, {n5} P5 pairs"
+            + (f", {len(ev_asked)} P1q pairs: P1 asked as users ask" if ev_asked else "")
+            + ")"
+        )
+    t = Table(title=title)
     heads = ("gate", "threshold", p1_head, *asked.split(" | ")[1:], p5_head)
     for h in (*heads, "coverage", "risk", "AURC"):
         t.add_column(h, justify="left" if h in ("gate", "threshold") else "right")
@@ -261,8 +307,35 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         "eval_gen_seed": opts.eval_gen_seed,
         "p1_coverage": opts.p1_coverage,
         "questions": opts.questions,
+        **(
+            {
+                "fit_seeds": sorted(fit_ids),
+                "eval_seeds": sorted(set(ids) - fit_ids),
+                "p1q_pairs": n1,
+                "p1q_nearest_is_another_seed": wrong,
+                "p5q_pairs": n5,
+            }
+            if opts.questions == "asked"
+            else {}
+        ),
         "embedder": embedder.model_id,
-        "operating_points": ops,
+        "operating_points": (
+            {
+                k: {
+                    (
+                        "p1q_accept"
+                        if f == "p1_accept"
+                        else "p5q_reject"
+                        if f == "p5_reject"
+                        else f
+                    ): v
+                    for f, v in o.items()
+                }
+                for k, o in ops.items()
+            }
+            if opts.questions == "asked"
+            else ops
+        ),
         "calibration": {"method": cal.method, "oof_log_loss": cal.oof_log_loss, "ece": cal.ece},
         "selective": sel,
         "summary": None,
@@ -273,20 +346,33 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     op_md = [
         "# Gate demo: calibrated vs fixed vs margin",
         "",
-        f"Fit on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed} "
-        f"({opts.seeds}, {opts.draws} draws, {embedder.model_id}). Thresholds reach P1 "
-        f"coverage ≥ {opts.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate "
-        "reference accepted (a P5 pair)."
-        + (
-            " Pairs asked as users ask (`--questions asked`): P1q = P1 asked with the "
-            "seeds' question paraphrases, P5q = P5 asked with a paraphrase of the other "
-            f"seed's question ({n1} P1q, {n5} P5q); the {len(ev_asked)} template P1 pairs "
-            "beside, same thresholds."
+        (
+            f"Questions asked as users ask (`--questions asked`, {opts.seeds}, "
+            f"{opts.draws} draws, {embedder.model_id}), retrieved as production retrieves "
+            "(the nearest golden item; s* and Δ its top-1 and top-1 − top-2). P1q: the "
+            "seeds' question paraphrases (a covered question); P5q: the same questions with "
+            "their own seed's item left out of the index (a question the golden set does "
+            f"not cover). Two deployments: fit on {len(fit_ids)} seeds (even positions of "
+            f"the sorted ids; their golden items are the index) of gen seed "
+            f"{opts.fit_gen_seed}, evaluated on the other {len(ids) - len(fit_ids)} (with "
+            "theirs) "
+            f"of gen seed {opts.eval_gen_seed}: {n1} P1q ({wrong} of them retrieve another "
+            f"seed's item first), {n5} P5q pairs. Thresholds reach P1q coverage ≥ "
+            f"{opts.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate reference "
+            "accepted (a P5q pair, or a P1q whose nearest item is another seed's). Template "
+            f"P1 acceptance of the same {len(ids) - len(fit_ids)} seeds beside "
+            f"({len(ev_asked)} pairs), same thresholds."
             if opts.questions == "asked"
-            else f" P1q: the {len(ev_asked)} P1 pairs asked with the seeds' question "
-            "paraphrases (users don't type the template), same thresholds."
-            if ev_asked
-            else ""
+            else f"Fit on gen seed {opts.fit_gen_seed}, evaluated on gen seed "
+            f"{opts.eval_gen_seed} ({opts.seeds}, {opts.draws} draws, {embedder.model_id}). "
+            f"Thresholds reach P1 coverage ≥ {opts.p1_coverage:.2f} on the fit pairs. Loss = "
+            "an inappropriate reference accepted (a P5 pair)."
+            + (
+                f" P1q: the {len(ev_asked)} P1 pairs asked with the seeds' question "
+                "paraphrases (users don't type the template), same thresholds."
+                if ev_asked
+                else ""
+            )
         ),
         "",
         f"| gate | threshold | {p1_head}{asked} | {p5_head} | coverage | risk | AURC |",

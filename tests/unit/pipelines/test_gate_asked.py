@@ -1,46 +1,68 @@
 """``bench gate --questions asked``: the gates fitted and compared on questions as
-users ask them (issue 19 point 7), where masked template questions leave all three
-at the oracle."""
+users ask them, retrieved as production retrieves (issue 19 point 7), where masked
+template questions leave all three at the oracle."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from monitor.bench.generate import generate
+from monitor.bench.runner import calibration_rows
 from monitor.bench.seeds import load_seeds
+from monitor.embeddings import HashingEmbedder
+from monitor.retrieval import GoldenIndex
 from pipelines.cli import main
-from pipelines.reports.gate_demo import asked_pairs
+from pipelines.reports.gate_demo import asked_gate_items
 from tests.unit.monitor.bench.test_paraphrase_families import HELDOUT
 
 
-def test_asked_pairs_are_p1q_and_p5_asked_with_the_other_seeds_paraphrase() -> None:
-    insts = generate(load_seeds(HELDOUT), draws=3, gen_seed=2027).instances
-    pairs = asked_pairs(insts)
-    p1q = [i for i in insts if i.family == "P1q"]
-    asked: dict[tuple[str, int], set[str]] = {}
-    for i in p1q:
-        asked.setdefault((i.seed, i.draw), set()).add(i.question)
-    assert [i for i in pairs if i.family == "P1q"] == p1q
-    p5 = {i.id: i for i in insts if i.family == "P5"}
-    p5q = [i for i in pairs if i.family == "P5"]
-    assert p5q and len(p5q) == sum((i.question_seed, i.draw) in asked for i in p5.values())
-    for i in p5q:
-        orig = p5[i.id.removesuffix("-asked")]
-        assert i.id.endswith("-asked") and i.question != orig.question
-        assert i.question in asked[(i.question_seed, i.draw)]
-        assert i.question_seed != i.seed and i.reference_id == orig.reference_id
-    assert asked_pairs(insts) == pairs  # the pick is stable
+def test_asked_pairs_are_retrieved_as_production_retrieves() -> None:
+    gen = generate(load_seeds(HELDOUT), draws=2, gen_seed=2027)
+    index = GoldenIndex(gen.header.golden, HashingEmbedder())
+    items = asked_gate_items(index, gen.instances)
+    p1q = [i for i in gen.instances if i.family == "P1q"]
+    assert [g.instance for g in items if g.instance.family == "P1q"] == p1q
+    uncovered = [g for g in items if g.instance.family == "P5"]
+    assert len(uncovered) == len(p1q)  # one question the golden set does not cover per P1q
+    ids = [g.id for g in index.golden.items]
+    sims = np.clip(index.embed_questions([i.question for i in p1q]) @ index.matrix.T, -1, 1)
+    covered = [g for g in items if g.instance.family == "P1q"]
+    for g, u, row in zip(covered, uncovered, sims, strict=True):
+        assert g.retrieval is not None and u.retrieval is not None
+        # the nearest item, with a real top-2 margin (never negative)
+        assert g.retrieval.item.id == ids[int(np.argmax(row))]
+        assert g.retrieval.similarity == pytest.approx(float(row.max()))
+        assert g.retrieval.margin is not None and g.retrieval.margin >= 0
+        # the same question, its own seed's item left out: the nearest of the rest
+        assert u.instance.question == g.instance.question
+        assert u.instance.id == g.instance.id + "-uncovered"
+        rest = [k for k in range(len(ids)) if ids[k] != g.instance.reference_id]
+        assert u.retrieval.item.id == ids[max(rest, key=lambda k: row[k])]
+        assert u.retrieval.margin is not None and u.retrieval.margin >= 0
+    rows = calibration_rows(items)
+    assert not any(
+        r.appropriate for r, g in zip(rows, items, strict=True) if g.instance.family == "P5"
+    )
+    # a covered question is appropriate exactly when its own item is the nearest
+    assert [
+        r.appropriate for r, g in zip(rows, items, strict=True) if g.instance.family == "P1q"
+    ] == [
+        g.retrieval is not None and g.retrieval.item.id == g.instance.reference_id for g in covered
+    ]
 
 
-def _gate(tmp_path: Path, questions: str) -> dict:
+def _gate(tmp_path: Path, questions: str) -> dict[str, Any]:
     out = tmp_path / questions
     argv = ["bench", "gate", "--seeds", str(HELDOUT), "--embedder", "hashing", "--draws", "3"]
     argv += ["--cache-dir", str(tmp_path / "cache"), "--out", str(out), "--questions", questions]
     assert main(argv) == 0
-    return json.loads((out / "report.json").read_text(encoding="utf-8"))
+    rep: dict[str, Any] = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return rep
 
 
 def test_asked_questions_take_the_gates_off_the_oracle(tmp_path: Path) -> None:
@@ -49,15 +71,26 @@ def test_asked_questions_take_the_gates_off_the_oracle(tmp_path: Path) -> None:
     # Masked template questions: every P1 at s* = 1.0, so τ = 1.0.
     assert template["operating_points"]["fixed"]["threshold"] == "τ 1.0000"
     assert "p1q_accept" in template["operating_points"]["fixed"]
+    assert "fit_seeds" not in template
     fixed = asked["operating_points"]["fixed"]
     assert float(fixed["threshold"].removeprefix("τ ")) < 0.99
     for op in asked["operating_points"].values():
-        assert "p1q_accept" not in op
-        # the template questions score at least as high as paraphrases: all accepted
+        assert {"p1q_accept", "p5q_reject", "p1_template_accept"} <= set(op)
+        assert "p1_accept" not in op and "p5_reject" not in op
+        assert 0.0 <= op["p5q_reject"] <= 1.0 and 0.0 < op["p1q_accept"] <= 1.0
+        # the template questions score s* = 1.0, above any paraphrase: all accepted
         assert op["p1_template_accept"] == 1.0
-        assert 0.0 <= op["p5_reject"] <= 1.0 and 0.0 < op["p1_accept"] <= 1.0
+    # Fit on half the seeds, evaluated on the other half: no evaluated seed was fitted.
+    seeds = sorted(s.id for s in load_seeds(HELDOUT))
+    assert asked["fit_seeds"] == seeds[0::2]
+    assert asked["eval_seeds"] == seeds[1::2]
+    evaluated = generate(load_seeds(HELDOUT), draws=3, gen_seed=3141).instances
+    n1q = sum(i.family == "P1q" and i.seed in set(seeds[1::2]) for i in evaluated)
+    assert asked["p1q_pairs"] == asked["p5q_pairs"] == n1q > 0
+    assert 0 <= asked["p1q_nearest_is_another_seed"] < n1q
     md = (tmp_path / "asked" / "report.md").read_text(encoding="utf-8")
-    assert "| P1q accept | P1 template accept | P5q reject |" in md
+    assert "| gate | threshold | P1q accept | P1 template accept | P5q reject |" in md
+    assert f"{n1q} P1q ({asked['p1q_nearest_is_another_seed']} of them" in md
 
 
 def test_asked_questions_need_seeds_with_question_paraphrases(
@@ -70,4 +103,19 @@ def test_asked_questions_need_seeds_with_question_paraphrases(
     argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "2"]
     argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o")]
     assert main([*argv, "--questions", "asked"]) == 2
-    assert "has no seeds with question_paraphrases" in capsys.readouterr().err
+    assert "no question asked as users ask" in capsys.readouterr().err
+
+
+def test_each_half_is_a_deployment_of_its_own() -> None:
+    from pipelines.reports.gate_demo import deployment_items
+
+    gen = generate(load_seeds(HELDOUT), draws=2, gen_seed=2027)
+    ids = sorted(gen.header.seeds)
+    half = set(ids[1::2])
+    items = deployment_items(gen, half, HashingEmbedder())
+    assert items and {g.instance.seed for g in items} == half
+    # every pair retrieves an item of this half's golden set, never the other half's
+    assert all(g.retrieval is not None and g.retrieval.item.id in half for g in items)
+    assert sum(g.instance.family == "P5" for g in items) == sum(
+        i.family == "P1q" and i.seed in half for i in gen.instances
+    )
