@@ -89,6 +89,14 @@ def _register_gate(p: argparse.ArgumentParser) -> None:
         "questions as users ask them (P1q/P5q, from the seeds' question_paraphrases; "
         "template P1 beside)",
     )
+    p.add_argument(
+        "--split",
+        choices=["questions", "seeds"],
+        default="questions",
+        help="with --questions asked: fit and evaluate on different phrasings of the same "
+        "seeds (one deployment; default) or on different seeds, each half with its own "
+        "golden set (two deployments)",
+    )
     add_settings_flags(p, CargoSettings, ["embedder_runtime"])
 
 
@@ -108,6 +116,7 @@ def _run_gate(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir,
         out=args.out,
         questions=args.questions,
+        split=args.split,
     )
     return main_gate_demo(opts, bench_console())
 

@@ -21,10 +21,12 @@ seed's question) is asked with one of that other seed's question paraphrases fro
 the same draw (P5q). With masked template questions every P1 scores s* = 1.0 and the
 three gates sit at the oracle; asked questions score below 1.0, so the gates can
 differ. The asked texts are the same in every generation seed (only the masked
-entity values differ), so the seeds are halved as two deployments, each with its own
-golden set as the index: fit on the seeds at even positions of the sorted ids,
-evaluated on the others (no evaluated question, golden item or intent is in the
-fit). Their template P1 acceptance is reported beside, under the same thresholds.
+entity values differ), so fit and evaluation are split: ``--split questions`` (one
+deployment, new phrasings: fit on each seed's question paraphrases at even positions
+of its list, evaluate on the odd) or ``--split seeds`` (two deployments, each with
+its own golden set as the index: fit on the seeds at even positions of the sorted
+ids, evaluate on the others; no evaluated question, item or intent is in the fit).
+Template P1 acceptance of the evaluated seeds is reported beside, same thresholds.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ def _margin_point(
 
 
 Questions = Literal["template", "asked"]
+Split = Literal["questions", "seeds"]
 
 
 def asked_gate_items(index: GoldenIndex, instances: list[BenchInstance]) -> list[GateItem]:
@@ -139,6 +142,7 @@ class GateDemoOptions:
     cache_dir: str | None = None
     out: str = "out/gate-demo"
     questions: Questions = "template"
+    split: Split = "questions"
 
 
 def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
@@ -150,31 +154,60 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     ev_all = retrieve_gate_items(index, ev.instances)
     if opts.questions == "asked":
-        # Asked questions are the same texts in every generation seed (only the masked
-        # entity values differ), so the fit and evaluation pairs are split by seed:
-        # fit on the seeds at even positions of the sorted ids, evaluate on the rest.
+        # Asked texts are the same in every generation seed (only the masked entity
+        # values differ), so fit and evaluation are split by phrasing or by seed.
         ids = sorted({s.id for s in seeds})
-        fit_ids = set(ids[0::2])
+        if opts.split == "seeds":
+            # Two deployments: each half has its own golden set (index), questions and
+            # labels, so no evaluated question, item or intent was seen in the fit.
+            fit_ids = set(ids[0::2])
+            ev_ids = set(ids) - fit_ids
+            fit_items = deployment_items(fit, fit_ids, embedder, cache)
+            ev_items = deployment_items(ev, ev_ids, embedder, cache)
+            split_md = (
+                f"Two deployments: fit on {len(fit_ids)} seeds (even positions of the sorted "
+                f"ids; their golden items are the index) of gen seed {opts.fit_gen_seed}, "
+                f"evaluated on the other {len(ev_ids)} (with theirs) of gen seed "
+                f"{opts.eval_gen_seed}"
+            )
+            split_json: dict[str, Any] = {
+                "split": "seeds",
+                "fit_seeds": sorted(fit_ids),
+                "eval_seeds": sorted(ev_ids),
+            }
+            role = f"two deployments, fit on {len(fit_ids)} seeds, evaluated on {len(ev_ids)}"
+        else:
+            # One deployment (every seed's item in the index), new phrasings: fit on
+            # each seed's question paraphrases at even positions, evaluate on the odd.
+            ev_ids = set(ids)
 
-        # Two deployments: each half has its own golden set (index), questions and
-        # labels, so no evaluated question, item or intent was seen in the fit.
-        fit_items = deployment_items(fit, fit_ids, embedder, cache)
-        ev_items = deployment_items(ev, set(ids) - fit_ids, embedder, cache)
+            def phrasings(run: Generated, parity: int) -> list[BenchInstance]:
+                return [
+                    i
+                    for i in run.instances
+                    if i.family == "P1q" and int(i.detail.get("template", 0)) % 2 == parity
+                ]
+
+            fit_items = asked_gate_items(index, phrasings(fit, 0))
+            ev_items = asked_gate_items(index, phrasings(ev, 1))
+            split_md = (
+                "One deployment (every seed's golden item is the index): fit on each seed's "
+                f"question paraphrases at even positions of its list (gen seed "
+                f"{opts.fit_gen_seed}), evaluated on those at odd positions (gen seed "
+                f"{opts.eval_gen_seed})"
+            )
+            split_json = {"split": "questions"}
+            role = "one deployment, fit and evaluated on different phrasings"
         for name, part in (("fit", fit_items), ("evaluation", ev_items)):
             if {"P1q", "P5"} - {g.instance.family for g in part}:
                 raise ConfigError(
-                    f"--questions asked: the {name} half of the seeds in {opts.seeds} has "
-                    "no question asked as users ask (give seeds question_paraphrases; "
-                    "the seeds are halved by sorted id) or a golden set of one item"
+                    f"--questions asked: the {name} part of {opts.seeds} has no question "
+                    "asked as users ask (seeds need question_paraphrases: two or more each "
+                    "with --split questions; with --split seeds, the seeds are halved by "
+                    "sorted id) or a golden set of one item"
                 )
-        ev_asked = [
-            g for g in ev_all if g.instance.family == "P1" and g.instance.seed not in fit_ids
-        ]
+        ev_asked = [g for g in ev_all if g.instance.family == "P1" and g.instance.seed in ev_ids]
         other_key, other_head = "p1_template_accept", "P1 template accept"
-        role = (
-            f"questions asked as users ask (fit on {len(fit_ids)} seeds, evaluated on "
-            f"the other {len(ids) - len(fit_ids)})"
-        )
     else:
         fit_all = retrieve_gate_items(index, fit.instances)
         fit_items = [g for g in fit_all if g.instance.family != "P1q"]
@@ -251,8 +284,9 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             for g in ev_items
         )
         title = (
-            f"Gates at P1q coverage ≥ {opts.p1_coverage:.2f} on {role}: thresholds fitted "
-            f"on gen seed {opts.fit_gen_seed}, evaluated on gen seed {opts.eval_gen_seed}: "
+            f"Gates at P1q coverage ≥ {opts.p1_coverage:.2f}, questions asked as users ask "
+            f"({role}; thresholds fitted on gen seed {opts.fit_gen_seed}, evaluated on gen "
+            f"seed {opts.eval_gen_seed}): "
             f"{n1} P1q ({wrong} retrieve another seed's item first), {n5} P5q pairs, "
             f"{len(ev_asked)} template P1 pairs beside"
         )
@@ -309,8 +343,7 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         "questions": opts.questions,
         **(
             {
-                "fit_seeds": sorted(fit_ids),
-                "eval_seeds": sorted(set(ids) - fit_ids),
+                **split_json,
                 "p1q_pairs": n1,
                 "p1q_nearest_is_another_seed": wrong,
                 "p5q_pairs": n5,
@@ -352,16 +385,12 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             "(the nearest golden item; s* and Δ its top-1 and top-1 − top-2). P1q: the "
             "seeds' question paraphrases (a covered question); P5q: the same questions with "
             "their own seed's item left out of the index (a question the golden set does "
-            f"not cover). Two deployments: fit on {len(fit_ids)} seeds (even positions of "
-            f"the sorted ids; their golden items are the index) of gen seed "
-            f"{opts.fit_gen_seed}, evaluated on the other {len(ids) - len(fit_ids)} (with "
-            "theirs) "
-            f"of gen seed {opts.eval_gen_seed}: {n1} P1q ({wrong} of them retrieve another "
+            f"not cover). {split_md}: {n1} P1q ({wrong} of them retrieve another "
             f"seed's item first), {n5} P5q pairs. Thresholds reach P1q coverage ≥ "
             f"{opts.p1_coverage:.2f} on the fit pairs. Loss = an inappropriate reference "
             "accepted (a P5q pair, or a P1q whose nearest item is another seed's). Template "
-            f"P1 acceptance of the same {len(ids) - len(fit_ids)} seeds beside "
-            f"({len(ev_asked)} pairs), same thresholds."
+            f"P1 acceptance of the evaluated seeds beside ({len(ev_asked)} pairs), same "
+            "thresholds."
             if opts.questions == "asked"
             else f"Fit on gen seed {opts.fit_gen_seed}, evaluated on gen seed "
             f"{opts.eval_gen_seed} ({opts.seeds}, {opts.draws} draws, {embedder.model_id}). "

@@ -56,41 +56,56 @@ def test_asked_pairs_are_retrieved_as_production_retrieves() -> None:
     ]
 
 
-def _gate(tmp_path: Path, questions: str) -> dict[str, Any]:
-    out = tmp_path / questions
+def _gate(tmp_path: Path, questions: str, *split: str) -> dict[str, Any]:
+    out = tmp_path / (questions + "-".join(split))
     argv = ["bench", "gate", "--seeds", str(HELDOUT), "--embedder", "hashing", "--draws", "3"]
     argv += ["--cache-dir", str(tmp_path / "cache"), "--out", str(out), "--questions", questions]
-    assert main(argv) == 0
+    assert main([*argv, *split]) == 0
     rep: dict[str, Any] = json.loads((out / "report.json").read_text(encoding="utf-8"))
     return rep
 
 
-def test_asked_questions_take_the_gates_off_the_oracle(tmp_path: Path) -> None:
-    template, asked = _gate(tmp_path, "template"), _gate(tmp_path, "asked")
-    assert template["questions"] == "template" and asked["questions"] == "asked"
-    # Masked template questions: every P1 at s* = 1.0, so τ = 1.0.
-    assert template["operating_points"]["fixed"]["threshold"] == "τ 1.0000"
-    assert "p1q_accept" in template["operating_points"]["fixed"]
-    assert "fit_seeds" not in template
-    fixed = asked["operating_points"]["fixed"]
+def _check_asked(rep: dict[str, Any]) -> None:
+    fixed = rep["operating_points"]["fixed"]
     assert float(fixed["threshold"].removeprefix("τ ")) < 0.99
-    for op in asked["operating_points"].values():
+    for op in rep["operating_points"].values():
         assert {"p1q_accept", "p5q_reject", "p1_template_accept"} <= set(op)
         assert "p1_accept" not in op and "p5_reject" not in op
         assert 0.0 <= op["p5q_reject"] <= 1.0 and 0.0 < op["p1q_accept"] <= 1.0
         # the template questions score s* = 1.0, above any paraphrase: all accepted
         assert op["p1_template_accept"] == 1.0
-    # Fit on half the seeds, evaluated on the other half: no evaluated seed was fitted.
-    seeds = sorted(s.id for s in load_seeds(HELDOUT))
-    assert asked["fit_seeds"] == seeds[0::2]
-    assert asked["eval_seeds"] == seeds[1::2]
+    assert rep["p1q_pairs"] == rep["p5q_pairs"] > 0
+    assert 0 <= rep["p1q_nearest_is_another_seed"] < rep["p1q_pairs"]
+
+
+def test_asked_questions_take_the_gates_off_the_oracle(tmp_path: Path) -> None:
+    template = _gate(tmp_path, "template")
+    assert template["questions"] == "template" and "split" not in template
+    # Masked template questions: every P1 at s* = 1.0, so τ = 1.0.
+    assert template["operating_points"]["fixed"]["threshold"] == "τ 1.0000"
+    assert "p1q_accept" in template["operating_points"]["fixed"]
     evaluated = generate(load_seeds(HELDOUT), draws=3, gen_seed=3141).instances
-    n1q = sum(i.family == "P1q" and i.seed in set(seeds[1::2]) for i in evaluated)
-    assert asked["p1q_pairs"] == asked["p5q_pairs"] == n1q > 0
-    assert 0 <= asked["p1q_nearest_is_another_seed"] < n1q
+
+    # One deployment, new phrasings: evaluated on the odd-positioned question paraphrases.
+    asked = _gate(tmp_path, "asked")
+    assert asked["questions"] == "asked" and asked["split"] == "questions"
+    _check_asked(asked)
+    odd = sum(i.family == "P1q" and i.detail["template"] % 2 == 1 for i in evaluated)
+    assert asked["p1q_pairs"] == odd
     md = (tmp_path / "asked" / "report.md").read_text(encoding="utf-8")
     assert "| gate | threshold | P1q accept | P1 template accept | P5q reject |" in md
-    assert f"{n1q} P1q ({asked['p1q_nearest_is_another_seed']} of them" in md
+    assert f"{odd} P1q ({asked['p1q_nearest_is_another_seed']} of them" in md
+    assert "question paraphrases at even positions" in md
+
+    # Two deployments: fit on half the seeds, evaluated on the other half.
+    two = _gate(tmp_path, "asked", "--split", "seeds")
+    assert two["split"] == "seeds"
+    _check_asked(two)
+    seeds = sorted(s.id for s in load_seeds(HELDOUT))
+    assert two["fit_seeds"] == seeds[0::2] and two["eval_seeds"] == seeds[1::2]
+    assert two["p1q_pairs"] == sum(
+        i.family == "P1q" and i.seed in set(seeds[1::2]) for i in evaluated
+    )
 
 
 def test_asked_questions_need_seeds_with_question_paraphrases(
