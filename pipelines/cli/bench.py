@@ -63,15 +63,25 @@ def _run_generate(args: argparse.Namespace) -> int:
 
 def _register_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seeds", required=True, help="seed YAML file or directory")
-    p.add_argument("--draws", type=_draws, default=5)
-    p.add_argument("--fit-gen-seed", type=int, default=2027)
-    p.add_argument("--eval-gen-seed", type=int, default=3141)
+    p.add_argument("--draws", type=_draws, default=5, help="draws per seed (default 5)")
+    p.add_argument(
+        "--fit-gen-seed",
+        type=int,
+        default=2027,
+        help="generation seed of the pairs the gates are fitted on (default 2027)",
+    )
+    p.add_argument(
+        "--eval-gen-seed",
+        type=int,
+        default=3141,
+        help="generation seed of the pairs they are evaluated on (default 3141)",
+    )
     p.add_argument(
         "--p1-coverage",
         type=float,
         default=0.95,
         help="operating point: thresholds chosen on the fit pairs so that at "
-        "least this share of P1 is accepted (default 0.95)",
+        "least this share of P1 (P1q with --questions asked) is accepted (default 0.95)",
     )
     p.add_argument(
         "--method",
@@ -92,10 +102,10 @@ def _register_gate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--split",
         choices=["questions", "seeds"],
-        default="questions",
+        default=None,
         help="with --questions asked: fit and evaluate on different phrasings of the same "
-        "seeds (one deployment; default) or on different seeds, each half with its own "
-        "golden set (two deployments)",
+        "seeds (one deployment; the default) or on different seeds, each half with its "
+        "own golden set (two deployments; needs 4 seeds or more)",
     )
     add_settings_flags(p, CargoSettings, ["embedder_runtime"])
 

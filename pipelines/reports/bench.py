@@ -370,7 +370,7 @@ def render_paraphrase_table(report: BenchReport) -> Table | None:
     """The P2p/P4p rows (corruptions made on paraphrases), None when there are none."""
     if not _has_paraphrase_bases(report):
         return None
-    t = Table(title="Corruptions on paraphrase bases (penalty rate, n)")
+    t = Table(title="Corruptions made on paraphrases (penalty rate, n)")
     for h in PARAPHRASE_HEADERS:
         t.add_column(h, justify="left" if h == "judge" else "right")
     for row in _paraphrase_rows(report):
@@ -397,7 +397,7 @@ def _passed_base_rows(report: BenchReport) -> list[list[str]]:
             continue
         cells = [
             f"{_pct(ob[k].caught.rate)} ({ob[k].caught.penalized}/{ob[k].caught.n}; "
-            f"{ob[k].base_flagged} on a flagged base)"
+            f"{ob[k].base_flagged} left out, base flagged)"
             if k in ob
             else "—"
             for k in PASSED_BASE_KEYS

@@ -53,14 +53,17 @@ from monitor.settings import default_cache_dir
 from pipelines.reports.report import Item, html_page, plots, selective, selective_lines
 
 
-def _op(accept: np.ndarray, fam: np.ndarray) -> dict[str, float]:
+def _op(accept: np.ndarray, fam: np.ndarray, bad: np.ndarray) -> dict[str, float]:
+    """P1 acceptance, P5 rejection, coverage and risk (the share of accepted pairs whose
+    reference is not appropriate: ``bad``; with template questions exactly the P5
+    pairs, with asked ones also a P1q whose nearest item is another seed's)."""
     p1, p5 = fam == "P1", fam == "P5"
     acc_n = int(accept.sum())
     return {
         "p1_accept": float(accept[p1].mean()),
         "p5_reject": float((~accept[p5]).mean()),
         "coverage": float(accept.mean()),
-        "risk": float((accept & p5).sum() / acc_n) if acc_n else float("nan"),
+        "risk": float((accept & bad).sum() / acc_n) if acc_n else float("nan"),
     }
 
 
@@ -69,7 +72,11 @@ def _margin_point(
 ) -> tuple[float, float]:
     p1 = fam == "P1"
     best: tuple[float, float, float] | None = None
-    for dl in np.unique(np.concatenate([[0.0], np.quantile(d, np.linspace(0, 0.9, 19))])):
+    # (An infinite Δ — no second item to retrieve — passes every δ; the grid is
+    # drawn from the finite ones.)
+    finite = d[np.isfinite(d)]
+    grid = np.quantile(finite, np.linspace(0, 0.9, 19)) if len(finite) else np.array([])
+    for dl in np.unique(np.concatenate([[0.0], grid])):
         ok = d >= dl
         if ok[p1].mean() < target:
             continue
@@ -142,7 +149,7 @@ class GateDemoOptions:
     cache_dir: str | None = None
     out: str = "out/gate-demo"
     questions: Questions = "template"
-    split: Split = "questions"
+    split: Split | None = None  # with questions="asked"; None = "questions"
 
 
 def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
@@ -153,11 +160,18 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     ev_all = retrieve_gate_items(index, ev.instances)
+    if opts.split is not None and opts.questions != "asked":
+        raise ConfigError("--split applies to --questions asked only")
     if opts.questions == "asked":
         # Asked texts are the same in every generation seed (only the masked entity
         # values differ), so fit and evaluation are split by phrasing or by seed.
         ids = sorted({s.id for s in seeds})
         if opts.split == "seeds":
+            if len(ids) < 4:
+                raise ConfigError(
+                    f"--questions asked --split seeds: {opts.seeds} has {len(ids)} seeds; "
+                    "it needs at least 4 (each half is a golden set of two or more items)"
+                )
             # Two deployments: each half has its own golden set (index), questions and
             # labels, so no evaluated question, item or intent was seen in the fit.
             fit_ids = set(ids[0::2])
@@ -179,8 +193,6 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         else:
             # One deployment (every seed's item in the index), new phrasings: fit on
             # each seed's question paraphrases at even positions, evaluate on the odd.
-            ev_ids = set(ids)
-
             def phrasings(run: Generated, parity: int) -> list[BenchInstance]:
                 return [
                     i
@@ -188,8 +200,16 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
                     if i.family == "P1q" and int(i.detail.get("template", 0)) % 2 == parity
                 ]
 
+            if len(ids) < 2:
+                raise ConfigError(
+                    f"--questions asked: {opts.seeds} has one seed; a question the golden "
+                    "set does not cover needs a second golden item to retrieve"
+                )
             fit_items = asked_gate_items(index, phrasings(fit, 0))
             ev_items = asked_gate_items(index, phrasings(ev, 1))
+            # The evaluated seeds: those with a second phrasing (a seed with one
+            # question paraphrase is fitted on only, and left out of "beside").
+            ev_ids = {g.instance.seed for g in ev_items}
             split_md = (
                 "One deployment (every seed's golden item is the index): fit on each seed's "
                 f"question paraphrases at even positions of its list (gen seed "
@@ -199,12 +219,17 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             split_json = {"split": "questions"}
             role = "one deployment, fit and evaluated on different phrasings"
         for name, part in (("fit", fit_items), ("evaluation", ev_items)):
-            if {"P1q", "P5"} - {g.instance.family for g in part}:
+            if not part:
+                need = (
+                    "seeds with question_paraphrases in both halves (seeds alternate by "
+                    "sorted id: even positions fit, odd evaluated)"
+                    if opts.split == "seeds"
+                    else "seeds with question_paraphrases (two or more each: even "
+                    "positions of the list fit, odd evaluated)"
+                )
                 raise ConfigError(
-                    f"--questions asked: the {name} part of {opts.seeds} has no question "
-                    "asked as users ask (seeds need question_paraphrases: two or more each "
-                    "with --split questions; with --split seeds, the seeds are halved by "
-                    "sorted id) or a golden set of one item"
+                    f"--questions asked: {opts.seeds} has no question asked as users ask "
+                    f"to {'fit on' if name == 'fit' else 'evaluate on'}; it needs {need}"
                 )
         ev_asked = [g for g in ev_all if g.instance.family == "P1" and g.instance.seed in ev_ids]
         other_key, other_head = "p1_template_accept", "P1 template accept"
@@ -235,20 +260,24 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
 
     fs, fd, fp, ffam = arrays(fit_items)
     es, ed, ep, efam = arrays(ev_items)
+    ebad = np.array([not r.appropriate for r in calibration_rows(ev_items)], dtype=bool)
     p1 = ffam == "P1"
     tau_pt = threshold_for_coverage(fs[p1], opts.p1_coverage)
     gamma_pt = threshold_for_coverage(fp[p1], opts.p1_coverage)
     assert tau_pt is not None and gamma_pt is not None
     m_tau, m_delta = _margin_point(fs, fd, ffam, opts.p1_coverage)
     ops: dict[str, dict[str, Any]] = {
-        "fixed": {"threshold": f"τ {tau_pt.threshold:.4f}", **_op(es >= tau_pt.threshold, efam)},
+        "fixed": {
+            "threshold": f"τ {tau_pt.threshold:.4f}",
+            **_op(es >= tau_pt.threshold, efam, ebad),
+        },
         "margin": {
             "threshold": f"τ {m_tau:.4f}, δ {m_delta:.4f}",
-            **_op((es >= m_tau) & (ed >= m_delta), efam),
+            **_op((es >= m_tau) & (ed >= m_delta), efam, ebad),
         },
         "calibrated": {
             "threshold": f"γ {gamma_pt.threshold:.4f} ({model.method})",
-            **_op(ep >= gamma_pt.threshold, efam),
+            **_op(ep >= gamma_pt.threshold, efam, ebad),
         },
     }
     if ev_asked:
@@ -332,7 +361,11 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     )
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
-    save_gate_model(model, out / "gate.json")
+    # The saved model is the calibrated gate at the operating point reported (one γ).
+    save_gate_model(
+        model.model_copy(update={"gamma": gamma_pt.threshold, "per_intent_gamma": {}}),
+        out / "gate.json",
+    )
     rep: dict[str, Any] = {
         "format": "cargo-gate-demo/1",
         "seeds": str(opts.seeds),

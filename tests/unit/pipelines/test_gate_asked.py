@@ -118,7 +118,7 @@ def test_asked_questions_need_seeds_with_question_paraphrases(
     argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "2"]
     argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o")]
     assert main([*argv, "--questions", "asked"]) == 2
-    assert "no question asked as users ask" in capsys.readouterr().err
+    assert "no question asked as users ask to fit on" in capsys.readouterr().err
 
 
 def test_each_half_is_a_deployment_of_its_own() -> None:
@@ -134,3 +134,66 @@ def test_each_half_is_a_deployment_of_its_own() -> None:
     assert sum(g.instance.family == "P5" for g in items) == sum(
         i.family == "P1q" and i.seed in half for i in gen.instances
     )
+
+
+def test_risk_counts_every_inappropriate_accepted_pair() -> None:
+    from pipelines.reports.gate_demo import _op
+
+    fam = np.array(["P1", "P1", "P1", "P5", "P5"])
+    # the second P1q retrieved another seed's item first: inappropriate too
+    bad = np.array([False, True, False, True, True])
+    accept = np.array([True, True, False, True, False])
+    op = _op(accept, fam, bad)
+    assert op["p1_accept"] == pytest.approx(2 / 3) and op["p5_reject"] == 0.5
+    assert op["coverage"] == pytest.approx(3 / 5)
+    assert op["risk"] == pytest.approx(2 / 3)  # not 1/3: the wrong-nearest P1q counts
+
+
+def test_the_saved_gate_model_is_the_reported_operating_point(tmp_path: Path) -> None:
+    rep = _gate(tmp_path, "asked")
+    model = json.loads((tmp_path / "asked" / "gate.json").read_text(encoding="utf-8"))
+    gamma = rep["operating_points"]["calibrated"]["threshold"]
+    assert gamma.startswith(f"γ {model['gamma']:.4f} ") and model["per_intent_gamma"] == {}
+
+
+@pytest.mark.parametrize(
+    ("files", "extra", "message"),
+    [
+        (["clinic.yaml"], ["--questions", "asked", "--split", "seeds"], "it needs at least 4"),
+        (["clinic.yaml"], ["--split", "seeds"], "--split applies to --questions asked only"),
+    ],
+)
+def test_asked_mode_says_what_it_needs(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    files: list[str],
+    extra: list[str],
+    message: str,
+) -> None:
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for f in files:
+        (seeds / f).write_bytes((HELDOUT / f).read_bytes())
+    argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "1"]
+    argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o"), *extra]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_seed_with_one_phrasing_is_fitted_on_only(tmp_path: Path) -> None:
+    import yaml
+
+    data = yaml.safe_load((HELDOUT / "clinic.yaml").read_text(encoding="utf-8"))
+    more = yaml.safe_load((HELDOUT / "carservice.yaml").read_text(encoding="utf-8"))
+    data["seeds"] += more["seeds"]
+    data["seeds"][0]["question_paraphrases"] = data["seeds"][0]["question_paraphrases"][:1]
+    seeds = tmp_path / "seeds.yaml"
+    seeds.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "2"]
+    argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o")]
+    assert main([*argv, "--questions", "asked"]) == 0
+    rep = json.loads((tmp_path / "o" / "report.json").read_text(encoding="utf-8"))
+    evaluated = len(data["seeds"]) - 1  # the first seed has no second phrasing
+    assert rep["p1q_pairs"] == 2 * evaluated
+    md = (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
+    assert f"beside ({2 * evaluated} pairs)" in md
