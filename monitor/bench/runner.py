@@ -472,7 +472,15 @@ def _why(o: ItemOutcome) -> str:
                 )
         for s in r.steps:
             if str(s.status) in _PENALISING_STEPS:
-                parts.append(f"step {s.index + 1} {s.status}" + (f" ({s.cue})" if s.cue else ""))
+                # (Not a required step: another sentence of the exemplar, checked for
+                # negation and alteration; its text says which.)
+                kind = "step" if s.required else "exemplar sentence"
+                text = s.step if len(s.step) <= 60 else s.step[:57] + "..."
+                parts.append(
+                    f"{kind} {s.index + 1} {s.status}"
+                    + (f" ({s.cue})" if s.cue else "")
+                    + f": {text!r}"
+                )
     if o.penalized:
         return "; ".join(parts) or "penalised by score, no penalising verdict"
     d = o.instance.detail

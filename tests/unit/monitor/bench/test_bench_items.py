@@ -141,7 +141,7 @@ async def test_worst_items_are_the_most_confidently_wrong_a_few_per_family() -> 
     by = {w.family: w for w in worst}
     assert by["P6"].margin == pytest.approx(0.3) and by["P6"].penalized
     assert not by["P6"].target_penalize
-    assert "contradicted" in by["P6"].why and "step 1 altered (cue 0)" in by["P6"].why
+    assert "contradicted" in by["P6"].why and "step 1 altered (cue 0): 'x'" in by["P6"].why
     assert by["P2p"].target_penalize and not by["P2p"].penalized
     assert by["P2p"].why.startswith("missed: apptId stated")
     assert by["P4p"].why.startswith("missed:")
@@ -283,3 +283,24 @@ def test_markdown_without_the_new_families_has_none_of_their_sections() -> None:
     )
     text = render_markdown(rep)
     assert "P2p" not in text and "P1q" not in text and "Worst items" not in text
+
+
+def test_why_names_an_exemplar_sentence_that_is_not_a_required_step() -> None:
+    from monitor.bench.runner import ItemOutcome, _why
+
+    _, insts = _seed_instances(draws=1)
+    p6 = next(i for i in insts if i.family == "P6")
+    steps = (
+        StepVerdict(index=0, step="Log in first.", status="covered"),
+        StepVerdict(
+            index=2,
+            step="The transfer fee is charged to the current keeper, " * 3,
+            status="negated",
+            required=False,
+            cue="polarity flipped",
+        ),
+    )
+    result = JudgeResult(Scores(correctness=0.0, hallucination_fidelity=1.0), (), steps, "r")
+    why = _why(ItemOutcome(p6, True, 0.0, 1.0, 0, (), results=(result,)))
+    assert why.startswith("exemplar sentence 3 negated (polarity flipped): 'The transfer fee")
+    assert why.endswith("...'") and len(why) < 120
