@@ -317,15 +317,12 @@ HEADERS = ["judge", "P1 ↓", "P2 ↑", "P3 ↓", "P4 ↑", "P6 ↓", "TP", "FP"
 
 def render_table(report: BenchReport) -> Table:
     inst = report.instances
-    t = Table(
-        title=f"Cargo-Bench — {inst.n} instances, {inst.seeds} seeds, "
-        f"repeats {report.repeats} (penalty rate per family)"
+    return _console_table(
+        f"Cargo-Bench — {inst.n} instances, {inst.seeds} seeds, "
+        f"repeats {report.repeats} (penalty rate per family)",
+        HEADERS,
+        _rows(report),
     )
-    for h in HEADERS:
-        t.add_column(h, justify="left" if h == "judge" else "right")
-    for row in _rows(report):
-        t.add_row(*row)
-    return t
 
 
 def _has_paraphrase_bases(report: BenchReport) -> bool:
@@ -366,16 +363,39 @@ PARAPHRASE_HEADERS = [
 ]
 
 
+def _console_table(
+    title: str, headers: list[str], rows: list[list[str]], left: tuple[str, ...] = ("judge",)
+) -> Table:
+    """A console table: the ``left`` columns left-aligned, the figures right-aligned."""
+    t = Table(title=title)
+    for h in headers:
+        t.add_column(h, justify="left" if h in left else "right")
+    for row in rows:
+        t.add_row(*row)
+    return t
+
+
+def _markdown_table(intro: str, headers: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown section: a blank line, its one-paragraph intro, then the table."""
+    return [
+        "",
+        intro,
+        "",
+        "| " + " | ".join(headers) + " |",
+        "|" + "---|" * len(headers),
+        *("| " + " | ".join(r) + " |" for r in rows),
+    ]
+
+
 def render_paraphrase_table(report: BenchReport) -> Table | None:
     """The P2p/P4p rows (corruptions made on paraphrases), None when there are none."""
     if not _has_paraphrase_bases(report):
         return None
-    t = Table(title="Corruptions made on paraphrases (penalty rate, n)")
-    for h in PARAPHRASE_HEADERS:
-        t.add_column(h, justify="left" if h == "judge" else "right")
-    for row in _paraphrase_rows(report):
-        t.add_row(*row)
-    return t
+    return _console_table(
+        "Corruptions made on paraphrases (penalty rate, n)",
+        PARAPHRASE_HEADERS,
+        _paraphrase_rows(report),
+    )
 
 
 PASSED_BASE_KEYS = ("P2p", "P4p", "P4p.delete_step", "P4p.negate", "P4p.swap_policy")
@@ -411,14 +431,11 @@ def render_passed_base_table(report: BenchReport) -> Table | None:
     no paraphrase corruption had its base judged."""
     if not any(r.on_passed_base for r in report.judges.values()):
         return None
-    t = Table(
-        title="Corruptions on paraphrases the judge passed uncorrupted (rate, caught/counted)"
+    return _console_table(
+        "Corruptions on paraphrases the judge passed uncorrupted (rate, caught/counted)",
+        PASSED_BASE_HEADERS,
+        _passed_base_rows(report),
     )
-    for h in PASSED_BASE_HEADERS:
-        t.add_column(h, justify="left" if h == "judge" else "right")
-    for row in _passed_base_rows(report):
-        t.add_row(*row)
-    return t
 
 
 ESCALATION_HEADERS = [
@@ -454,39 +471,33 @@ def render_escalation_table(report: BenchReport) -> Table | None:
     """The share of each family a hybrid judge would escalate, None without verdicts."""
     if not any(r.escalation for r in report.judges.values()):
         return None
-    t = Table(title="Escalation of uncertain verdicts (LLM cost share per family)")
-    for h in ESCALATION_HEADERS:
-        t.add_column(h, justify="left" if h in ("judge", "family") else "right")
-    for row in _escalation_rows(report):
-        t.add_row(*row)
-    return t
+    return _console_table(
+        "Escalation of uncertain verdicts (LLM cost share per family)",
+        ESCALATION_HEADERS,
+        _escalation_rows(report),
+        left=("judge", "family"),
+    )
 
 
 def _extra_markdown(report: BenchReport) -> list[str]:
     """P2p/P4p, the unverifiable counts and the worst items (issue 19 points 3, 4, 6)."""
     lines: list[str] = []
     if _has_paraphrase_bases(report):
-        lines += [
-            "",
+        lines += _markdown_table(
             "The same corruptions on the seeds' paraphrases (P2p, P4p: not near-copies of "
             "the golden answer); DI on paraphrases = TP(P2p+P4p) − FP:",
-            "",
-            "| " + " | ".join(PARAPHRASE_HEADERS) + " |",
-            "|" + "---|" * len(PARAPHRASE_HEADERS),
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in _paraphrase_rows(report)]
+            PARAPHRASE_HEADERS,
+            _paraphrase_rows(report),
+        )
     if any(r.on_passed_base for r in report.judges.values()):
-        lines += [
-            "",
+        lines += _markdown_table(
             "The same, counted only where the judge passed the corruption's base (the "
             "paraphrase uncorrupted, same values, same draw: that draw's P6 item); a catch "
             "on a base the judge already penalised is not a catch. Each cell: rate "
             "(caught/counted; left out because the base was penalised):",
-            "",
-            "| " + " | ".join(PASSED_BASE_HEADERS) + " |",
-            "|" + "---|" * len(PASSED_BASE_HEADERS),
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in _passed_base_rows(report)]
+            PASSED_BASE_HEADERS,
+            _passed_base_rows(report),
+        )
     if any(r.verdicts for r in report.judges.values()):
         lines += [
             "",
@@ -511,17 +522,14 @@ def _extra_markdown(report: BenchReport) -> list[str]:
                     f"| {', '.join(f'{k} {c}' for k, c in v.steps.items()) or '—'} |"
                 )
     if any(r.escalation for r in report.judges.values()):
-        lines += [
-            "",
+        lines += _markdown_table(
             "Escalation (`--judge hybrid --judge-escalate uncertain`): items with at least "
             "one `uncertain` verdict, which that judge sends to its LLM tier — the share is "
             "its LLM cost; of the items judged wrong, how many are escalated (only those can "
             "the LLM tier correct):",
-            "",
-            "| " + " | ".join(ESCALATION_HEADERS) + " |",
-            "|" + "---|" * len(ESCALATION_HEADERS),
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in _escalation_rows(report)]
+            ESCALATION_HEADERS,
+            _escalation_rows(report),
+        )
     if any(r.worst for r in report.judges.values()):
         lines += [
             "",
