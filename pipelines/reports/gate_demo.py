@@ -153,25 +153,30 @@ class GateDemoOptions:
 
 
 def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
+    if opts.split is not None and opts.questions != "asked":
+        raise ConfigError("--split applies to --questions asked only")
     seeds = load_seeds(opts.seeds)
+    ids = sorted({s.id for s in seeds})
+    if opts.questions == "asked" and opts.split == "seeds" and len(ids) < 4:
+        raise ConfigError(
+            f"--questions asked --split seeds: {opts.seeds} has {len(ids)} seeds; "
+            "it needs at least 4 (each half is a golden set of two or more items)"
+        )
+    if opts.questions == "asked" and len(ids) < 2:
+        raise ConfigError(
+            f"--questions asked: {opts.seeds} has one seed; a question the golden "
+            "set does not cover needs a second golden item to retrieve"
+        )
     fit = generate(seeds, draws=opts.draws, gen_seed=opts.fit_gen_seed, drop_invalid=True)
     ev = generate(seeds, draws=opts.draws, gen_seed=opts.eval_gen_seed, drop_invalid=True)
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
     ev_all = retrieve_gate_items(index, ev.instances)
-    if opts.split is not None and opts.questions != "asked":
-        raise ConfigError("--split applies to --questions asked only")
     if opts.questions == "asked":
         # Asked texts are the same in every generation seed (only the masked entity
         # values differ), so fit and evaluation are split by phrasing or by seed.
-        ids = sorted({s.id for s in seeds})
         if opts.split == "seeds":
-            if len(ids) < 4:
-                raise ConfigError(
-                    f"--questions asked --split seeds: {opts.seeds} has {len(ids)} seeds; "
-                    "it needs at least 4 (each half is a golden set of two or more items)"
-                )
             # Two deployments: each half has its own golden set (index), questions and
             # labels, so no evaluated question, item or intent was seen in the fit.
             fit_ids = set(ids[0::2])
@@ -200,11 +205,6 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
                     if i.family == "P1q" and int(i.detail.get("template", 0)) % 2 == parity
                 ]
 
-            if len(ids) < 2:
-                raise ConfigError(
-                    f"--questions asked: {opts.seeds} has one seed; a question the golden "
-                    "set does not cover needs a second golden item to retrieve"
-                )
             fit_items = asked_gate_items(index, phrasings(fit, 0))
             ev_items = asked_gate_items(index, phrasings(ev, 1))
             # The evaluated seeds: those with a second phrasing (a seed with one
