@@ -222,6 +222,16 @@ def open_for_writing(path: Path, what: str, mode: str = "w") -> IO[str] | IO[byt
         raise ConfigError(f"cannot write the {what} file {path}: {exc.strerror or exc}") from exc
 
 
+def make_output_dir(path: Path, what: str) -> Path:
+    """Create an output folder (and its parents); one that cannot be made (a parent
+    that is a file, no permission) is a :class:`ConfigError` naming it."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the {what} folder {path}: {exc.strerror or exc}") from exc
+    return path
+
+
 class JsonlSink:
     """One judgment per line; flushed after every batch so that tails see progress.
 

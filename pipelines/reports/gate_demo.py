@@ -47,6 +47,7 @@ from monitor.calibration import Method, calibrate, predict
 from monitor.embeddings import Embedder, Runtime, make_embedder
 from monitor.errors import ConfigError
 from monitor.gate import save_gate_model
+from monitor.io import make_output_dir
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.selective import threshold_for_coverage
 from monitor.settings import default_cache_dir
@@ -155,6 +156,7 @@ class GateDemoOptions:
 def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     if opts.split is not None and opts.questions != "asked":
         raise ConfigError("--split applies to --questions asked only")
+    out = make_output_dir(Path(opts.out), "report")  # a bad --out: one line, before the work
     seeds = load_seeds(opts.seeds)
     ids = sorted({s.id for s in seeds})
     if opts.questions == "asked" and opts.split == "seeds" and len(ids) < 4:
@@ -359,8 +361,6 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         + ", ".join(f"{m} {v:.4f}" for m, v in cal.oof_log_loss.items())
         + f", ECE {cal.ece:.3f}"
     )
-    out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
     # The saved model is the calibrated gate at the operating point reported (one γ).
     save_gate_model(
         model.model_copy(update={"gamma": gamma_pt.threshold, "per_intent_gamma": {}}),

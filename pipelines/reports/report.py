@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from monitor.errors import ConfigError
 from monitor.gate import load_gate_model
-from monitor.io import read_jsonl_models
+from monitor.io import make_output_dir, read_jsonl_models
 from monitor.schemas import Judgment
 from monitor.selective import (
     CurvePoint,
@@ -770,6 +770,7 @@ def main_report(
     ks: list[int] | None = None,
 ) -> int:
     """Write report.md, report.json, report.html and the plots under ``out``."""
+    make_output_dir(out, "report")  # a bad --out: one line, before the work
     judgments = read_judgments(judgments_path)
     loss_labels = read_labels(labels) if labels else None
     model = load_gate_model(gate_model) if gate_model else None
@@ -783,7 +784,6 @@ def main_report(
         ks=ks,
         gate_model=model,
     )
-    out.mkdir(parents=True, exist_ok=True)
     drawn = plots({"selective": rep.selective}, out)
     rep = rep.model_copy(update={"plots": drawn})
     md = markdown(rep)

@@ -375,3 +375,14 @@ def test_wilson_interval_contains_the_rate_and_matches_the_formula(k: int, n: in
         if 0 < p < 1:
             assert abs(p - k / n) == pytest.approx(z * math.sqrt(p * (1 - p) / n), rel=1e-6)
     assert wilson(0, 0) is None
+
+
+def test_report_to_a_folder_that_cannot_be_made_is_one_line(
+    open_gate_judgments: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    r = cli(
+        "report", "--judgments", str(open_gate_judgments), "--out", str(tmp_path / "afile" / "r")
+    )
+    assert r.returncode == 2
+    assert "cannot write the report folder" in r.stderr and "Traceback" not in r.stderr

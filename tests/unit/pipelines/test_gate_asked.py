@@ -197,3 +197,14 @@ def test_a_seed_with_one_phrasing_is_fitted_on_only(tmp_path: Path) -> None:
     assert rep["p1q_pairs"] == 2 * evaluated
     md = (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
     assert f"beside ({2 * evaluated} pairs)" in md
+
+
+def test_a_report_folder_that_cannot_be_made_ends_the_command_before_the_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    argv = ["bench", "gate", "--seeds", str(HELDOUT), "--embedder", "hashing", "--draws", "1"]
+    argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "afile" / "o")]
+    assert main(argv) == 2
+    assert "cannot write the report folder" in capsys.readouterr().err
+    assert not (tmp_path / "c").exists()  # nothing was embedded
