@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict
 
 from monitor.claims import Candidate, extract_candidates, reference_value
@@ -83,12 +83,14 @@ class StructuralJudge:
         # in a worker thread, batched with those of the other judge calls in flight.
         claims, verify = self._claims(request)
         steps = tuple(await self.verifier.verify_async(*verify)) if verify else ()
-        return _result(claims, fact_steps(request.reference, steps, claims))
+        observed = request.trace.observed()
+        return _result(claims, fact_steps(request.reference, steps, claims, observed))
 
     def judge_sync(self, request: JudgeRequest) -> JudgeResult:
         claims, verify = self._claims(request)
         steps = tuple(self.verifier.verify(*verify)) if verify else ()
-        return _result(claims, fact_steps(request.reference, steps, claims))
+        observed = request.trace.observed()
+        return _result(claims, fact_steps(request.reference, steps, claims, observed))
 
     def _claims(
         self, request: JudgeRequest
@@ -163,27 +165,40 @@ def _label_words(name: str, spec: ParamSpec) -> list[str]:
 
 
 def fact_steps(
-    ref: GoldenItem, steps: tuple[StepVerdict, ...], claims: tuple[ClaimVerdict, ...]
+    ref: GoldenItem,
+    steps: tuple[StepVerdict, ...],
+    claims: tuple[ClaimVerdict, ...],
+    observed: Collection[str] = (),
 ) -> tuple[StepVerdict, ...]:
     """A step that only states instance facts ("Lab order LB72K04Q is in analysis.":
     its words, the exemplar's values aside, name the fields whose values it states) is
     ``covered`` when the answer states a value for each of those fields, in whatever
     wording ("LB72K04Q: in analysis."), and none of them is contradicted: whether the
     values are true is the claims' to say (a value the context does not hold is
-    unverifiable there, neutral). Without a claim for every one of its fields it keeps
-    its verdict."""
+    unverifiable there, neutral). A field the context does not observe is stated by a
+    value no field claimed that has its shape (:func:`_shape_stated`). Without a value
+    for every one of its fields it keeps its verdict."""
     stated = {c.field for c in claims if c.field is not None}
     contradicted = {c.field for c in claims if c.status == "contradicted"}
     supported = stated - contradicted
+    step_fields = [
+        [n for n, p in ref.parameters.items() if p.value and p.value.strip() and p.value in s.step]
+        if s.status == "missing"
+        else []
+        for s in steps
+    ]
+    # Every field the exemplar states, not only the missing steps': one date in the
+    # answer does not state two dates the context does not hold.
+    unobserved = {
+        n
+        for n, p in ref.parameters.items()
+        if p.value.strip() and p.value in ref.answer and n not in stated and n not in observed
+    }
+    supported |= _shape_stated(ref, unobserved, claims)
     if not supported:
         return steps
     out: list[StepVerdict] = []
-    for s in steps:
-        fields = [
-            n
-            for n, p in ref.parameters.items()
-            if p.value and p.value.strip() and p.value in s.step
-        ]
+    for s, fields in zip(steps, step_fields, strict=True):
         if s.status != "missing" or not fields or any(f not in supported for f in fields):
             out.append(s)
             continue
@@ -203,6 +218,45 @@ def fact_steps(
             continue
         out.append(s)
     return tuple(out)
+
+
+def _shape(spec: ParamSpec) -> tuple[object, ...]:
+    """What a value of a field looks like: its type, and its length or its enum values."""
+    if spec.type == "enum":
+        return ("enum", tuple(sorted(v.casefold() for v in spec.values or ())))
+    if spec.type in ("alnum", "digits"):
+        return (spec.type, spec.length)
+    return (spec.type,)
+
+
+def _fits(spec: ParamSpec, claim: ClaimVerdict) -> bool:
+    value = claim.value.strip()
+    if spec.type == "enum":
+        return value.casefold() in {v.casefold() for v in spec.values or ()}
+    if claim.type != spec.type:
+        return False
+    return spec.length is None or spec.type not in ("alnum", "digits") or len(value) == spec.length
+
+
+def _shape_stated(
+    ref: GoldenItem, fields: Collection[str], claims: tuple[ClaimVerdict, ...]
+) -> set[str]:
+    """The fields (unobserved, claimed by no value) that the answer states by a value
+    of their shape that no field claimed: "H4VHFER2: available." states the lab order
+    (8 letters and digits) that the context does not hold. Fields of one shape count
+    only together, when the answer has at least as many such values as there are
+    fields: a step deleted with its date is not "stated" by another step's date."""
+    loose = [c for c in claims if c.field is None and c.status == "unverifiable"]
+    by_shape: dict[tuple[object, ...], list[str]] = {}
+    for f in fields:
+        by_shape.setdefault(_shape(ref.parameters[f]), []).append(f)
+    out: set[str] = set()
+    for group in by_shape.values():
+        spec = ref.parameters[group[0]]
+        values = {c.value.strip().casefold() for c in loose if _fits(spec, c)}
+        if len(values) >= len(group):
+            out.update(group)
+    return out
 
 
 def _downgrade_shape_conflicts(

@@ -1432,3 +1432,83 @@ def test_a_flip_in_one_of_two_rules_is_not_cancelled_by_the_other(
     ref: GoldenItem, answer: str
 ) -> None:
     assert wrong(ref, answer), statuses(ref, answer)
+
+
+# A fact step's field the context does not hold is stated by a value of that field's
+# shape that no field claimed ("H7B0PDSW: available." for "Lab order LB72K04Q is in
+# analysis.", the lab order unobserved); fields of one shape only together, so one date
+# does not stand for two (invented: a kennel, a furniture shop, a passport office).
+SHOP = item_with_params(
+    "sofa_delivery",
+    "Order 55123 dispatch date: 2026-03-12. Order 55123 delivery date: 2026-03-14. "
+    "Someone aged 18 or over must sign for it.",
+    {
+        "orderNo": {"value": "55123", "type": "digits", "length": 5, "label": "order"},
+        "dispatchDate": {"value": "2026-03-12", "type": "date", "label": "dispatch date"},
+        "deliveryDate": {"value": "2026-03-14", "type": "date", "label": "delivery date"},
+    },
+)
+PASSPORT = item_with_params(
+    "passport_status",
+    "Passport application P8812345 decision date: 2026-08-01. "
+    "Bring your old passport when you collect the new one.",
+    {
+        "appNo": {"value": "P8812345", "type": "alnum", "length": 8, "label": "passport application"},
+        "decisionDate": {"value": "2026-08-01", "type": "date", "label": "decision date"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        (
+            KENNEL,
+            "KB9012: waitlisted. Drop your dog off after 9 am on arrival day.",
+            {"bookingStatus": "waitlisted"},
+        ),
+        (
+            SHOP,
+            "Order 78812: dispatched 2026-06-30, with you 2026-07-02. "
+            "Someone aged 18 or over must sign for it.",
+            {"orderNo": "78812"},
+        ),
+        (
+            PASSPORT,
+            "P7723456 - decision expected 2026-09-15. "
+            "Bring your old passport when you collect the new one.",
+            {},
+        ),
+    ],
+)
+def test_a_fact_step_is_covered_by_a_value_of_its_fields_shape(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    pen, got = judged(ref, answer, context)
+    assert not pen and set(got) == {"covered"}, got
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        # the delivery date left out: the one date states the dispatch date only
+        (
+            SHOP,
+            "Order 78812 dispatch date: 2026-06-30. Someone aged 18 or over must sign for it.",
+            {"orderNo": "78812"},
+        ),
+        # a reference of another shape (7 characters, not 8) states no application
+        (
+            PASSPORT,
+            "P772345 - decision expected 2026-09-15. "
+            "Bring your old passport when you collect the new one.",
+            {},
+        ),
+        # the status left out, the identifier alone
+        (KENNEL, "KB9012. Drop your dog off after 9 am on arrival day.", {}),
+    ],
+)
+def test_a_fact_step_is_not_covered_by_a_value_of_another_shape_or_field(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    assert "missing" in judged(ref, answer, context)[1]
