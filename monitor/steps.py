@@ -731,6 +731,19 @@ class StepVerifier:
                 # Covered by a borderline score: perhaps a neighbour standing in for
                 # a step the answer left out.
                 settled = not step.required or best >= hi
+            turned = _modal_turned(step.text, seg.text) if status == "covered" and settled else None
+            if turned:
+                # A modal the step affirms and the sentence denies (or the other way),
+                # with an odd number of negations between them, where the polarity
+                # rules found no flip because the denied verb is not the step's ("can
+                # be transferred" / "can't be passed on"). As often a rewording ("you
+                # can cancel until Friday" / "you can't cancel after Friday"): covered,
+                # but not settled, so a hybrid judge asks its LLM.
+                settled = False
+                cue = (
+                    f"{how} {best:.2f} >= {cfg.cover_threshold}; "
+                    f"{turned} affirmed on one side, denied on the other"
+                )
             out.append(
                 StepVerdict(
                     index=step.index,
@@ -1598,6 +1611,41 @@ _NO_STEM = 10_000
 # these at pick-up:" states a step before its list.
 _HEADING_RUN = re.compile(r"[\w'-]+")
 _WORD_CHAR = re.compile(r"\w")
+
+
+# A modal (or the copula) denied and affirmed: (name, denied, affirmed).
+_MODAL_WAYS = (
+    ("can", re.compile(r"\b(?:can't|cannot|can not)\b"), re.compile(r"\bcan\b(?!'t|\s?not\b)")),
+    ("will", re.compile(r"\b(?:won't|will not)\b"), re.compile(r"\bwill\b(?! not\b)")),
+    ("must", re.compile(r"\b(?:mustn't|must not)\b"), re.compile(r"\bmust\b(?! not\b)")),
+    ("may", re.compile(r"\bmay not\b"), re.compile(r"\bmay\b(?! not\b)")),
+    (
+        "is",
+        re.compile(r"\b(?:isn't|is not|aren't|are not)\b"),
+        re.compile(r"\b(?:is|are)\b(?! not\b)"),
+    ),
+)
+_NEGATIONS = re.compile(
+    r"\b(?:not|no|never|cannot|none|nobody|nothing|without|neither|nor|non)\b|n't\b"
+)
+
+
+def _modal_turned(step: str, sentence: str) -> str | None:
+    """The modal that one text only affirms and the other only denies, with an odd
+    number of negations between the two texts ("can be moved" / "can't be moved";
+    not "are non-refundable" / "are not refundable"), quoted; or None."""
+    a = step.lower().replace("\u2019", "'")
+    b = sentence.lower().replace("\u2019", "'")
+    if len(_NEGATIONS.findall(a)) % 2 == len(_NEGATIONS.findall(b)) % 2:
+        return None
+    for name, denied, affirmed in _MODAL_WAYS:
+        a_neg, a_pos = bool(denied.search(a)), bool(affirmed.search(a))
+        b_neg, b_pos = bool(denied.search(b)), bool(affirmed.search(b))
+        if (a_pos and not a_neg and b_neg and not b_pos) or (
+            a_neg and not a_pos and b_pos and not b_neg
+        ):
+            return f"'{name}'"
+    return None
 
 
 def _is_heading(text: str) -> bool:

@@ -22,7 +22,7 @@ from monitor.schemas import GoldenItem, GoldenSet, JudgeInfo, Judgment, LLMCall,
 from monitor.settings import CargoSettings
 from tests.conftest import ACCEPTED, CASE_ITEM
 from tests.support.chat_server import Reply, scripted_server, verdict_json
-from tests.unit.monitor.test_failure_classes import BIKE, GROOMING, MEALS
+from tests.unit.monitor.test_failure_classes import BIKE, GROOMING, MEALS, item
 
 OBSERVED = {"caseNumber": "491541446", "status": "Closed"}
 
@@ -50,6 +50,49 @@ def test_evidence_backed_faults_are_settled(
 ) -> None:
     r = judge_sync(ref, ref.answer.replace(old, new))
     assert status in {s.status for s in r.steps} and is_penalized(r.scores)
+    assert uncertain_kinds(r.claims, r.steps) == ()
+
+
+# A modal affirmed on one side and denied on the other, with an odd number of
+# negations between the texts, that the polarity rules do not read as a flip (the
+# denied verb is not the step's): covered, but uncertain (invented: a ticket resale,
+# a dance school's deposit, a courier's insurance).
+TRANSFER = "Tickets on this order can be transferred to a friend free of charge."
+DEPOSIT_BACK = "Your deposit will be returned after the final lesson."
+INSURED = "Parcels are insured up to £100."
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "modal"),
+    [
+        (TRANSFER, "Tickets on this order can't be handed on to a friend.", "can"),
+        (DEPOSIT_BACK, "Your deposit won't come back after the final lesson.", "will"),
+        (INSURED, "Parcels aren't covered up to £100.", "is"),
+    ],
+)
+def test_a_modal_denied_in_other_words_leaves_the_step_uncertain(
+    text: str, answer: str, modal: str
+) -> None:
+    r = judge_sync(item("x", text, [text]), answer)
+    (step,) = r.steps
+    assert step.status == "covered" and step.uncertain, step
+    assert f"'{modal}' affirmed on one side, denied on the other" in step.cue
+    assert uncertain_kinds(r.claims, r.steps) == ("step_covered",)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (TRANSFER, "You can pass the tickets on this order to a friend for free."),
+        ("Deposits are non-refundable.", "Deposits are not refundable."),
+        (DEPOSIT_BACK, "We will return your deposit after the final lesson."),
+    ],
+)
+def test_a_modal_kept_or_a_negation_said_another_way_stays_settled(
+    text: str, answer: str
+) -> None:
+    r = judge_sync(item("x", text, [text]), answer)
+    assert [s.status for s in r.steps] == ["covered"]
     assert uncertain_kinds(r.claims, r.steps) == ()
 
 
