@@ -1453,7 +1453,12 @@ PASSPORT = item_with_params(
     "Passport application P8812345 decision date: 2026-08-01. "
     "Bring your old passport when you collect the new one.",
     {
-        "appNo": {"value": "P8812345", "type": "alnum", "length": 8, "label": "passport application"},
+        "appNo": {
+            "value": "P8812345",
+            "type": "alnum",
+            "length": 8,
+            "label": "passport application",
+        },
         "decisionDate": {"value": "2026-08-01", "type": "date", "label": "decision date"},
     },
 )

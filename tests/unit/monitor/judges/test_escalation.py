@@ -88,9 +88,7 @@ def test_a_modal_denied_in_other_words_leaves_the_step_uncertain(
         (DEPOSIT_BACK, "We will return your deposit after the final lesson."),
     ],
 )
-def test_a_modal_kept_or_a_negation_said_another_way_stays_settled(
-    text: str, answer: str
-) -> None:
+def test_a_modal_kept_or_a_negation_said_another_way_stays_settled(text: str, answer: str) -> None:
     r = judge_sync(item("x", text, [text]), answer)
     assert [s.status for s in r.steps] == ["covered"]
     assert uncertain_kinds(r.claims, r.steps) == ()
