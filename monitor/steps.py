@@ -1625,9 +1625,8 @@ _MODAL_WAYS = (
         re.compile(r"\b(?:is|are)\b(?! not\b)"),
     ),
 )
-_NEGATIONS = re.compile(
-    r"\b(?:not|no|never|cannot|none|nobody|nothing|without|neither|nor|non)\b|n't\b"
-)
+# The negation words (:data:`NEGATORS`) and the prefix "non", counted in raw text.
+_NEGATIONS = re.compile(r"\b(?:" + "|".join(sorted(NEGATORS - {"n't"})) + r"|non)\b|n't\b")
 
 
 def _modal_turned(step: str, sentence: str) -> str | None:

@@ -81,22 +81,25 @@ class StructuralJudge:
     async def judge(self, request: JudgeRequest) -> JudgeResult:
         # The step verifier's embeddings (answers paraphrased beyond term recall) run
         # in a worker thread, batched with those of the other judge calls in flight.
-        claims, verify = self._claims(request)
+        claims, observed, verify = self._claims(request)
         steps = tuple(await self.verifier.verify_async(*verify)) if verify else ()
-        observed = request.trace.observed()
         return _result(claims, fact_steps(request.reference, steps, claims, observed))
 
     def judge_sync(self, request: JudgeRequest) -> JudgeResult:
-        claims, verify = self._claims(request)
+        claims, observed, verify = self._claims(request)
         steps = tuple(self.verifier.verify(*verify)) if verify else ()
-        observed = request.trace.observed()
         return _result(claims, fact_steps(request.reference, steps, claims, observed))
 
     def _claims(
         self, request: JudgeRequest
-    ) -> tuple[tuple[ClaimVerdict, ...], tuple[GoldenItem, str, list[str], list[str]] | None]:
-        """The claim verdicts, and the step verifier's arguments when the answer is
-        an answer (not a clarification or a refusal): its procedure is checked."""
+    ) -> tuple[
+        tuple[ClaimVerdict, ...],
+        dict[str, str],
+        tuple[GoldenItem, str, list[str], list[str]] | None,
+    ]:
+        """The claim verdicts, the live context they were read against, and the step
+        verifier's arguments when the answer is an answer (not a clarification or a
+        refusal): its procedure is checked."""
         trace, ref = request.trace, request.reference
         observed = trace.observed()
         cands = extract_candidates(trace.answer, ref, observed)
@@ -104,7 +107,7 @@ class StructuralJudge:
         claims = _downgrade_shape_conflicts(claims, cands)
         rtype = trace.response_type or infer_response_type(trace.answer)
         if rtype != "answer":
-            return claims, None
+            return claims, observed, None
         # Mask the instance values the answer states (short ones: a long free-text
         # "value" would hide procedure words). An amount tied to no field is left for
         # the step rules: it is as likely the procedure's own fee, changed ("a $4
@@ -118,7 +121,7 @@ class StructuralJudge:
             for c in cands
             if len(c.value.split()) <= 4 and (c.field in fields or c.type not in ("money", "text"))
         ]
-        return claims, (ref, trace.answer, list(observed.values()), values)
+        return claims, observed, (ref, trace.answer, list(observed.values()), values)
 
     @staticmethod
     def _verdict(c: Candidate, observed: dict[str, str], request: JudgeRequest) -> ClaimVerdict:
