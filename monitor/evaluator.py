@@ -51,6 +51,10 @@ class _Prepared:
     retrievals: list[Retrieval | None] = field(default_factory=list)
 
 
+async def _next(it: AsyncIterator[Sequence[RawTrace | Trace]]) -> Sequence[RawTrace | Trace]:
+    return await anext(it)
+
+
 class Evaluator:
     def __init__(
         self,
@@ -94,14 +98,36 @@ class Evaluator:
         judges' Python work overlaps it instead of adding to it. Results come out
         in input order, one list per input batch.
         """
+        # A prepared batch is judged as soon as it is ready when the next one has not
+        # come yet: a quiet source (``run --follow``, a pipe) never holds the last
+        # traces back until more arrive.
+        it = aiter(batches)
         pending: asyncio.Task[_Prepared] | None = None
-        async for batch in batches:
-            task = asyncio.create_task(self._prepare(batch))
+        coming: asyncio.Task[Sequence[RawTrace | Trace]] = asyncio.create_task(_next(it))
+        try:
+            while True:
+                if pending is not None and not coming.done():
+                    await asyncio.wait({coming, pending}, return_when=asyncio.FIRST_COMPLETED)
+                    if not coming.done():
+                        prepared, pending = pending.result(), None
+                        yield await self._finish(prepared)
+                        continue
+                try:
+                    batch = await coming
+                except StopAsyncIteration:
+                    break
+                task = asyncio.create_task(self._prepare(batch))
+                if pending is not None:
+                    yield await self._finish(await pending)
+                pending = task
+                coming = asyncio.create_task(_next(it))
             if pending is not None:
-                yield await self._finish(await pending)
-            pending = task
-        if pending is not None:
-            yield await self._finish(await pending)
+                prepared, pending = await pending, None
+                yield await self._finish(prepared)
+        finally:
+            for t in (coming, pending):
+                if t is not None and not t.done():
+                    t.cancel()
 
     async def _prepare(self, items: Sequence[RawTrace | Trace]) -> _Prepared:
         """Parse and embed: everything before the gate."""

@@ -148,6 +148,25 @@ async def test_stream_keeps_order_and_matches_batch_results(golden: GoldenSet) -
     assert [j.trace_id for j in streamed] == [j.trace_id for j in direct]
 
 
+async def test_stream_judges_a_batch_while_the_source_is_quiet(golden: GoldenSet) -> None:
+    # `run --follow` on a file nobody writes to: the last batch read must come out
+    # without waiting for another one (it was held until the next batch arrived).
+    ev = _evaluator(golden)
+    quiet = asyncio.Event()
+
+    async def batches():  # type: ignore[no-untyped-def]
+        yield [RawTrace(_line(trace_id="t1"), SourceLocation(line=1))]
+        yield [RawTrace(_line(trace_id="t2"), SourceLocation(line=2))]
+        await quiet.wait()  # never set: the source stays open and quiet
+        yield []  # pragma: no cover
+
+    stream = ev.evaluate_stream(batches())
+    first = await asyncio.wait_for(anext(stream), timeout=30)
+    second = await asyncio.wait_for(anext(stream), timeout=30)
+    assert [j.trace_id for j in first + second] == ["t1", "t2"]
+    await stream.aclose()
+
+
 def test_one_evaluator_serves_successive_event_loops(golden: GoldenSet) -> None:
     # An evaluator outlives asyncio.run (benchmarks, embedding applications): its
     # concurrency bound must not stay bound to the first loop. With 12 traces and a
