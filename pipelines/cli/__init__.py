@@ -76,6 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValidationError as exc:  # a settings model's own check (env or combined flags)
         print(f"cargo-monitor: error: {validation_text(exc)}", file=sys.stderr)
         return 2
+    except (IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        # A path given where a file is read or written (a folder, a file used as a
+        # folder, no permission), wherever a command opens it: one line naming it.
+        print(f"cargo-monitor: error: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cargo-monitor: interrupted", file=sys.stderr)
+        return 130
 
 
 def validation_text(exc: ValidationError) -> str:

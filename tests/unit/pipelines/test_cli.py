@@ -518,3 +518,34 @@ def test_a_bad_path_or_endpoint_exits_2_with_one_line(
     assert err.startswith("cargo-monitor: error: ") and message in err, err
     assert len(err.splitlines()) == 1 and "errors.pydantic.dev" not in err
     assert "input_value" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate-golden", "{dir}"],
+        ["bench", "run", "--instances", "{dir}"],
+        ["report", "--judgments", "{dir}", "--out", "{out}"],
+    ],
+)
+def test_a_folder_given_for_a_file_is_one_line_and_exit_2(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Wherever a command opens the path: one line naming it, never a traceback.
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    args = [a.format(dir=folder, out=tmp_path / "out") for a in argv]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"cargo-monitor: error: {folder}: Is a directory"]
+
+
+def test_ctrl_c_is_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(_: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(COMMANDS["validate-golden"], "run", interrupted)
+    assert main(["validate-golden", "x.yaml"]) == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["cargo-monitor: interrupted"]
