@@ -45,9 +45,9 @@ class GoldenSetError(CargoError):
     so that a user can fix them all in one pass.
     """
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], what: str = "golden set") -> None:
         self.problems = list(problems)
-        super().__init__("golden set is invalid:\n  " + "\n  ".join(self.problems))
+        super().__init__(f"{what} is invalid:\n  " + "\n  ".join(self.problems))
 
 
 class GateModelError(CargoError):

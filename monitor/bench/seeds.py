@@ -238,7 +238,9 @@ class Rewrite(BaseModel):
 
 
 class Seed(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="allow")
+    # A misspelt key is an error, not a field quietly left out ("paraphrase:" would
+    # drop P6, P2p and P4p without a word).
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: StrictStr = Field(min_length=1)
     intent: StrictStr = Field(min_length=1)
@@ -546,15 +548,18 @@ def _deletion_defect(before: str, after: str) -> str | None:
     return None
 
 
+_SEEDS = "the seed set"
+
+
 def seed_files(path: str | Path) -> list[Path]:
     p = Path(path)
     if p.is_dir():
         files = sorted([*p.glob("*.yaml"), *p.glob("*.yml")])
         if not files:
-            raise GoldenSetError([f"{p}: no *.yaml seed files in this directory"])
+            raise GoldenSetError([f"{p}: no *.yaml seed files in this directory"], _SEEDS)
         return files
     if not p.exists():
-        raise GoldenSetError([f"{p}: file not found"])
+        raise GoldenSetError([f"{p}: file not found"], _SEEDS)
     return [p]
 
 
@@ -588,7 +593,7 @@ def load_seeds(path: str | Path) -> list[Seed]:
             files = sorted({str(f) for f, s in seeds if s.id == ident})
             problems.append(f"seed {ident!r}: duplicate id in {', '.join(files)}")
     if problems:
-        raise GoldenSetError(problems)
+        raise GoldenSetError(problems, _SEEDS)
     return [s for _, s in seeds]
 
 

@@ -158,6 +158,30 @@ seeds:
     assert "negations.0: 'absent' does not occur in the answer" in text
 
 
+def test_a_misspelt_seed_key_is_an_error_not_a_field_left_out(tmp_path: Path) -> None:
+    # "paraphrase:" for "paraphrases:" would quietly drop P6, P2p and P4p.
+    p = _write_seed(
+        tmp_path,
+        """
+seeds:
+  - id: typo
+    intent: x
+    agent: y
+    question: "Where is parcel {parcelId}?"
+    answer: "Parcel {parcelId} is at the depot."
+    parameters:
+      parcelId: {type: digits, length: 8}
+    golden: {parcelId: "12345678"}
+    observed_fields: [parcelId]
+    paraphrase: ["Your parcel {parcelId} waits at the depot."]
+""",
+    )
+    with pytest.raises(GoldenSetError) as exc:
+        load_seeds(p)
+    assert exc.value.problems == [f"{p}: seed 'typo': paraphrase: Extra inputs are not permitted"]
+    assert str(exc.value).startswith("the seed set is invalid:")
+
+
 def test_failing_consistency_checks_fail_the_run_or_are_dropped(tmp_path: Path) -> None:
     # An answer that repeats its identifier (the paper's g_workorder2 defect).
     p = _write_seed(
