@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,16 +202,45 @@ class StdinSource:
         self.max_line_bytes = max_line_bytes
 
     async def __aiter__(self) -> AsyncIterator[RawTrace]:
+        # The blocking reads run in a daemon thread of their own, not the loop's
+        # executor: asyncio.run waits for that executor when it ends, so a read blocked
+        # on a quiet pipe would keep Ctrl-C from ending the process until the writer
+        # closed it. A daemon thread is left behind at exit.
+        # (Read through a private reader on a copy of standard input's descriptor: a
+        # daemon thread blocked in sys.stdin's own buffer holds a lock the interpreter
+        # takes when it shuts down.)
         loop = asyncio.get_running_loop()
-        reader = LineReader(self.stream, self.max_line_bytes)
-        while True:
-            line = await loop.run_in_executor(None, reader.read)
-            if line is None:  # a pipe's read blocks until data: None is its end
-                line = reader.finish()
-                if line is not None:
-                    yield line.raw_trace("<stdin>")
-                break
-            yield line.raw_trace("<stdin>")
+        lines: asyncio.Queue[Line | BaseException | None] = asyncio.Queue(maxsize=64)
+        stream = self.stream
+        if stream is sys.stdin.buffer:
+            stream = os.fdopen(os.dup(stream.fileno()), "rb")
+        reader = LineReader(stream, self.max_line_bytes)
+
+        def put(item: Line | BaseException | None) -> None:
+            asyncio.run_coroutine_threadsafe(lines.put(item), loop).result()
+
+        def pump() -> None:
+            try:
+                while (line := reader.read()) is not None:  # None: the pipe's end
+                    put(line)
+                last = reader.finish()
+                if last is not None:
+                    put(last)
+                put(None)
+            except RuntimeError:
+                return  # the loop is gone (the run ended or was interrupted)
+            except BaseException as exc:  # a read that failed: raised in the loop
+                with contextlib.suppress(RuntimeError):
+                    put(exc)
+            finally:
+                if stream is not self.stream:
+                    stream.close()
+
+        threading.Thread(target=pump, name="cargo-stdin", daemon=True).start()
+        while (item := await lines.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item.raw_trace("<stdin>")
 
 
 def open_for_writing(path: Path, what: str, mode: str = "w") -> IO[str] | IO[bytes]:

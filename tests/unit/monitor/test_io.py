@@ -2,6 +2,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from monitor.io import FileSource, StdinSource, batched
@@ -43,6 +47,56 @@ async def test_follow_tails_a_growing_file_and_waits_for_whole_lines(tmp_path: P
 async def test_stdin_source() -> None:
     items = await _collect(StdinSource(io.BytesIO(b'{"a":1}\n{"b":2}\n')))
     assert len(items) == 2 and items[1].location and items[1].location.file == "<stdin>"
+
+
+async def test_stdin_source_streams_lines_as_a_pipe_delivers_them() -> None:
+    r, w = os.pipe()
+    with os.fdopen(r, "rb") as reader, os.fdopen(w, "wb") as writer:
+        source = aiter(StdinSource(reader))
+        writer.write(b'{"a":1}\n')
+        writer.flush()
+        first = await asyncio.wait_for(anext(source), 5)  # the pipe is still open
+        assert first.payload == b'{"a":1}'
+        writer.write(b'{"b":2}')  # a last line without its newline, then the end
+        writer.close()
+        assert [i.payload async for i in source] == [b'{"b":2}']
+
+
+def test_ctrl_c_ends_a_run_reading_a_quiet_pipe() -> None:
+    # A blocked read of standard input on a pipe its writer keeps open and quiet held
+    # the process after Ctrl-C until the writer closed the pipe (the read ran in the
+    # loop's executor, whose thread the interpreter waits for at exit).
+    code = (
+        "import asyncio, sys\n"
+        "from monitor.io import StdinSource\n"
+        "async def main():\n"
+        "    async for item in StdinSource():\n"
+        "        pass\n"
+        "try:\n"
+        "    asyncio.run(main())\n"
+        "except KeyboardInterrupt:\n"
+        "    sys.exit(130)\n"
+    )
+    script = (
+        '(sleep 60; echo) | (timeout --preserve-status -s INT 2 "$PY" -c "$CODE"; '
+        'echo "rc=$? after=$SECONDS")'
+    )
+    proc = subprocess.Popen(
+        ["bash", "-c", script],
+        env={**os.environ, "PY": sys.executable, "CODE": code},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().decode()  # when the reader has ended
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    rc, after = (int(part.split("=")[1]) for part in line.split())
+    assert rc == 130
+    assert after < 30  # not the writer's 60 seconds
 
 
 async def test_batched_respects_size(tmp_path: Path) -> None:
