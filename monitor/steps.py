@@ -1288,12 +1288,33 @@ class StepVerifier:
                     f"{', '.join(sorted(new_here))}",
                     True,
                 )
+            # The new number is one the step states elsewhere ("... in 12 months, ...
+            # for the next 3 months" -> "for the next 12 months"; "under 16 ... aged
+            # 18 or over" -> "aged 16 or over"): read on the replaced span itself.
+            said = _span_quantities(sw, tokens(full))
+            if lost_here and said is not None:
+                old_q, new_q_here = said
+                if any(conflict(a, b) for a in old_q for b in new_q_here) and not any(
+                    stated(a, new_q_here) for a in old_q
+                ):
+                    return (
+                        "altered",
+                        f"quantity changed in place: {', '.join(sorted(old_q))} -> "
+                        f"{', '.join(sorted(new_q_here))}",
+                        True,
+                    )
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
         gw = tokens(full)
         if _contains(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
+        # The step word for word but for one comparison or order word turned the
+        # other way ("whichever is lower" -> "whichever is higher", "before the
+        # visit" -> "after the visit", "the first payment" -> "the last payment").
+        turned_word = _opposite_span(sw, gw)
+        if turned_word:
+            return "altered", f"comparison or order turned: {turned_word}", True
         # The step word for word but for one span, where a quantity the answer states
         # nowhere stood ("a freeze fee of $5 per month" -> "of your full monthly
         # fee", "closes 24 hours before doors open" -> "closes when the event
@@ -2624,6 +2645,56 @@ def _number_span(sw: list[str], gw: list[str]) -> bool:
         return False
     old, new, same, _ = span
     return same >= 3 and len(old) <= 4 and len(new) <= 4 and _numbered(old) and _numbered(new)
+
+
+def _span_quantities(sw: list[str], gw: list[str]) -> tuple[set[str], set[str]] | None:
+    """The quantities of the one short span with a number on both sides where a
+    sentence keeps the step word for word (:func:`_number_span`), the step's and the
+    sentence's, each read with the unit word after it when both sides share it ("3
+    months" / "12 months"); None where there is no such span or a side reads none."""
+    span = _replaced_span(sw, gw)
+    if span is None or not _number_span(sw, gw):
+        return None
+    old, new, _, _ = span
+    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
+    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
+    # The word after the span, the same on both sides (a unit, or a noun).
+    i = next(k for k in range(len(a) + 1) if a[k : k + len(old)] == old)
+    j = next(k for k in range(len(b) + 1) if b[k : k + len(new)] == new)
+    tail_a, tail_b = a[i + len(old) : i + len(old) + 1], b[j + len(new) : j + len(new) + 1]
+    tail = tail_a if tail_a == tail_b else []
+    was = main_readings(quantities(" ".join(old + tail)))
+    now = main_readings(quantities(" ".join(new + tail)))
+    if not was or not now:
+        return None
+    return was, now
+
+
+# Comparison and order words by pairs of opposites: a step kept word for word but for
+# one of them turned the other way says the opposite.
+_OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (SAME_CLASS_WORDS[0], SAME_CLASS_WORDS[1]),
+    (frozenset("before earlier sooner".split()), frozenset("after later".split())),
+    (frozenset("first earliest".split()), frozenset("last latest final".split())),
+    (frozenset("minimum min least lowest".split()), frozenset("maximum max most highest".split())),
+)
+
+
+def _opposite_span(sw: list[str], gw: list[str]) -> str | None:
+    """ "old -> new" where a sentence keeps the step word for word (at least three
+    content words and three fifths of its words) but for one word of a comparison or
+    an order, replaced by its opposite (:data:`_OPPOSITES`); None otherwise."""
+    span = _replaced_span(sw, gw)
+    if span is None:
+        return None
+    old, new, same, size = span
+    if len(old) != 1 or len(new) != 1 or same < max(3, 0.6 * size):
+        return None
+    (w,), (v,) = old, new
+    for one, other in _OPPOSITES:
+        if (w in one and v in other) or (w in other and v in one):
+            return f"{w} -> {v}"
+    return None
 
 
 def _count_value(words: list[str]) -> float | None:
