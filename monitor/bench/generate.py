@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from monitor.bench.seeds import (
     PLACEHOLDER,
@@ -641,12 +641,25 @@ def read_instances(
         raise CargoError(f"{source}: empty instances file")
     try:
         header = BenchHeader.model_validate_json(lines[0])
-    except ValueError as exc:
-        raise CargoError(f"{source}:1: not a {BENCH_FORMAT} header: {exc}") from exc
+    except ValidationError as exc:
+        raise CargoError(
+            f"{source}:1: not a {BENCH_FORMAT} header (the first line 'bench generate' "
+            f"writes): {_first_problem(exc)}"
+        ) from None
     out = []
     for n, line in enumerate(lines[1:], start=2):
         try:
             out.append(BenchInstance.model_validate_json(line))
-        except ValueError as exc:
-            raise CargoError(f"{source}:{n}: bad instance: {exc}") from exc
+        except ValidationError as exc:
+            raise CargoError(f"{source}:{n}: bad instance: {_first_problem(exc)}") from None
     return header, out
+
+
+def _first_problem(exc: ValidationError) -> str:
+    """One line: the first problem pydantic found (its field and message) and how many
+    more, without the input or the documentation link."""
+    errors = exc.errors(include_input=False, include_url=False)
+    first = errors[0]
+    where = ".".join(str(x) for x in first["loc"])
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where + ': ' if where else ''}{first['msg']}{more}"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from monitor import __version__
 from monitor.errors import CargoError
 from pipelines.cli import (
     bench,
@@ -51,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cargo-monitor",
         description="Retrieval-gated, context-grounded monitor for agentic AI traffic.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS.values():
         command.register(sub.add_parser(command.name, help=command.help, description=command.help))

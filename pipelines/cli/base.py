@@ -46,10 +46,53 @@ __all__ = [
     "Command",
     "add_settings_flags",
     "flag_name",
+    "non_negative",
     "option_group",
     "settings_flags",
     "settings_from_args",
+    "share",
+    "whole_at_least",
 ]
+
+
+def whole_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low`` (``--repeats 0`` would judge
+    nothing and report dashes)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if n < low:
+            raise argparse.ArgumentTypeError(f"at least {low}, got {n}")
+        return n
+
+    return parse
+
+
+def share(text: str) -> float:
+    """An argparse type: a share of traces or items, above 0 and at most 1 (a coverage,
+    a validity)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.0 < x <= 1.0:
+        raise argparse.ArgumentTypeError(f"a share above 0 and at most 1, got {text}")
+    return x
+
+
+def non_negative(text: str) -> float:
+    """An argparse type: a number of at least 0 (a cost)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not x >= 0.0:  # (NaN too)
+        raise argparse.ArgumentTypeError(f"at least 0, got {text}")
+    return x
+
 
 S = TypeVar("S", bound=BaseSettings)
 

@@ -6,7 +6,13 @@ import argparse
 from collections.abc import Callable
 
 from monitor.settings import CargoSettings
-from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
+from pipelines.cli.base import (
+    add_settings_flags,
+    option_group,
+    settings_from_args,
+    share,
+    whole_at_least,
+)
 
 # Settings bench run takes from the environment and flags: the LLM endpoint and the judge's
 # own knobs. Gate and embedder are the command's own flags (bench defaults differ).
@@ -78,7 +84,7 @@ def _register_gate(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--p1-coverage",
-        type=float,
+        type=share,
         default=0.95,
         help="operating point: thresholds chosen on the fit pairs so that at "
         "least this share of P1 (P1q with --questions asked) is accepted (default 0.95)",
@@ -148,7 +154,7 @@ def _register_run(p: argparse.ArgumentParser) -> None:
     )
     judge.add_argument(
         "--repeats",
-        type=int,
+        type=whole_at_least(1),
         default=1,
         help="judge calls per item (an LLM judge uses seeds seed, seed+1, ...; "
         "the penalty rule applies to the per-item mean)",
@@ -189,7 +195,7 @@ def _register_run(p: argparse.ArgumentParser) -> None:
     )
     out.add_argument(
         "--bootstrap",
-        type=int,
+        type=whole_at_least(1),
         help="bootstrap resamples (default 10000)",
     )
     add_settings_flags(p, CargoSettings, _RUN_SETTINGS)

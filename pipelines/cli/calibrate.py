@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from monitor.settings import CargoSettings
-from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
+from pipelines.cli.base import add_settings_flags, option_group, settings_from_args, share
 
 
 class CalibrateCommand:
@@ -32,7 +32,7 @@ class CalibrateCommand:
         )
         gate.add_argument(
             "--validity",
-            type=float,
+            type=share,
             action="append",
             dest="validities",
             help="target reference validity to report thresholds for; repeatable "
@@ -40,14 +40,14 @@ class CalibrateCommand:
         )
         gate.add_argument(
             "--coverage",
-            type=float,
+            type=share,
             action="append",
             dest="coverages",
             help="target coverage for the fixed and margin gates; repeatable (default 0.9)",
         )
         gate.add_argument(
             "--set-validity",
-            type=float,
+            type=share,
             help="write gamma (overall and per intent) reaching this validity into "
             "the model; otherwise gamma = --gamma",
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipelines.cli.base import option_group
+from pipelines.cli.base import non_negative, option_group, share
 
 
 class ReportCommand:
@@ -34,20 +34,20 @@ class ReportCommand:
         )
         out.add_argument(
             "--coverage",
-            type=float,
+            type=share,
             action="append",
             dest="coverages",
             help="coverages to report selective risk at; repeatable (default 0.5, 0.8, 0.95)",
         )
         out.add_argument(
             "--cost-embed",
-            type=float,
+            type=non_negative,
             default=0.0001,
             help="Ce: cost of embedding + gating one trace (default 0.0001)",
         )
         out.add_argument(
             "--cost-judge",
-            type=float,
+            type=non_negative,
             default=0.01,
             help="Cj: cost of judging one trace (default 0.01)",
         )

@@ -127,6 +127,13 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
             "HTML report": opts.html,
         }
     )
+    # (A misspelt judge ends the command before anything is embedded or judged.)
+    unknown = [n for n in opts.judges if n not in JUDGES and n not in SANITY_JUDGES]
+    if unknown:
+        raise ConfigError(
+            f"unknown judge {unknown[0]!r}; choose from: "
+            f"{', '.join(sorted([*JUDGES, *SANITY_JUDGES]))}"
+        )
     if opts.instances:
         path = Path(opts.instances)
         if not path.exists():

@@ -549,3 +549,42 @@ def test_ctrl_c_is_one_line_and_exit_130(
     monkeypatch.setattr(COMMANDS["validate-golden"], "run", interrupted)
     assert main(["validate-golden", "x.yaml"]) == 130
     assert capsys.readouterr().err.strip().splitlines() == ["cargo-monitor: interrupted"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bench", "run", "--seeds", "s", "--repeats", "0"], "--repeats: at least 1, got 0"),
+        (["bench", "run", "--seeds", "s", "--bootstrap", "-5"], "--bootstrap: at least 1"),
+        (["bench", "gate", "--seeds", "s", "--p1-coverage", "2"], "a share above 0 and at most 1"),
+        (["report", "--judgments", "j", "--coverage", "1.5"], "a share above 0 and at most 1"),
+        (["report", "--judgments", "j", "--cost-judge", "-1"], "--cost-judge: at least 0"),
+        (["calibrate", "--labels", "l", "--out", "o", "--validity", "0"], "at most 1, got 0"),
+    ],
+)
+def test_an_out_of_range_command_value_exits_2_naming_it(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_misspelt_judge_ends_bench_run_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The instances file does not exist: the judge name is checked first.
+    argv = ["bench", "run", "--instances", str(tmp_path / "none.jsonl"), "--judge", "structurall"]
+    assert main(argv) == 2
+    assert "unknown judge 'structurall'" in capsys.readouterr().err
+
+
+def test_version() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "--version"],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0 and out.stdout.startswith("cargo-monitor ")

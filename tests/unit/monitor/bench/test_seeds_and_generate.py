@@ -15,7 +15,7 @@ from monitor.bench.generate import (
 )
 from monitor.bench.seeds import PLACEHOLDER, load_seeds
 from monitor.data import BENCH_DIR
-from monitor.errors import GoldenSetError
+from monitor.errors import CargoError, GoldenSetError
 from monitor.golden import item_problems
 
 REPO = Path(__file__).resolve().parents[4]
@@ -213,3 +213,17 @@ def test_check_instance_catches_a_golden_leak(seeds) -> None:  # type: ignore[no
     leaked = p1.model_copy(update={"answer": p1.answer + " See case 215474133."})
     live = dict(p1.context)
     assert any("golden value" in p for p in check_instance(leaked, seed, p1.answer, live))
+
+
+def test_a_bad_instances_file_is_one_line_naming_the_line_and_field() -> None:
+    gen = generate(load_seeds(BENCH)[:1], draws=1, gen_seed=1)
+    header = gen.to_jsonl().splitlines()[0]
+    with pytest.raises(CargoError) as exc:
+        read_instances(header + '\n{"id": 3}\n', source="x.jsonl")
+    text = str(exc.value)
+    assert "\n" not in text and "pydantic.dev" not in text
+    assert text.startswith("x.jsonl:2: bad instance: id: Input should be a valid string (and ")
+    with pytest.raises(CargoError) as exc:
+        read_instances('{"id": "a"}\n', source="x.jsonl")
+    assert str(exc.value).startswith("x.jsonl:1: not a cargo-bench/1 header")
+    assert "\n" not in str(exc.value)
