@@ -2648,21 +2648,22 @@ def _number_span(sw: list[str], gw: list[str]) -> bool:
 
 
 def _span_quantities(sw: list[str], gw: list[str]) -> tuple[set[str], set[str]] | None:
-    """The quantities of the one short span with a number on both sides where a
-    sentence keeps the step word for word (:func:`_number_span`), the step's and the
-    sentence's, each read with the unit word after it when both sides share it ("3
-    months" / "12 months"); None where there is no such span or a side reads none."""
-    span = _replaced_span(sw, gw)
-    if span is None or not _number_span(sw, gw):
+    """The quantities of the one replaced word where a sentence keeps the step word for
+    word but for one plain number (digits or a number word, not a time or an amount
+    written with its unit: "6pm" / "18:00" is read on the whole texts), the step's and
+    the sentence's, each read with the word after it when both sides share it ("3
+    months" / "12 months"); None otherwise."""
+    if not _number_span(sw, gw):
         return None
-    old, new, _, _ = span
     a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
     b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
+    ops = [op for op in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()]
+    (_, i1, i2, j1, j2), *_ = [op for op in ops if op[0] != "equal"]
+    old, new = a[i1:i2], b[j1:j2]
+    if len(old) != 1 or len(new) != 1 or not all(_plain_number(w) for w in old + new):
+        return None
     # The word after the span, the same on both sides (a unit, or a noun).
-    i = next(k for k in range(len(a) + 1) if a[k : k + len(old)] == old)
-    j = next(k for k in range(len(b) + 1) if b[k : k + len(new)] == new)
-    tail_a, tail_b = a[i + len(old) : i + len(old) + 1], b[j + len(new) : j + len(new) + 1]
-    tail = tail_a if tail_a == tail_b else []
+    tail = a[i2 : i2 + 1] if a[i2 : i2 + 1] == b[j2 : j2 + 1] else []
     was = main_readings(quantities(" ".join(old + tail)))
     now = main_readings(quantities(" ".join(new + tail)))
     if not was or not now:
@@ -2670,11 +2671,17 @@ def _span_quantities(sw: list[str], gw: list[str]) -> tuple[set[str], set[str]] 
     return was, now
 
 
+def _plain_number(w: str) -> bool:
+    return w.isdigit() or w in NUMBER_WORDS
+
+
 # Comparison and order words by pairs of opposites: a step kept word for word but for
 # one of them turned the other way says the opposite.
 _OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
-    (SAME_CLASS_WORDS[0], SAME_CLASS_WORDS[1]),
-    (frozenset("before earlier sooner".split()), frozenset("after later".split())),
+    # (Not "above" / "below", nor "earlier" / "later": as often where a text points,
+    # "the form below", "as explained earlier".)
+    (SAME_CLASS_WORDS[0] - {"above"}, SAME_CLASS_WORDS[1] - {"below"}),
+    (frozenset({"before"}), frozenset({"after"})),
     (frozenset("first earliest".split()), frozenset("last latest final".split())),
     (frozenset("minimum min least lowest".split()), frozenset("maximum max most highest".split())),
 )

@@ -55,6 +55,22 @@ GYM = "The first payment is taken on the day you join the gym."
         ),
         (PERMIT, "Renew your residents' permit before the month's last day.", False),
         (GYM, "Your first payment comes out on the day you join the gym.", False),
+        # ... and a time written another way, or a word that points in the text
+        (
+            "Orders over $18 placed before 6pm ship the same day.",
+            "Orders over $18 placed before 18:00 ship the same day.",
+            False,
+        ),
+        (
+            "Use the booking form below to choose your tasting slot.",
+            "Use the booking form above to choose your tasting slot.",
+            False,
+        ),
+        (
+            "As explained earlier, cancelled tastings are charged in full.",
+            "As explained later, cancelled tastings are charged in full.",
+            False,
+        ),
     ],
 )
 def test_one_span_turned_in_a_step_kept_word_for_word(step, answer, penalised):
