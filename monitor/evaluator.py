@@ -51,6 +51,11 @@ class _Prepared:
     retrievals: list[Retrieval | None] = field(default_factory=list)
 
 
+# How long a prepared batch waits for the next one before it is judged alone (the next
+# is then embedded while this one is judged; a quiet source costs this much latency).
+_NEXT_BATCH_GRACE_S = 0.05
+
+
 async def _next(it: AsyncIterator[Sequence[RawTrace | Trace]]) -> Sequence[RawTrace | Trace]:
     return await anext(it)
 
@@ -99,15 +104,19 @@ class Evaluator:
         in input order, one list per input batch.
         """
         # A prepared batch is judged as soon as it is ready when the next one has not
-        # come yet: a quiet source (``run --follow``, a pipe) never holds the last
-        # traces back until more arrive.
+        # come within a short grace: a quiet source (``run --follow``, a pipe) never
+        # holds the last traces back until more arrive, and a busy one keeps its
+        # overlap.
         it = aiter(batches)
         pending: asyncio.Task[_Prepared] | None = None
+        task: asyncio.Task[_Prepared] | None = None
         coming: asyncio.Task[Sequence[RawTrace | Trace]] = asyncio.create_task(_next(it))
         try:
             while True:
                 if pending is not None and not coming.done():
                     await asyncio.wait({coming, pending}, return_when=asyncio.FIRST_COMPLETED)
+                    if not coming.done():
+                        await asyncio.wait({coming}, timeout=_NEXT_BATCH_GRACE_S)
                     if not coming.done():
                         prepared, pending = pending.result(), None
                         yield await self._finish(prepared)
@@ -118,16 +127,24 @@ class Evaluator:
                     break
                 task = asyncio.create_task(self._prepare(batch))
                 if pending is not None:
-                    yield await self._finish(await pending)
-                pending = task
+                    prepared = await pending
+                    pending = None
+                    yield await self._finish(prepared)
+                pending, task = task, None
                 coming = asyncio.create_task(_next(it))
             if pending is not None:
                 prepared, pending = await pending, None
                 yield await self._finish(prepared)
         finally:
-            for t in (coming, pending):
-                if t is not None and not t.done():
-                    t.cancel()
+            # Nothing left running or unobserved when the consumer stops early or a
+            # batch fails: cancel what runs, collect what ended.
+            left = [t for t in (coming, pending, task) if t is not None]
+            for t in left:
+                t.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
+            close = getattr(it, "aclose", None)
+            if close is not None:
+                await close()  # the source's own cleanup, now rather than at exit
 
     async def _prepare(self, items: Sequence[RawTrace | Trace]) -> _Prepared:
         """Parse and embed: everything before the gate."""

@@ -167,6 +167,22 @@ async def test_stream_judges_a_batch_while_the_source_is_quiet(golden: GoldenSet
     await stream.aclose()
 
 
+async def test_stream_stopped_early_leaves_nothing_running(golden: GoldenSet) -> None:
+    ev = _evaluator(golden)
+
+    async def batches():  # type: ignore[no-untyped-def]
+        for k in range(5):
+            yield [RawTrace(_line(trace_id=f"t{k}"), SourceLocation(line=k + 1))]
+
+    stream = ev.evaluate_stream(batches())
+    first = await anext(stream)
+    assert [j.trace_id for j in first] == ["t0"]
+    await stream.aclose()
+    await asyncio.sleep(0)
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    assert all(t.done() for t in others), [repr(t)[:300] for t in others if not t.done()]
+
+
 def test_one_evaluator_serves_successive_event_loops(golden: GoldenSet) -> None:
     # An evaluator outlives asyncio.run (benchmarks, embedding applications): its
     # concurrency bound must not stay bound to the first loop. With 12 traces and a
