@@ -210,14 +210,25 @@ class StdinSource:
         # daemon thread blocked in sys.stdin's own buffer holds a lock the interpreter
         # takes when it shuts down.)
         loop = asyncio.get_running_loop()
-        lines: asyncio.Queue[Line | BaseException | None] = asyncio.Queue(maxsize=64)
+        lines: asyncio.Queue[Line | BaseException | None] = asyncio.Queue()
+        slots = threading.Semaphore(64)  # lines read ahead, at most
+        stop = threading.Event()
         stream = self.stream
         if stream is sys.stdin.buffer:
-            stream = os.fdopen(os.dup(stream.fileno()), "rb")
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream = os.fdopen(os.dup(stream.fileno()), "rb")
         reader = LineReader(stream, self.max_line_bytes)
 
         def put(item: Line | BaseException | None) -> None:
-            asyncio.run_coroutine_threadsafe(lines.put(item), loop).result()
+            while not slots.acquire(timeout=0.5):
+                if stop.is_set():
+                    raise _StoppedError
+            if stop.is_set():
+                raise _StoppedError
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, item)
+            except RuntimeError:  # the loop is closed
+                raise _StoppedError from None
 
         def pump() -> None:
             try:
@@ -227,20 +238,28 @@ class StdinSource:
                 if last is not None:
                     put(last)
                 put(None)
-            except RuntimeError:
-                return  # the loop is gone (the run ended or was interrupted)
+            except _StoppedError:
+                return  # the reading ended (the run ended or was interrupted)
             except BaseException as exc:  # a read that failed: raised in the loop
-                with contextlib.suppress(RuntimeError):
+                with contextlib.suppress(_StoppedError):
                     put(exc)
             finally:
                 if stream is not self.stream:
                     stream.close()
 
         threading.Thread(target=pump, name="cargo-stdin", daemon=True).start()
-        while (item := await lines.get()) is not None:
-            if isinstance(item, BaseException):
-                raise item
-            yield item.raw_trace("<stdin>")
+        try:
+            while (item := await lines.get()) is not None:
+                slots.release()
+                if isinstance(item, BaseException):
+                    raise item
+                yield item.raw_trace("<stdin>")
+        finally:
+            stop.set()
+
+
+class _StoppedError(Exception):
+    """The reading thread's signal that no one reads its lines any more."""
 
 
 def open_for_writing(path: Path, what: str, mode: str = "w") -> IO[str] | IO[bytes]:
