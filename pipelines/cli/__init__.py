@@ -81,7 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (IsADirectoryError, NotADirectoryError, PermissionError) as exc:
         # A path given where a file is read or written (a folder, a file used as a
         # folder, no permission), wherever a command opens it: one line naming it.
-        print(f"cargo-monitor: error: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"cargo-monitor: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cargo-monitor: interrupted", file=sys.stderr)

@@ -89,7 +89,7 @@ def non_negative(text: str) -> float:
         x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not x >= 0.0:  # (NaN too)
+    if not 0.0 <= x < float("inf"):  # (NaN and infinity too)
         raise argparse.ArgumentTypeError(f"at least 0, got {text}")
     return x
 
