@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from monitor.io import FileSource, StdinSource, batched
@@ -60,6 +61,18 @@ async def test_stdin_source_streams_lines_as_a_pipe_delivers_them() -> None:
         writer.write(b'{"b":2}')  # a last line without its newline, then the end
         writer.close()
         assert [i.payload async for i in source] == [b'{"b":2}']
+
+
+async def test_stdin_reader_stopped_early_leaves_no_thread_behind() -> None:
+    data = b"".join(b'{"n":%d}\n' % k for k in range(1000))  # more than it reads ahead
+    source = aiter(StdinSource(io.BytesIO(data)))
+    assert (await anext(source)).payload == b'{"n":0}'
+    await source.aclose()
+    for _ in range(40):
+        if not any(t.name == "cargo-stdin" for t in threading.enumerate()):
+            break
+        await asyncio.sleep(0.1)
+    assert not any(t.name == "cargo-stdin" for t in threading.enumerate())
 
 
 def test_ctrl_c_ends_a_run_reading_a_quiet_pipe() -> None:
