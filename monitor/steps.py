@@ -1274,7 +1274,11 @@ class StepVerifier:
         # quantity changed in place, even where the exemplar states the new one
         # elsewhere, which the rules above leave open because a paraphrase may move
         # quantities between its sentences. One that keeps every other word moved none.
-        if not shifted and _number_span(sw, tokens(full)):
+        # (The one span the sentence replaces in the step, read once for the rules
+        # below that ask for it.)
+        gw = tokens(full)
+        span = _replaced_span(sw, gw)
+        if not shifted and _number_span(span):
             # (Read on the whole texts, where each quantity is written in full: "10pm"
             # / "22:00" is one time.)
             mine = main_readings(quantities(step.known or step.masked))
@@ -1291,7 +1295,7 @@ class StepVerifier:
             # The new number is one the step states elsewhere ("... in 12 months, ...
             # for the next 3 months" -> "for the next 12 months"; "under 16 ... aged
             # 18 or over" -> "aged 16 or over"): read on the replaced span itself.
-            said = _span_quantities(sw, tokens(full))
+            said = _span_quantities(span)
             if lost_here and said is not None:
                 old_q, new_q_here = said
                 if any(conflict(a, b) for a in old_q for b in new_q_here) and not any(
@@ -1306,13 +1310,12 @@ class StepVerifier:
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
-        gw = tokens(full)
         if _contains(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
         # The step word for word but for one comparison or order word turned the
         # other way ("whichever is lower" -> "whichever is higher", "before the
         # visit" -> "after the visit", "the first payment" -> "the last payment").
-        turned_word = _opposite_span(sw, gw)
+        turned_word = _opposite_span(span)
         if turned_word:
             return "altered", f"comparison or order turned: {turned_word}", True
         # The step word for word but for one span, where a quantity the answer states
@@ -1323,7 +1326,7 @@ class StepVerifier:
         priced_q = {
             q for q in lost_q if not shifted and not (q.startswith("money:") and _ZERO.search(q))
         }
-        swapped = _one_span(sw, gw) if priced_q else None
+        swapped = _one_span(span) if priced_q else None
         if swapped:
             return (
                 "altered",
@@ -2603,10 +2606,14 @@ def _substitution(
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
 
 
-def _replaced_span(sw: list[str], gw: list[str]) -> tuple[list[str], list[str], int, int] | None:
+_Span = tuple[list[str], list[str], int, int, list[str]]
+
+
+def _replaced_span(sw: list[str], gw: list[str]) -> _Span | None:
     """Where a sentence keeps the step word for word (stopwords and punctuation aside)
     but for one replaced span: the step's words there, the sentence's, how many words
-    are kept, and how many words the step has. None otherwise."""
+    are kept, how many words the step has, and the word after the span when both
+    sides have it (a unit or a noun: "3 months" / "12 months"). None otherwise."""
     a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
     b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
     ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
@@ -2615,21 +2622,21 @@ def _replaced_span(sw: list[str], gw: list[str]) -> tuple[list[str], list[str], 
         return None
     _, i1, i2, j1, j2 = changed[0]
     same = sum(i2 - i1 for op, i1, i2, _, _ in ops if op == "equal")
-    return a[i1:i2], b[j1:j2], same, len(a)
+    after = a[i2 : i2 + 1] if a[i2 : i2 + 1] == b[j2 : j2 + 1] else []
+    return a[i1:i2], b[j1:j2], same, len(a), after
 
 
 def _numbered(ws: list[str]) -> bool:
     return any(w[:1].isdigit() or w in NUMBER_WORDS for w in ws)
 
 
-def _one_span(sw: list[str], gw: list[str]) -> str | None:
+def _one_span(span: _Span | None) -> str | None:
     """The words that replace one span of the step in a sentence that keeps the rest
     of it word for word (at least three content words and three fifths of its
-    words), or None."""
-    span = _replaced_span(sw, gw)
+    words), or None (``span``: :func:`_replaced_span`)."""
     if span is None:
         return None
-    _, new, same, size = span
+    _, new, same, size, _ = span
     if same < max(3, 0.6 * size):
         return None
     if _numbered(new):
@@ -2637,35 +2644,29 @@ def _one_span(sw: list[str], gw: list[str]) -> str | None:
     return " ".join(new)
 
 
-def _number_span(sw: list[str], gw: list[str]) -> bool:
+def _number_span(span: _Span | None) -> bool:
     """Whether the sentence keeps the step word for word (three words or more) but for
-    one short span (four words a side at most) with a number on both sides."""
-    span = _replaced_span(sw, gw)
+    one short span (four words a side at most) with a number on both sides
+    (``span``: :func:`_replaced_span`)."""
     if span is None:
         return False
-    old, new, same, _ = span
+    old, new, same, _, _ = span
     return same >= 3 and len(old) <= 4 and len(new) <= 4 and _numbered(old) and _numbered(new)
 
 
-def _span_quantities(sw: list[str], gw: list[str]) -> tuple[set[str], set[str]] | None:
+def _span_quantities(span: _Span | None) -> tuple[set[str], set[str]] | None:
     """The quantities of the one replaced word where a sentence keeps the step word for
     word but for one plain number (digits or a number word, not a time or an amount
     written with its unit: "6pm" / "18:00" is read on the whole texts), the step's and
     the sentence's, each read with the word after it when both sides share it ("3
-    months" / "12 months"); None otherwise."""
-    if not _number_span(sw, gw):
+    months" / "12 months"); None otherwise (``span``: :func:`_replaced_span`)."""
+    if span is None or not _number_span(span):
         return None
-    a = [t for t in sw if t not in STOPWORDS and t[:1].isalnum()]
-    b = [t for t in gw if t not in STOPWORDS and t[:1].isalnum()]
-    ops = [op for op in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()]
-    (_, i1, i2, j1, j2), *_ = [op for op in ops if op[0] != "equal"]
-    old, new = a[i1:i2], b[j1:j2]
+    old, new, _, _, after = span
     if len(old) != 1 or len(new) != 1 or not all(_plain_number(w) for w in old + new):
         return None
-    # The word after the span, the same on both sides (a unit, or a noun).
-    tail = a[i2 : i2 + 1] if a[i2 : i2 + 1] == b[j2 : j2 + 1] else []
-    was = main_readings(quantities(" ".join(old + tail)))
-    now = main_readings(quantities(" ".join(new + tail)))
+    was = main_readings(quantities(" ".join(old + after)))
+    now = main_readings(quantities(" ".join(new + after)))
     if not was or not now:
         return None
     return was, now
@@ -2687,14 +2688,14 @@ _OPPOSITES: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
 )
 
 
-def _opposite_span(sw: list[str], gw: list[str]) -> str | None:
+def _opposite_span(span: _Span | None) -> str | None:
     """ "old -> new" where a sentence keeps the step word for word (at least three
     content words and three fifths of its words) but for one word of a comparison or
-    an order, replaced by its opposite (:data:`_OPPOSITES`); None otherwise."""
-    span = _replaced_span(sw, gw)
+    an order, replaced by its opposite (:data:`_OPPOSITES`); None otherwise (``span``:
+    :func:`_replaced_span`)."""
     if span is None:
         return None
-    old, new, same, size = span
+    old, new, same, size, _ = span
     if len(old) != 1 or len(new) != 1 or same < max(3, 0.6 * size):
         return None
     (w,), (v,) = old, new
