@@ -55,9 +55,10 @@ __all__ = [
 ]
 
 
-def whole_at_least(low: int) -> Callable[[str], int]:
+def whole_at_least(low: int, of: str = "") -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``low`` (``--repeats 0`` would judge
-    nothing and report dashes)."""
+    nothing and report dashes); ``of`` names what is counted in the message ("at least 1
+    draw per seed")."""
 
     def parse(text: str) -> int:
         try:
@@ -65,7 +66,7 @@ def whole_at_least(low: int) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if n < low:
-            raise argparse.ArgumentTypeError(f"at least {low}, got {n}")
+            raise argparse.ArgumentTypeError(f"at least {low}{' ' + of if of else ''}, got {n}")
         return n
 
     return parse

@@ -31,16 +31,8 @@ _RUN_SETTINGS = [
 ]
 
 
-def _draws(text: str) -> int:
-    """``--draws``: a whole number of at least 1 (0 would judge nothing and report
-    dashes)."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"at least 1 draw per seed, got {n}")
-    return n
+# ``--draws``: 0 would judge nothing and report dashes.
+_draws = whole_at_least(1, "draw per seed")
 
 
 def _register_generate(p: argparse.ArgumentParser) -> None:
