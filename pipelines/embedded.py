@@ -230,6 +230,7 @@ async def run_monitor(
         disable=not progress,
         transient=False,
     )
+    interrupted = False
     try:
         with bar:
             task = bar.add_task("run", total=total, status="")
@@ -247,11 +248,20 @@ async def run_monitor(
                     advance=len(judgments),
                     status=f"cov {summary.coverage:.0%} pen {summary.penalized}",
                 )
+    except asyncio.CancelledError:
+        # Ctrl-C (asyncio.run cancels this task): how a `--follow` run or a piped one
+        # ends. What was judged is written and counted; say so before leaving.
+        interrupted = True
+        raise
     finally:
         sink.close()
         await aclose_judge(parts.judge)
         if otlp is not None:
             await otlp.aclose()
+        if interrupted:
+            console.print(summary.table())
+            where = f" (in {output})" if output != "-" else ""
+            console.print(f"interrupted: {summary.traces} traces judged and written{where}")
     console.print(summary.table())
     if otlp is not None:
         console.print(otlp.table())
@@ -279,7 +289,8 @@ def main_run(
     events_out: str | None = None,
 ) -> int:
     # Progress and summary go to stderr when judgments stream to stdout.
-    console = Console(stderr=output == "-")
+    # Lines are not wrapped when the output is a file or a pipe (a log line stays whole).
+    console = Console(stderr=output == "-", soft_wrap=True)
     try:
         asyncio.run(
             run_monitor(

@@ -1,0 +1,81 @@
+"""Ctrl-C is how a ``run --follow`` (or a run on a pipe) ends: what was judged is
+written, and the run says how much before it leaves."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from monitor.data import DEFAULT_SAMPLES
+from monitor.settings import CargoSettings
+from pipelines.embedded import run_monitor
+
+
+async def _run_until_cancelled(tmp: Path, n: int) -> tuple[str, list[str], bool]:
+    lines = [x for x in DEFAULT_SAMPLES.read_text().splitlines() if x.strip()][:n]
+    src, out = tmp / "in.jsonl", tmp / "judgments.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    console = io.StringIO()
+    settings = CargoSettings(embedder="hashing", cache_dir=tmp / "cache", metrics_port=0)
+    task = asyncio.create_task(
+        run_monitor(
+            settings,
+            input_path=str(src),
+            output=str(out),
+            follow=True,  # never ends by itself
+            keep_serving=False,
+            progress=False,
+            console=Console(file=console, width=120),
+        )
+    )
+    for _ in range(300):  # every line judged and flushed, then nothing more comes
+        await asyncio.sleep(0.1)
+        if "status" in (out.read_text() if out.exists() else "") and (
+            len(out.read_text().splitlines()) >= n
+        ):
+            break
+    task.cancel()  # what asyncio.run does on Ctrl-C
+    try:
+        await task
+        cancelled = False
+    except asyncio.CancelledError:
+        cancelled = True
+    return console.getvalue(), out.read_text().splitlines(), cancelled
+
+
+def test_an_interrupted_follow_run_prints_its_summary(tmp_path: Path) -> None:
+    text, judged, cancelled = asyncio.run(_run_until_cancelled(tmp_path, 12))
+    assert cancelled  # the interrupt still ends the run (exit 130 in the command)
+    assert len(judged) == 12
+    assert "run summary" in text
+    assert f"interrupted: 12 traces judged and written (in {tmp_path / 'judgments.jsonl'})" in (
+        " ".join(text.split())
+    )
+
+
+def test_run_lines_are_not_wrapped_in_a_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not a terminal: the header (golden set, embedder, gate, judge) is one line, as a
+    # log reader greps it, not cut at 80 columns.
+    from pipelines.embedded import main_run
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(DEFAULT_SAMPLES.read_text().splitlines()[0] + "\n")
+    settings = CargoSettings(embedder="hashing", cache_dir=tmp_path / "cache", metrics_port=0)
+    rc = main_run(
+        settings,
+        input_path=str(src),
+        output=str(tmp_path / "out.jsonl"),
+        follow=False,
+        keep_serving=False,
+        progress=False,
+    )
+    assert rc == 0
+    header = [x for x in capsys.readouterr().out.splitlines() if x.startswith("golden set ")]
+    assert len(header) == 1 and len(header[0]) > 80
+    assert header[0].endswith("judge structural")
