@@ -324,7 +324,8 @@ def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: An
     """Build ``model_cls``: environment first, then the flags the user gave, then ``extra``.
 
     Raises :class:`~monitor.errors.ConfigError` when an ``env_flag`` names an unset
-    variable, and pydantic's ``ValidationError`` when a value is out of bounds.
+    variable, or when a value is out of bounds (naming its flag, or its environment
+    variable when it came from one).
     """
     overrides: dict[str, Any] = {}
     # Only the fields that add_settings_flags made flags of: a command's own flag with the
@@ -353,4 +354,27 @@ def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: An
             value = dict(value)
         overrides[name] = value
     overrides.update(extra)
-    return model_cls(**overrides)
+    try:
+        return model_cls(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(_settings_problem(model_cls, exc, given=set(overrides))) from None
+
+
+def _settings_problem(model_cls: type[BaseSettings], exc: ValidationError, given: set[str]) -> str:
+    """One line per bad setting, named as the user set it: its flag when given as one,
+    else its environment variable (``CARGO_TAU: ...``). The value is not echoed (it may
+    be a secret), nor pydantic's documentation link."""
+    prefix = str(model_cls.model_config.get("env_prefix", ""))
+    parts = []
+    for e in exc.errors(include_input=False, include_url=False):
+        loc = e["loc"]
+        name = loc[0] if loc and isinstance(loc[0], str) else None
+        field = model_cls.model_fields.get(name) if name is not None else None
+        if name is None or field is None:
+            where = ".".join(str(x) for x in loc) or model_cls.__name__
+        elif name in given:
+            where = flag_name(name, field) or str(_extra(field).get("env_flag") or name)
+        else:
+            where = f"{prefix}{name}".upper()
+        parts.append(f"{where}: {e['msg']}")
+    return "; ".join(parts)

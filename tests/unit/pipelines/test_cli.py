@@ -225,6 +225,29 @@ def test_bench_run_bootstrap_default_is_the_runner_default() -> None:
     ).format_help().replace("\n", " ")
 
 
+def test_a_bad_setting_is_named_as_the_user_set_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # From the environment: the variable's name (a field name alone sent users to the
+    # flags); the value itself is not echoed.
+    monkeypatch.setenv("CARGO_TAU", "abc-secretish")
+    monkeypatch.setenv("CARGO_JUDGE_TIMEOUT_S", "-1")
+    with pytest.raises(ConfigError) as err:
+        settings_from_args(CargoSettings, _parse(("run",), []))
+    text = str(err.value)
+    assert text.startswith("CARGO_TAU: Input should be a valid number")
+    assert "CARGO_JUDGE_TIMEOUT_S: Input should be greater than 0" in text
+    assert "abc-secretish" not in text and "\n" not in text
+    # Given as a flag (extra values reach the model as if flags were given): the flag.
+    monkeypatch.delenv("CARGO_TAU")
+    with pytest.raises(ConfigError, match=r"^--judge-timeout: Input should be greater"):
+        settings_from_args(CargoSettings, _parse(("run",), []), judge_timeout_s=-2)
+    assert main(["run"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "cargo-monitor: error: CARGO_JUDGE_TIMEOUT_S: Input should be greater than 0"
+    )
+
+
 def test_env_first_then_flags(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARGO_TAU", "0.7")
     monkeypatch.setenv("CARGO_JUDGE_REQUEST_TIMEOUT_S", "9")
@@ -278,7 +301,7 @@ def test_an_out_of_bounds_env_value_exits_2_with_the_bound(
     assert main(["run", "--embedder", "hashing", "--metrics-port", "0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cargo-monitor: error:")
-    assert "batch_size" in err and "greater than or equal to 1" in err
+    assert "CARGO_BATCH_SIZE: " in err and "greater than or equal to 1" in err
 
 
 def test_no_secret_field_has_a_flag() -> None:
@@ -500,7 +523,7 @@ def test_an_unknown_flag_is_named_but_its_value_never_shown(
             ["--input-format", "otlp-json", "--otel-events-out", "{tmp}"],
             "cannot write the events file",
         ),
-        (["--input-format", "otlp-json", "--otlp-endpoint", "foo"], "otlp_endpoint: "),
+        (["--input-format", "otlp-json", "--otlp-endpoint", "foo"], "--otlp-endpoint: "),
     ],
 )
 def test_a_bad_path_or_endpoint_exits_2_with_one_line(
