@@ -23,6 +23,7 @@ from monitor.metrics import MonitorMetrics, serve_metrics
 from monitor.redact import SecretMask, make_redactor
 from monitor.schemas import Judgment
 from monitor.settings import CargoSettings
+from monitor.text.lexicon import counted
 from pipelines.components import build_components, freeze_startup_heap
 from pipelines.otel.run import OtlpRun
 from pipelines.otel.settings import OtelSettings
@@ -261,7 +262,9 @@ async def run_monitor(
         if interrupted:
             console.print(summary.table())
             where = f" (in {output})" if output != "-" else ""
-            console.print(f"interrupted: {summary.traces} traces judged and written{where}")
+            console.print(
+                f"interrupted: {counted(summary.traces, 'trace')} judged and written{where}"
+            )
     console.print(summary.table())
     if otlp is not None:
         console.print(otlp.table())

@@ -377,3 +377,8 @@ DOWN_WORDS = frozenset(
 COST_WORDS = frozenset(
     "fee fees charge charges charged cost costs price pay pays paid payable fine surcharge".split()
 )
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 instance"``, ``"3 instances"``: a count and its noun, agreeing."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"

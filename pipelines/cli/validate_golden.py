@@ -14,10 +14,11 @@ class ValidateGoldenCommand:
 
     def run(self, args: argparse.Namespace) -> int:
         from monitor.golden import load_golden
+        from monitor.text.lexicon import counted
 
         gs = load_golden(args.path)
         print(
-            f"{args.path}: OK, version {gs.version}, {len(gs.items)} items, "
+            f"{args.path}: OK, version {gs.version}, {counted(len(gs.items), 'item')}, "
             f"{sum(i.entity_bearing for i in gs.items)} entity-bearing"
         )
         return 0

@@ -36,6 +36,7 @@ from monitor.io import open_for_writing
 from monitor.judges import JUDGES, Judge, JudgeDeps, TraceSampler, aclose_judge, make_judge
 from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings, default_cache_dir
+from monitor.text.lexicon import counted
 
 REPORT_FORMAT = "cargo-bench-report/1"
 LLM_JUDGES = ("llm", "hybrid")
@@ -107,7 +108,8 @@ def bench_generate(
     for i in out.instances:
         counts[i.family] = counts.get(i.family, 0) + 1
     console.print(
-        f"{out_path}: {len(out.instances)} instances from {len(seeds)} seeds "
+        f"{out_path}: {counted(len(out.instances), 'instance')} from "
+        f"{counted(len(seeds), 'seed')} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
         f"dropped {sum(out.header.dropped.values())}"
     )
@@ -325,7 +327,7 @@ HEADERS = ["judge", "P1 ↓", "P2 ↑", "P3 ↓", "P4 ↑", "P6 ↓", "TP", "FP"
 def render_table(report: BenchReport) -> Table:
     inst = report.instances
     return _console_table(
-        f"Cargo-Bench — {inst.n} instances, {inst.seeds} seeds, "
+        f"Cargo-Bench — {counted(inst.n, 'instance')}, {counted(inst.seeds, 'seed')}, "
         f"repeats {report.repeats} (penalty rate per family)",
         HEADERS,
         _rows(report),
@@ -564,7 +566,7 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
     lines = [
         "# Cargo-Bench report",
         "",
-        f"Instances: {inst.n} from {inst.seeds} seeds ({inst.source}, gen seed "
+        f"Instances: {inst.n} from {counted(inst.seeds, 'seed')} ({inst.source}, gen seed "
         f"{inst.gen_seed}, {inst.draws} draws; by family "
         + ", ".join(f"{k} {v}" for k, v in sorted(inst.by_family.items()))
         + f"); repeats {report.repeats}; bootstrap {report.bootstrap_resamples}.",

@@ -50,3 +50,11 @@ def test_singular_and_canon() -> None:
 def test_common_verbs_are_inflected() -> None:
     assert {"apply", "applies", "applied", "applying"} <= inflections("apply")
     assert {"closing", "closed", "closes"} <= COMMON_VERBS
+
+
+def test_counted_agrees_with_its_number() -> None:
+    from monitor.text.lexicon import counted
+
+    assert [counted(n, "seed") for n in (0, 1, 2)] == ["0 seeds", "1 seed", "2 seeds"]
+    assert counted(1, "entry", "entries") == "1 entry"
+    assert counted(3, "entry", "entries") == "3 entries"
