@@ -11,17 +11,26 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from monitor.errors import ConfigError
+
 
 def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     """Call ``write`` with a fresh temporary path in ``path``'s folder, then rename it to
-    ``path`` (the folder is created); the temporary file is removed on failure."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    ``path`` (the folder is created); the temporary file is removed on failure. A cache
+    path that cannot be written (a folder in its place, a parent that is a file, no
+    permission) is a :class:`ConfigError` naming ``path``, not the temporary file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the cache file {path}: {exc.strerror or exc}") from exc
     os.close(fd)
     try:
         write(Path(tmp))
         os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide the file from other users
         os.replace(tmp, path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the cache file {path}: {exc.strerror or exc}") from exc
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -272,6 +272,39 @@ def open_for_writing(path: Path, what: str, mode: str = "w") -> IO[str] | IO[byt
         raise ConfigError(f"cannot write the {what} file {path}: {exc.strerror or exc}") from exc
 
 
+def write_output(path: str | Path, data: str | bytes, what: str) -> None:
+    """Write a whole output file (text or bytes), creating its folder; a path that
+    cannot be written is a :class:`ConfigError` naming it (see :func:`open_for_writing`)."""
+    with open_for_writing(Path(path), what, "wb" if isinstance(data, bytes) else "w") as fh:
+        fh.write(data)  # type: ignore[arg-type]
+
+
+def check_writable(path: str | Path | None, what: str) -> None:
+    """Raise :class:`ConfigError` naming ``path`` when it could not be written as a file
+    (a folder, under a file, no permission), without creating anything: checked before
+    long work, so that a bad output path fails in a second, not after the work, and
+    leaves no empty file behind when the work then fails. ``None`` and ``-`` pass."""
+    if path is None or str(path) in ("", "-"):
+        return
+    p = Path(path)
+    problem = None
+    if p.is_dir():
+        problem = "Is a directory"
+    elif p.exists():
+        if not os.access(p, os.W_OK):
+            problem = "Permission denied"
+    else:
+        parent = p.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if not parent.is_dir():
+            problem = f"{parent} is not a folder"
+        elif not os.access(parent, os.W_OK | os.X_OK):
+            problem = "Permission denied"
+    if problem:
+        raise ConfigError(f"cannot write the {what} file {p}: {problem}")
+
+
 def make_output_dir(path: Path, what: str) -> Path:
     """Create an output folder (and its parents); one that cannot be made (a parent
     that is a file, no permission) is a :class:`ConfigError` naming it."""

@@ -32,7 +32,7 @@ from monitor.bench.seeds import load_seeds
 from monitor.embeddings import make_embedder
 from monitor.errors import ConfigError
 from monitor.gate import CalibratedGate, load_gate_model
-from monitor.io import open_for_writing
+from monitor.io import check_writable, write_output
 from monitor.judges import JUDGES, Judge, JudgeDeps, TraceSampler, aclose_judge, make_judge
 from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings, default_cache_dir
@@ -87,11 +87,10 @@ def _make_bench_judge(name: str, deps: JudgeDeps) -> Judge:
 
 
 def _check_writable(outputs: dict[str, str | None]) -> None:
-    """Each output path can be written (created, not truncated): checked before the
-    work, so that a bad path is one line and exit 2, not a traceback after the run."""
+    """Each output path can be written: checked before the work (nothing created), so
+    that a bad path is one line and exit 2, not a traceback after the run."""
     for what, path in outputs.items():
-        if path:
-            open_for_writing(Path(path), what, "a").close()
+        check_writable(path, what)
 
 
 def bench_generate(
@@ -102,8 +101,7 @@ def bench_generate(
     _check_writable({"instances": out_path})
     seeds = load_seeds(seeds_path)
     out = generate(seeds, draws=draws, gen_seed=gen_seed, drop_invalid=drop_invalid)
-    Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(out_path).write_text(out.to_jsonl(), encoding="utf-8")
+    write_output(out_path, out.to_jsonl(), "instances")
     counts: dict[str, int] = {}
     for i in out.instances:
         counts[i.family] = counts.get(i.family, 0) + 1
@@ -161,8 +159,8 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
     if opts.items:
         console.print(f"items: {opts.items}")
     if opts.json:
-        Path(opts.json).write_text(
-            json.dumps(report.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
+        write_output(
+            opts.json, json.dumps(report.model_dump(mode="json"), indent=2) + "\n", "JSON report"
         )
         console.print(f"report: {opts.json}")
     figures = bench_figures(report) if opts.markdown or opts.html else {}
@@ -170,8 +168,8 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
         md_path = Path(opts.markdown)
         names = {key: f"{md_path.stem}-{key}.png" for key in figures}
         for key, name in names.items():
-            (md_path.parent / name).write_bytes(figures[key])
-        md_path.write_text(render_markdown(report, names), encoding="utf-8")
+            write_output(md_path.parent / name, figures[key], "figure")
+        write_output(md_path, render_markdown(report, names), "Markdown report")
         console.print(f"report: {opts.markdown} (figures {', '.join(names.values())})")
     if opts.html:
         from pipelines.reports.html import render_page
@@ -182,7 +180,7 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
             title="Cargo-Bench report",
             images={names[key]: data for key, data in figures.items()},
         )
-        Path(opts.html).write_text(page, encoding="utf-8")
+        write_output(opts.html, page, "HTML report")
         console.print(f"report: {opts.html}")
     return 0
 
@@ -262,8 +260,7 @@ async def run_report(
         for judge in judges.values():
             await aclose_judge(judge)
     if opts.items:
-        Path(opts.items).parent.mkdir(parents=True, exist_ok=True)
-        Path(opts.items).write_text("".join(r + "\n" for r in rows), encoding="utf-8")
+        write_output(opts.items, "".join(r + "\n" for r in rows), "items")
     paired = []
     for k, a in enumerate(names):
         for b in names[k + 1 :]:

@@ -22,6 +22,7 @@ from monitor.calibration import (
 from monitor.errors import ConfigError
 from monitor.gate import save_gate_model
 from monitor.golden import load_golden
+from monitor.io import check_writable, write_output
 from monitor.retrieval import GoldenIndex
 from monitor.settings import CargoSettings
 
@@ -89,6 +90,9 @@ def main_calibrate(
 ) -> int:
     """Fit the gate from ``labels``, print the thresholds, write the model to ``out``."""
     console = Console(width=None if sys.stdout.isatty() else 140)
+    # Before any embedding or fitting: a bad output path is one line, in a second.
+    check_writable(out, "gate model")
+    check_writable(json_out, "calibration report")
     rows = read_label_rows(labels)
     needs_index = any(r.similarity is None for _, r in rows)
     index = None
@@ -129,6 +133,7 @@ def main_calibrate(
         embedding_model=embedding_model,
     )
     render(report, console)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
     save_gate_model(report.model, out)
     console.print(
         f"gate model: {out} ({report.model.method}, gamma "
@@ -144,5 +149,5 @@ def main_calibrate(
     if json_out:
         data = asdict(report)
         data["model"] = report.model.model_dump()
-        Path(json_out).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        write_output(json_out, json.dumps(data, indent=2) + "\n", "calibration report")
     return 0

@@ -153,6 +153,43 @@ class GateDemoOptions:
     split: Split | None = None  # with questions="asked"; None = "questions"
 
 
+def _phrasings(run: Generated, parity: int) -> list[BenchInstance]:
+    """A run's P1q questions at even (0) or odd (1) positions of their seed's list."""
+    return [
+        i
+        for i in run.instances
+        if i.family == "P1q" and int(i.detail.get("template", 0)) % 2 == parity
+    ]
+
+
+def _check_asked(opts: GateDemoOptions, fit: Generated, ev: Generated, ids: list[str]) -> None:
+    """``--questions asked`` needs questions asked as users ask in both halves: checked
+    on the generated instances (each asked question is one or two gate pairs), so that
+    seeds without them fail before anything is embedded."""
+    if opts.split == "seeds":
+        fit_ids = set(ids[0::2])
+        halves = [
+            [i for i in fit.instances if i.family == "P1q" and i.seed in fit_ids],
+            [i for i in ev.instances if i.family == "P1q" and i.seed not in fit_ids],
+        ]
+        need = (
+            "seeds with question_paraphrases in both halves (seeds alternate by "
+            "sorted id: even positions fit, odd evaluated)"
+        )
+    else:
+        halves = [_phrasings(fit, 0), _phrasings(ev, 1)]
+        need = (
+            "seeds with question_paraphrases (two or more each: even "
+            "positions of the list fit, odd evaluated)"
+        )
+    for name, part in zip(("fit on", "evaluate on"), halves, strict=True):
+        if not part:
+            raise ConfigError(
+                f"--questions asked: {opts.seeds} has no question asked as users ask "
+                f"to {name}; it needs {need}"
+            )
+
+
 def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     if opts.split is not None and opts.questions != "asked":
         raise ConfigError("--split applies to --questions asked only")
@@ -171,6 +208,8 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         )
     fit = generate(seeds, draws=opts.draws, gen_seed=opts.fit_gen_seed, drop_invalid=True)
     ev = generate(seeds, draws=opts.draws, gen_seed=opts.eval_gen_seed, drop_invalid=True)
+    if opts.questions == "asked":
+        _check_asked(opts, fit, ev, ids)  # before the embedding model is loaded
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
@@ -200,15 +239,8 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         else:
             # One deployment (every seed's item in the index), new phrasings: fit on
             # each seed's question paraphrases at even positions, evaluate on the odd.
-            def phrasings(run: Generated, parity: int) -> list[BenchInstance]:
-                return [
-                    i
-                    for i in run.instances
-                    if i.family == "P1q" and int(i.detail.get("template", 0)) % 2 == parity
-                ]
-
-            fit_items = asked_gate_items(index, phrasings(fit, 0))
-            ev_items = asked_gate_items(index, phrasings(ev, 1))
+            fit_items = asked_gate_items(index, _phrasings(fit, 0))
+            ev_items = asked_gate_items(index, _phrasings(ev, 1))
             # The evaluated seeds: those with a second phrasing (a seed with one
             # question paraphrase is fitted on only, and left out of "beside").
             ev_ids = {g.instance.seed for g in ev_items}
@@ -220,19 +252,6 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             )
             split_json = {"split": "questions"}
             role = "one deployment, fit and evaluated on different phrasings"
-        for name, part in (("fit", fit_items), ("evaluation", ev_items)):
-            if not part:
-                need = (
-                    "seeds with question_paraphrases in both halves (seeds alternate by "
-                    "sorted id: even positions fit, odd evaluated)"
-                    if opts.split == "seeds"
-                    else "seeds with question_paraphrases (two or more each: even "
-                    "positions of the list fit, odd evaluated)"
-                )
-                raise ConfigError(
-                    f"--questions asked: {opts.seeds} has no question asked as users ask "
-                    f"to {'fit on' if name == 'fit' else 'evaluate on'}; it needs {need}"
-                )
         ev_asked = [g for g in ev_all if g.instance.family == "P1" and g.instance.seed in ev_ids]
         other_key, other_head = "p1_template_accept", "P1 template accept"
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -386,3 +387,55 @@ def test_report_to_a_folder_that_cannot_be_made_is_one_line(
     )
     assert r.returncode == 2
     assert "cannot write the report folder" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("where", ["folder", "under_a_file"])
+def test_calibrate_to_a_bad_out_path_fails_before_any_work(tmp_path: Path, where: str) -> None:
+    # The labels file does not even exist: the output is checked first (it was found only
+    # after embedding every question, and a failed fit left an empty gate file behind).
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    out = tmp_path if where == "folder" else tmp_path / "afile" / "g.json"
+    r = cli("calibrate", "--labels", str(tmp_path / "missing.jsonl"), "--out", str(out))
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        f"cargo-monitor: error: cannot write the gate model file {out}: "
+        + ("Is a directory" if where == "folder" else f"{tmp_path / 'afile'} is not a folder")
+    )
+
+
+def test_check_writable_creates_nothing(tmp_path: Path) -> None:
+    from monitor.errors import ConfigError
+    from monitor.io import check_writable
+
+    check_writable(tmp_path / "new" / "deeper" / "x.json", "report")  # can be made
+    check_writable(None, "report")
+    check_writable("-", "report")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "ro").chmod(0o500)
+    try:
+        if not os.access(tmp_path / "ro", os.W_OK):  # (root writes anywhere)
+            with pytest.raises(ConfigError, match="Permission denied"):
+                check_writable(tmp_path / "ro" / "x.json", "report")
+    finally:
+        (tmp_path / "ro").chmod(0o700)
+    # What passed the check is then written, its folders made on the way.
+    from monitor.io import write_output
+
+    write_output(tmp_path / "new" / "deeper" / "x.json", "{}\n", "report")
+    write_output(tmp_path / "new" / "f.png", b"\x89PNG", "figure")
+    assert (tmp_path / "new" / "deeper" / "x.json").read_text() == "{}\n"
+    assert (tmp_path / "new" / "f.png").read_bytes() == b"\x89PNG"
+
+
+def test_a_cache_path_that_is_a_folder_is_named_not_its_temporary_file(tmp_path: Path) -> None:
+    from monitor.cachefile import atomic_write
+    from monitor.errors import ConfigError
+
+    target = tmp_path / "golden.npy"
+    target.mkdir()
+    with pytest.raises(ConfigError) as err:
+        atomic_write(target, lambda p: p.write_text("x"))
+    assert str(err.value).startswith(f"cannot write the cache file {target}: ")
+    assert ".tmp" not in str(err.value)
+    assert [p.name for p in tmp_path.iterdir()] == ["golden.npy"]  # no temporary left

@@ -108,16 +108,29 @@ def test_asked_questions_take_the_gates_off_the_oracle(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("split", [[], ["--split", "seeds"]])
 def test_asked_questions_need_seeds_with_question_paraphrases(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    split: list[str],
 ) -> None:
+    from pipelines.reports import gate_demo
     from tests.unit.pipelines.test_bench_cli import LIBRARY_SEEDS
 
-    seeds = tmp_path / "library.yaml"
-    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    def no_embedding(*_: object, **__: object) -> None:
+        raise AssertionError("the seeds were unfit before anything was embedded")
+
+    monkeypatch.setattr(gate_demo, "make_embedder", no_embedding)
+    seeds = tmp_path / "lib"
+    seeds.mkdir()
+    for k in range(2 if split else 1):  # --split seeds needs four seeds
+        text = LIBRARY_SEEDS.replace("id: loan_due", f"id: loan_due{k}")
+        text = text.replace("id: hold_policy", f"id: hold_policy{k}")
+        (seeds / f"library{k}.yaml").write_text(text, encoding="utf-8")
     argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "2"]
     argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o")]
-    assert main([*argv, "--questions", "asked"]) == 2
+    assert main([*argv, "--questions", "asked", *split]) == 2
     assert "no question asked as users ask to fit on" in capsys.readouterr().err
 
 
