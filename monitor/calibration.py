@@ -18,6 +18,7 @@ rows the model has not seen.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,7 @@ from monitor.selective import (
     ReliabilityBin,
     log_loss,
     reliability,
+    risk_coverage,
     threshold_for_coverage,
     threshold_for_validity,
 )
@@ -266,8 +268,13 @@ def calibrate(
     if set_validity is not None:
         t = _validity(p, y, set_validity)
         if t.threshold is None:
+            # Say what can be reached (the table that would show it is not printed).
+            top = max(risk_coverage(p, 1.0 - y), key=lambda pt: (1.0 - pt.risk, pt.coverage))
             raise GateModelError(
-                f"no threshold reaches a reference validity of {set_validity} on these labels"
+                f"no threshold reaches a reference validity of {set_validity} on these "
+                f"labels; the highest is {math.floor((1.0 - top.risk) * 1e4) / 1e4:.4f} "
+                f"(P̂ >= {top.threshold:.4f}, "
+                f"coverage {top.coverage:.1%}); ask for at most that"
             )
         final_gamma = t.threshold
         for it in per_intent:

@@ -439,3 +439,25 @@ def test_a_cache_path_that_is_a_folder_is_named_not_its_temporary_file(tmp_path:
     assert str(err.value).startswith(f"cannot write the cache file {target}: ")
     assert ".tmp" not in str(err.value)
     assert [p.name for p in tmp_path.iterdir()] == ["golden.npy"]  # no temporary left
+
+
+def rng_bit(row: dict[str, object]) -> bool:
+    return round(float(str(row["margin"])) * 10_000) % 4 != 0  # about one in four wrong
+
+
+def test_an_unreachable_set_validity_says_what_can_be_reached(tmp_path: Path) -> None:
+    rows = synthetic_rows(400)
+    for r in rows:  # the most similar references include wrong ones: 1.0 is out of reach
+        if float(str(r["similarity"])) > 0.9:
+            r["appropriate"] = int(rng_bit(r))
+    labels = write_jsonl(tmp_path / "labels.jsonl", rows)
+    out = tmp_path / "gate.json"
+    r = cli("calibrate", "--labels", str(labels), "--out", str(out), "--set-validity", "1")
+    assert r.returncode == 2 and not out.exists()
+    err = r.stderr.strip()
+    assert "no threshold reaches a reference validity of 1.0" in err, err
+    best = float(err.split("the highest is ")[1].split()[0])
+    assert 0.5 < best < 1.0
+    # ... and asking for that much is reached.
+    r = cli("calibrate", "--labels", str(labels), "--out", str(out), "--set-validity", str(best))
+    assert r.returncode == 0, r.stderr
