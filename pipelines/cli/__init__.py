@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from pydantic import ValidationError
 
@@ -47,8 +48,16 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with an error that is the error: a command's usage runs to dozens of
+    lines (every setting is a flag), which buried the one line that says what was wrong."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cargo-monitor",
         description="Retrieval-gated, context-grounded monitor for agentic AI traffic.",
     )

@@ -611,3 +611,22 @@ def test_version() -> None:
         text=True,
     )
     assert out.returncode == 0 and out.stdout.startswith("cargo-monitor ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["run", "--tau", "abc"], "cargo-monitor run: error: argument --tau: 'abc': "),
+        (["bench", "run", "--repeats", "0"], "cargo-monitor bench run: error: argument --repeats"),
+        (["validate-golden"], "cargo-monitor validate-golden: error: the following arguments"),
+    ],
+)
+def test_a_bad_flag_is_its_error_not_a_page_of_usage(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(line), err
+    assert err[1:] == [f"(see '{line.split(': error', maxsplit=1)[0]} --help')"]
