@@ -23,7 +23,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from monitor.schemas import LLMCall
+
+
+def first_problem(exc: ValidationError) -> str:
+    """One line for a pydantic error: the first problem (its field and message) and how
+    many more, without the input (it may be a secret) or the documentation link."""
+    errors = exc.errors(include_input=False, include_url=False)
+    first = errors[0]
+    where = ".".join(str(x) for x in first["loc"])
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where + ': ' if where else ''}{first['msg']}{more}"
 
 
 class CargoError(Exception):

@@ -22,7 +22,7 @@ from typing import IO, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from monitor.errors import ConfigError
+from monitor.errors import ConfigError, first_problem
 from monitor.schemas import Judgment, SourceLocation
 from monitor.traces import DEFAULT_LIMITS, RawTrace
 
@@ -424,7 +424,8 @@ def read_jsonl_models(
         try:
             rows.append((n, model.model_validate(data)))
         except ValidationError as exc:
-            e = exc.errors()[0]
-            where = ".".join(str(x) for x in e["loc"]) or "row"
-            raise ConfigError(f"{p}:{n}: {prefix}{where}: {e['msg']}") from exc
+            problem = first_problem(exc)
+            if not exc.errors()[0]["loc"]:
+                problem = f"row: {problem}"
+            raise ConfigError(f"{p}:{n}: {prefix}{problem}") from exc
     return rows

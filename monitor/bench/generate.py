@@ -59,7 +59,7 @@ from monitor.bench.seeds import (
     SpanKind,
     bench_golden_set,
 )
-from monitor.errors import CargoError
+from monitor.errors import CargoError, first_problem
 from monitor.schemas import GoldenSet
 
 BENCH_FORMAT = "cargo-bench/1"
@@ -636,30 +636,22 @@ def _paraphrase_corruptions(
 def read_instances(
     text: str, *, source: str = "<instances>"
 ) -> tuple[BenchHeader, list[BenchInstance]]:
-    lines = [x for x in text.splitlines() if x.strip()]
+    # (Blank lines are skipped; an error names the line's number in the file.)
+    lines = [(n, x) for n, x in enumerate(text.splitlines(), start=1) if x.strip()]
     if not lines:
         raise CargoError(f"{source}: empty instances file")
+    first, head = lines[0]
     try:
-        header = BenchHeader.model_validate_json(lines[0])
+        header = BenchHeader.model_validate_json(head)
     except ValidationError as exc:
         raise CargoError(
-            f"{source}:1: not a {BENCH_FORMAT} header (the first line 'bench generate' "
-            f"writes): {_first_problem(exc)}"
+            f"{source}:{first}: not a {BENCH_FORMAT} header (the first line 'bench generate' "
+            f"writes): {first_problem(exc)}"
         ) from None
     out = []
-    for n, line in enumerate(lines[1:], start=2):
+    for n, line in lines[1:]:
         try:
             out.append(BenchInstance.model_validate_json(line))
         except ValidationError as exc:
-            raise CargoError(f"{source}:{n}: bad instance: {_first_problem(exc)}") from None
+            raise CargoError(f"{source}:{n}: bad instance: {first_problem(exc)}") from None
     return header, out
-
-
-def _first_problem(exc: ValidationError) -> str:
-    """One line: the first problem pydantic found (its field and message) and how many
-    more, without the input or the documentation link."""
-    errors = exc.errors(include_input=False, include_url=False)
-    first = errors[0]
-    where = ".".join(str(x) for x in first["loc"])
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where + ': ' if where else ''}{first['msg']}{more}"

@@ -227,3 +227,7 @@ def test_a_bad_instances_file_is_one_line_naming_the_line_and_field() -> None:
         read_instances('{"id": "a"}\n', source="x.jsonl")
     assert str(exc.value).startswith("x.jsonl:1: not a cargo-bench/1 header")
     assert "\n" not in str(exc.value)
+    # Blank lines are skipped, but the error names the line's number in the file.
+    with pytest.raises(CargoError) as exc:
+        read_instances(header + '\n\n\n{"id": 3}\n', source="x.jsonl")
+    assert str(exc.value).startswith("x.jsonl:4: bad instance: ")
