@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -296,13 +295,13 @@ def make_gate(
 
 
 def read_calibration_rows(path: str | Path) -> list[CalibrationRow]:
-    """Labelled rows from JSONL, each error reported with its line number."""
-    rows: list[CalibrationRow] = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(CalibrationRow.model_validate(json.loads(line)))
-        except (json.JSONDecodeError, ValidationError) as exc:
-            raise GateModelError(f"{path}:{n}: bad calibration row: {exc}") from exc
-    return rows
+    """Labelled rows from JSONL. A missing file or a bad row is a :class:`ConfigError`
+    of one line naming the file, the line and the field (not the value)."""
+    from monitor.io import read_jsonl_models
+
+    return [
+        row
+        for _, row in read_jsonl_models(
+            path, CalibrationRow, what="calibration rows", prefix="bad calibration row: "
+        )
+    ]

@@ -287,22 +287,34 @@ def check_writable(path: str | Path | None, what: str) -> None:
     if path is None or str(path) in ("", "-"):
         return
     p = Path(path)
-    problem = None
-    if p.is_dir():
-        problem = "Is a directory"
-    elif p.exists():
-        if not os.access(p, os.W_OK):
-            problem = "Permission denied"
-    else:
-        parent = p.parent
-        while not parent.exists() and parent != parent.parent:
-            parent = parent.parent
-        if not parent.is_dir():
-            problem = f"{parent} is not a folder"
-        elif not os.access(parent, os.W_OK | os.X_OK):
-            problem = "Permission denied"
+    try:
+        problem = _write_problem(p)
+    except OSError as exc:  # a name too long, a folder that cannot be searched, ...
+        problem = exc.strerror or str(exc)
     if problem:
         raise ConfigError(f"cannot write the {what} file {p}: {problem}")
+
+
+def _write_problem(p: Path) -> str | None:
+    def broken(x: Path) -> bool:  # a symbolic link to nothing
+        return os.path.lexists(x) and not x.exists()
+
+    if broken(p):
+        return "a symbolic link to nothing"
+    if p.is_dir():
+        return "Is a directory"
+    if p.exists():
+        return None if os.access(p, os.W_OK) else "Permission denied"
+    parent = p.parent
+    while not parent.exists() and parent != parent.parent:
+        if broken(parent):
+            return f"{parent} is a symbolic link to nothing"
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return "Permission denied"
+    return None
 
 
 def make_output_dir(path: Path, what: str) -> Path:
@@ -412,7 +424,8 @@ def read_jsonl_models(
     if not p.exists():
         raise ConfigError(f"{what} file not found: {p}")
     rows: list[tuple[int, ModelT]] = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1):
+    # Lines end at "\n" only (JSON keeps U+2028 and the like raw; splitlines() breaks on them).
+    for n, line in enumerate(p.read_text(encoding="utf-8").split("\n"), start=1):
         if not line.strip():
             continue
         try:

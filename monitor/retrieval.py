@@ -253,7 +253,12 @@ class GoldenIndex:
                     pass  # unreadable cache: rebuild below
         m = self.embedder.embed(questions) if questions else np.zeros((0, 1), np.float32)
         if cache_dir is not None:
-            cache_dir.mkdir(parents=True, exist_ok=True)
+            try:
+                cache_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a file where the folder should be, no permission
+                raise ConfigError(
+                    f"cannot write the cache folder {cache_dir}: {exc.strerror or exc}"
+                ) from exc
             path = self.cache_path(cache_dir)
             info_text = json.dumps(
                 {

@@ -261,6 +261,8 @@ async def run_monitor(
             await otlp.aclose()
         if interrupted:
             console.print(summary.table())
+            if otlp is not None:
+                console.print(otlp.table())
             where = f" (in {output})" if output != "-" else ""
             console.print(
                 f"interrupted: {counted(summary.traces, 'trace')} judged and written{where}"

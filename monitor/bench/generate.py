@@ -636,8 +636,9 @@ def _paraphrase_corruptions(
 def read_instances(
     text: str, *, source: str = "<instances>"
 ) -> tuple[BenchHeader, list[BenchInstance]]:
-    # (Blank lines are skipped; an error names the line's number in the file.)
-    lines = [(n, x) for n, x in enumerate(text.splitlines(), start=1) if x.strip()]
+    # (Blank lines are skipped; an error names the line's number in the file. Lines end
+    # at "\n" only: JSON keeps U+2028 and the like raw, which splitlines() breaks on.)
+    lines = [(n, x) for n, x in enumerate(text.split("\n"), start=1) if x.strip()]
     if not lines:
         raise CargoError(f"{source}: empty instances file")
     first, head = lines[0]

@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Name the unknown flags, not the values after them: `--sasl-password VALUE`
         # must not end up in a log of stderr.
         names = " ".join(u.split("=", 1)[0] for u in unknown if u.startswith("-"))
-        parser.error(
+        _command_parser(parser, args).error(
             f"unrecognized arguments: {names or f'{len(unknown)} value(s)'} "
             "(values not shown: one may be a secret)"
         )
@@ -96,6 +96,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cargo-monitor: interrupted", file=sys.stderr)
         return 130
+
+
+def _command_parser(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The parser of the command given (``bench run``, ``topics lag``), whose help
+    lists the flags an unknown one was meant to be."""
+    while True:
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        name = getattr(args, sub.dest, None) if sub is not None else None
+        if sub is None or name not in sub.choices:
+            return parser
+        parser = sub.choices[name]
 
 
 def validation_text(exc: ValidationError) -> str:

@@ -20,7 +20,6 @@ from monitor.calibration import (
     read_label_rows,
 )
 from monitor.errors import ConfigError
-from monitor.gate import save_gate_model
 from monitor.golden import load_golden
 from monitor.io import check_writable, write_output
 from monitor.retrieval import GoldenIndex
@@ -111,7 +110,7 @@ def main_calibrate(
         if not path.exists():
             raise ConfigError(f"traces file not found: {path}")
         questions = {}
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in path.read_text(encoding="utf-8").split("\n"):
             try:
                 d = json.loads(line)
             except json.JSONDecodeError:
@@ -133,8 +132,7 @@ def main_calibrate(
         embedding_model=embedding_model,
     )
     render(report, console)
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    save_gate_model(report.model, out)
+    write_output(out, report.model.model_dump_json(indent=2) + "\n", "gate model")
     console.print(
         f"gate model: {out} ({report.model.method}, gamma "
         f"{report.model.gamma:.4f}"

@@ -2,8 +2,9 @@
 class 4), on hand-written cases from invented domains (a boiler service, a ferry, a
 sauna, a food bank, a seed library; none is a bench seed).
 
-A sentence that keeps a step's words and adds or drops a negation beside them ("are
-[not] refunded", "can" -> "cannot") says the opposite: ``negated``, settled. A sentence
+A sentence that keeps a step's words and adds or drops a negation among them, in a
+changed run of at most two words ("are [not] refunded", "can" -> "cannot"), says the
+opposite: ``negated``, settled. A sentence
 that keeps the words but has its negation somewhere else -- the step said through a
 prohibition ("don't open the cover yourself, as that voids the guarantee" for "opening
 the cover yourself voids the guarantee"), or a clause of its own beside the step -- is
@@ -62,7 +63,7 @@ def test_a_negation_away_from_the_step_s_words_is_uncertain(step: str, answer: s
         ("refunds are given", "refunds are not given", True),
         ("you can apply online", "you cannot apply online", True),
         ("open the casing", "do not open the casing", True),  # at the start
-        ("the fee is charged", "the fee is charged; it is not refundable", False),  # a clause
+        ("the fee is charged", "the fee is charged; it is not refundable", False),  # 4 words
         ("the fee is charged", "the fee is charged for nothing", True),  # (beside it)
         ("opening the casing voids it", "please don't open up the casing - that voids it", False),
         ("the pass must be shown", "the pass does not need to be shown", False),  # 4 words

@@ -107,9 +107,15 @@ def test_bad_model_file_and_rows(tmp_path: Path) -> None:
     with pytest.raises(GateModelError, match=r"bad\.json"):
         load_gate_model(bad)
     rows = tmp_path / "rows.jsonl"
-    rows.write_text('{"similarity": 0.9, "appropriate": true}\n{"similarity": "x"}\n')
-    with pytest.raises(GateModelError, match=r"rows\.jsonl:2"):
+    rows.write_text('{"similarity": 0.9, "appropriate": true}\n{"similarity": "x-secret"}\n')
+    with pytest.raises(ConfigError, match=r"rows\.jsonl:2: bad calibration row: similarity"):
         read_calibration_rows(rows)
+    # One line, without the value; a missing file is named, not a traceback.
+    with pytest.raises(ConfigError) as err:
+        read_calibration_rows(rows)
+    assert "\n" not in str(err.value) and "x-secret" not in str(err.value)
+    with pytest.raises(ConfigError, match="calibration rows file not found"):
+        read_calibration_rows(tmp_path / "missing.jsonl")
 
 
 def test_make_gate_errors() -> None:

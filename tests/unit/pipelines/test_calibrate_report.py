@@ -461,3 +461,37 @@ def test_an_unreachable_set_validity_says_what_can_be_reached(tmp_path: Path) ->
     # ... and asking for that much is reached.
     r = cli("calibrate", "--labels", str(labels), "--out", str(out), "--set-validity", str(best))
     assert r.returncode == 0, r.stderr
+
+
+def test_check_writable_names_what_the_system_refuses(tmp_path: Path) -> None:
+    from monitor.errors import ConfigError
+    from monitor.io import check_writable
+
+    with pytest.raises(ConfigError, match=r"cannot write the report file .*: File name too long"):
+        check_writable(tmp_path / ("x" * 300 + ".json"), "report")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere" / "folder")
+    with pytest.raises(ConfigError, match="dangling is a symbolic link to nothing"):
+        check_writable(tmp_path / "dangling" / "g.json", "report")
+    (tmp_path / "dead.json").symlink_to(tmp_path / "nowhere.json")
+    with pytest.raises(ConfigError, match="a symbolic link to nothing"):
+        check_writable(tmp_path / "dead.json", "report")
+
+
+def test_a_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    labels = write_jsonl(tmp_path / "labels.jsonl", [{"question": "q", "appropriate": 1}])
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "g.json"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "afile"),
+    )
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().startswith(
+        f"cargo-monitor: error: cannot write the cache folder {tmp_path / 'afile'}: "
+    )

@@ -619,6 +619,9 @@ def test_version() -> None:
         (["run", "--tau", "abc"], "cargo-monitor run: error: argument --tau: 'abc': "),
         (["bench", "run", "--repeats", "0"], "cargo-monitor bench run: error: argument --repeats"),
         (["validate-golden"], "cargo-monitor validate-golden: error: the following arguments"),
+        # an unknown flag: the help of the command it was given to
+        (["run", "--tua", "1"], "cargo-monitor run: error: unrecognized arguments: --tua "),
+        (["topics", "lag", "--x"], "cargo-monitor topics lag: error: unrecognized arguments"),
     ],
 )
 def test_a_bad_flag_is_its_error_not_a_page_of_usage(

@@ -51,18 +51,20 @@ def test_an_interrupted_follow_run_prints_its_summary(tmp_path: Path) -> None:
     text, judged, cancelled = asyncio.run(_run_until_cancelled(tmp_path, 12))
     assert cancelled  # the interrupt still ends the run (exit 130 in the command)
     assert len(judged) == 12
-    assert "run summary" in text
+    assert text.count("run summary") == 1
     assert f"interrupted: 12 traces judged and written (in {tmp_path / 'judgments.jsonl'})" in (
         " ".join(text.split())
     )
 
 
 def test_run_lines_are_not_wrapped_in_a_log(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Not a terminal: the header (golden set, embedder, gate, judge) is one line, as a
     # log reader greps it, not cut at 80 columns.
     from pipelines.embedded import main_run
+
+    monkeypatch.delenv("COLUMNS", raising=False)  # (rich's width: 80 off a terminal)
 
     src = tmp_path / "in.jsonl"
     src.write_text(DEFAULT_SAMPLES.read_text().splitlines()[0] + "\n")
