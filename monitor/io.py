@@ -173,20 +173,40 @@ class FileSource:
         self.max_line_bytes = max_line_bytes
 
     async def __aiter__(self) -> AsyncIterator[RawTrace]:
-        with self.path.open("rb") as fh:
+        fh = self.path.open("rb")
+        try:
             reader = LineReader(fh, self.max_line_bytes)
             while True:
                 line = reader.read()
                 if line is None:
+                    if self.follow and not self._moved_on(fh):
+                        await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
+                        continue
+                    # The end (or, followed, a file rotated: its last line, then the
+                    # new file from its start).
+                    line = reader.finish()
+                    if line is not None:
+                        yield line.raw_trace(str(self.path))
                     if not self.follow:
-                        line = reader.finish()
-                        if line is not None:
-                            yield line.raw_trace(str(self.path))
                         break
-                    await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
+                    fh.close()
+                    fh = self.path.open("rb")
+                    reader = LineReader(fh, self.max_line_bytes)
                     continue
                 yield line.raw_trace(str(self.path))
                 await asyncio.sleep(0)
+        finally:
+            fh.close()
+
+    def _moved_on(self, fh: IO[bytes]) -> bool:
+        """Whether a followed file was rotated: replaced by a new file at its path
+        (renamed away, a new one created) or truncated in place (copytruncate), as
+        ``tail -F`` notices. A path with no file yet is waited for."""
+        try:
+            now = os.stat(self.path)
+        except OSError:
+            return False
+        return now.st_ino != os.fstat(fh.fileno()).st_ino or now.st_size < fh.tell()
 
 
 class StdinSource:

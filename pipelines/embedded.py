@@ -6,6 +6,7 @@ import asyncio
 import signal
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,6 +150,21 @@ class Summary:
         return t
 
 
+def _on_sigterm(loop: asyncio.AbstractEventLoop, callback: Callable[[], object]) -> bool:
+    try:
+        loop.add_signal_handler(signal.SIGTERM, callback)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, ...
+        return False
+    return True
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).exists() and Path(a).samefile(b)
+    except OSError:
+        return False
+
+
 def _source(settings_input: str, follow: bool, max_line_bytes: int) -> TraceSource:
     if settings_input == "-":
         return StdinSource(max_line_bytes=max_line_bytes)
@@ -181,6 +197,10 @@ async def run_monitor(
     golden = load_golden(settings.golden)
     redactor = make_redactor(settings.redact, settings.redact_salt)
     source = _source(input_path, follow, settings.max_payload_bytes)
+    for what, path in (("judgments", output), ("events", events_out)):
+        if path not in (None, "-") and input_path != "-" and _same_file(path, input_path):
+            # Opening the output would empty the input before a line of it is read.
+            raise ConfigError(f"the {what} file {path} is the input file: give another path")
     registry = CollectorRegistry()
     # Worker health (resident memory, CPU, open fds) for the dashboard.
     ProcessCollector(registry=registry)
@@ -232,6 +252,11 @@ async def run_monitor(
         transient=False,
     )
     interrupted = False
+    # SIGTERM (a service manager, `docker stop`) ends a run as Ctrl-C does: what was
+    # judged is written and summarised (asyncio.run cancels this task on Ctrl-C).
+    loop = asyncio.get_running_loop()
+    this = asyncio.current_task()
+    terminable = this is not None and _on_sigterm(loop, this.cancel)
     try:
         with bar:
             task = bar.add_task("run", total=total, status="")
@@ -255,6 +280,8 @@ async def run_monitor(
         interrupted = True
         raise
     finally:
+        if terminable:
+            loop.remove_signal_handler(signal.SIGTERM)
         sink.close()
         await aclose_judge(parts.judge)
         if otlp is not None:
@@ -312,6 +339,8 @@ def main_run(
         )
     except KeyboardInterrupt:
         return 130
+    except asyncio.CancelledError:  # SIGTERM (see run_monitor)
+        return 128 + signal.SIGTERM
     except ConfigError as exc:
         print(f"cargo-monitor: error: {exc}", file=sys.stderr)
         return 2

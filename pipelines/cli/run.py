@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from monitor.data import DEFAULT_OTLP_SAMPLES, DEFAULT_SAMPLES
+from monitor.errors import ConfigError
 from monitor.settings import CargoSettings
 from pipelines.cli.base import add_settings_flags, option_group, settings_from_args
 from pipelines.otel.settings import OtelSettings
@@ -57,6 +58,9 @@ class RunCommand:
         from pipelines.embedded import main_run
 
         otel = settings_from_args(OtelSettings, args)
+        if args.follow and args.input is None:
+            # (The bundled sample never grows: it would be followed forever.)
+            raise ConfigError("--follow tails a growing input: give it with --input FILE (or -)")
         input_path = default_input(args.input, otel.input_format)
         return main_run(
             settings_from_args(CargoSettings, args),

@@ -45,6 +45,26 @@ async def test_follow_tails_a_growing_file_and_waits_for_whole_lines(tmp_path: P
     assert [i.payload for i in items] == [b'{"a":1}', b'{"b":2}', b'{"c":3}']
 
 
+async def test_follow_reads_a_rotated_file_from_its_start(tmp_path: Path) -> None:
+    # Log rotation, as tail -F follows it: truncated in place (copytruncate), then
+    # renamed away and a new file created at the path. Every line written is read (a
+    # follower that kept its old position read nothing after either).
+    p = tmp_path / "t.jsonl"
+    p.write_text('{"n":1}\n{"n":2}\n{"n":3}\n')
+    source = FileSource(p, follow=True, poll_interval_s=0.01)
+    task = asyncio.create_task(_collect(source, 8))
+    await asyncio.sleep(0.1)
+    with p.open("r+") as fh:  # truncated in place, two shorter lines written
+        fh.truncate(0)
+        fh.write('{"n":4}\n{"n":5}\n')
+    await asyncio.sleep(0.1)
+    p.rename(tmp_path / "t.jsonl.1")
+    p.write_text('{"n":6}\n{"n":7}\n{"n":8}\n')
+    items = await asyncio.wait_for(task, 5)
+    assert [i.payload for i in items] == [f'{{"n":{k}}}'.encode() for k in range(1, 9)]
+    assert [i.location.line for i in items if i.location] == [1, 2, 3, 1, 2, 1, 2, 3]
+
+
 async def test_stdin_source() -> None:
     items = await _collect(StdinSource(io.BytesIO(b'{"a":1}\n{"b":2}\n')))
     assert len(items) == 2 and items[1].location and items[1].location.file == "<stdin>"

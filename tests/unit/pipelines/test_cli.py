@@ -524,6 +524,9 @@ def test_an_unknown_flag_is_named_but_its_value_never_shown(
             "cannot write the events file",
         ),
         (["--input-format", "otlp-json", "--otlp-endpoint", "foo"], "--otlp-endpoint: "),
+        # the output over the input would empty it before a line is read
+        (["--input", "{tmp}/afile", "--output", "{tmp}/afile"], "is the input file"),
+        (["--follow"], "--follow tails a growing input: give it with --input"),
     ],
 )
 def test_a_bad_path_or_endpoint_exits_2_with_one_line(
@@ -541,6 +544,7 @@ def test_a_bad_path_or_endpoint_exits_2_with_one_line(
     assert err.startswith("cargo-monitor: error: ") and message in err, err
     assert len(err.splitlines()) == 1 and "errors.pydantic.dev" not in err
     assert "input_value" not in err
+    assert (tmp_path / "afile").read_text() == "x"
 
 
 @pytest.mark.parametrize(

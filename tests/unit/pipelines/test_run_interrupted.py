@@ -81,3 +81,38 @@ def test_run_lines_are_not_wrapped_in_a_log(
     header = [x for x in capsys.readouterr().out.splitlines() if x.startswith("golden set ")]
     assert len(header) == 1 and len(header[0]) > 80
     assert header[0].endswith("judge structural")
+
+
+def test_sigterm_ends_a_follow_run_like_ctrl_c(tmp_path: Path) -> None:
+    # A service manager (or `docker stop`) sends SIGTERM: the run summarises what it
+    # judged and exits 143 (it died with no summary before).
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text("\n".join(DEFAULT_SAMPLES.read_text().splitlines()[:5]) + "\n")
+    argv = [sys.executable, "-m", "pipelines.cli", "run", "--input", str(src), "--follow"]
+    argv += ["--output", str(out), "--embedder", "hashing", "--no-progress"]
+    argv += ["--cache-dir", str(tmp_path / "c"), "--metrics-port", "0"]
+    proc = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if out.exists() and len(out.read_text().splitlines()) >= 5:
+                break
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        text, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, text
+    assert "interrupted: 5 traces judged and written" in " ".join(text.split())
