@@ -11,7 +11,7 @@ from monitor.diagnostics import GuardConfig
 from monitor.embeddings import Embedder, make_embedder
 from monitor.errors import ConfigError
 from monitor.evaluator import Evaluator
-from monitor.gate import make_gate
+from monitor.gate import CalibratedGate, Gate, make_gate
 from monitor.judges import Judge, JudgeDeps, make_judge
 from monitor.llm import LLMClient
 from monitor.retrieval import GoldenIndex, single_threaded_blas
@@ -26,6 +26,20 @@ class Components:
     index: GoldenIndex
     judge: Judge
     evaluator: Evaluator
+
+
+def _check_gate_embedder(gate: Gate, embedder: Embedder, path: object) -> None:
+    """A calibrated gate maps similarities to probabilities; similarities of another
+    embedding model are on another scale, and its thresholds mean nothing there (a
+    model fitted with the hashing embedder abstained on every MiniLM trace). The same
+    model in another runtime (``+onnx-int8-...``) is the same scale, near enough."""
+    fitted = gate.model.embedding_model if isinstance(gate, CalibratedGate) else None
+    if fitted and fitted.split("+")[0] != embedder.model_id.split("+")[0]:
+        raise ConfigError(
+            f"the gate model {path} was fitted on similarities of {fitted}; this run "
+            f"embeds with {embedder.model_id}: fit it again with this embedder "
+            "(cargo-monitor calibrate --embedder ...)"
+        )
 
 
 def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
@@ -45,6 +59,7 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         runtime=settings.embedder_runtime,
         cache_dir=settings.cache_dir,
     )
+    _check_gate_embedder(gate, embedder, settings.gate_model)
     index = GoldenIndex(
         golden,
         embedder,

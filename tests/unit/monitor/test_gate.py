@@ -123,3 +123,28 @@ def test_make_gate_errors() -> None:
         make_gate("calibrated")
     with pytest.raises(ConfigError, match="unknown gate"):
         make_gate("psychic")
+
+
+def test_a_gate_fitted_on_another_embedder_is_refused() -> None:
+    # Similarities of another model are on another scale: a gate fitted with the
+    # hashing embedder abstained on every MiniLM trace, without a word.
+    from monitor.embeddings import HashingEmbedder
+    from monitor.gate import CalibratedGate
+    from pipelines.components import _check_gate_embedder
+
+    rows = [CalibrationRow(similarity=s / 10, appropriate=s > 5) for s in range(10)]
+    hashing = HashingEmbedder()
+    on_minilm = fit_gate_model(
+        rows, "logistic", embedding_model="sentence-transformers/all-MiniLM-L6-v2"
+    )
+    with pytest.raises(ConfigError, match="fitted on similarities of sentence-transformers"):
+        _check_gate_embedder(CalibratedGate(on_minilm), hashing, "gate.json")
+    # The same model in another runtime, a model fitted on given similarities, and
+    # the model's own embedder pass.
+    int8 = on_minilm.model_copy(update={"embedding_model": hashing.model_id + "+onnx-int8-x"})
+    for model in (
+        int8,
+        fit_gate_model(rows, "logistic"),
+        on_minilm.model_copy(update={"embedding_model": hashing.model_id}),
+    ):
+        _check_gate_embedder(CalibratedGate(model), hashing, "gate.json")
