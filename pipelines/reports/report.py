@@ -430,6 +430,12 @@ def markdown(rep: LabelledReport) -> str:
             "findings " + (", ".join(f"{k} {v}" for k, v in sorted(c.findings.items())) or "none"),
             "",
         ]
+    if rep.labels is not None and rep.unmatched_labels:
+        lines += [
+            f"{rep.unmatched_labels} of {rep.labels} labels match no judgment (their "
+            "trace_id is in none): they are left out.",
+            "",
+        ]
     sel = rep.selective
     if sel and sel.get("gates"):
         lines += selective_lines(sel)
@@ -770,10 +776,12 @@ def main_report(
     ks: list[int] | None = None,
 ) -> int:
     """Write report.md, report.json, report.html and the plots under ``out``."""
-    make_output_dir(out, "report")  # a bad --out: one line, before the work
+    # The inputs are read first (a bad file leaves no empty report folder behind), the
+    # folder made before the work (a bad --out is one line).
     judgments = read_judgments(judgments_path)
     loss_labels = read_labels(labels) if labels else None
     model = load_gate_model(gate_model) if gate_model else None
+    make_output_dir(out, "report")
     rep = build_report(
         judgments,
         loss_labels,

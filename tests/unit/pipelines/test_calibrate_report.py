@@ -293,6 +293,28 @@ def test_report_rejects_bad_files_with_line_numbers(
     js.write_text('{"trace_id": "x"}\n', encoding="utf-8")
     r = cli("report", "--judgments", str(js), "--out", str(tmp_path / "r"))
     assert r.returncode == 2 and "j.jsonl:1: not a judgment" in r.stderr
+    assert not (tmp_path / "r").exists()  # no empty report folder left behind
+
+
+def test_report_says_how_many_labels_match_no_judgment(
+    open_gate_judgments: Path, tmp_path: Path
+) -> None:
+    rows = expert_labels(open_gate_judgments)
+    rows += [{"trace_id": "no-such-trace", "loss": 1}, {"trace_id": "nor-this", "loss": 0}]
+    labels = write_jsonl(tmp_path / "labels.jsonl", rows)
+    r = cli(
+        "report",
+        "--judgments",
+        str(open_gate_judgments),
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "r"),
+    )
+    assert r.returncode == 0, r.stderr
+    said = f"2 of {len(rows)} labels match no judgment"
+    assert said in " ".join(r.stdout.split())
+    assert said in " ".join((tmp_path / "r" / "report.md").read_text().split())
 
 
 def test_bench_gate_demo_on_a_seed_file(tmp_path: Path) -> None:
