@@ -61,6 +61,21 @@ class GoldenItem(_Frozen):
     )
 
     @model_validator(mode="after")
+    def _steps_in_answer(self) -> GoldenItem:
+        # A step is a sentence of the answer, or a part of one (its own full stop
+        # aside, any case): one that is not was taken as covered whenever an answer
+        # repeated the exemplar.
+        answer = " ".join(self.answer.split()).casefold()
+        for k, step in enumerate(self.steps):
+            core = " ".join(step.split()).rstrip(".!?;:,").strip().casefold()
+            if not core or core not in answer:
+                raise ValueError(
+                    f"steps.{k}: {step!r} does not occur in the answer (a step is a "
+                    "sentence of the answer, or a part of one, word for word)"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _policy_terms_in_answer(self) -> GoldenItem:
         for term in self.policy_terms:
             if not term.strip() or term not in self.answer:

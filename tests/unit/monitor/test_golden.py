@@ -77,6 +77,36 @@ items:
         load_golden(p)
 
 
+@pytest.mark.parametrize(
+    ("steps", "ok"),
+    [
+        ('["We close at five."]', False),  # not in the answer: it was always "covered"
+        ('["We open at nine."]', True),
+        ('["you must book ahead"]', True),  # a part of a sentence, its own case and stop
+        ('["  "]', False),
+    ],
+)
+def test_a_step_is_a_sentence_of_the_answer(tmp_path: Path, steps: str, ok: bool) -> None:
+    p = _write(
+        tmp_path,
+        f"""
+version: "1"
+items:
+  - id: a
+    intent: i
+    agent: x
+    question: "Q?"
+    answer: "We open at nine. You must book ahead, as places are limited."
+    steps: {steps}
+""",
+    )
+    if ok:
+        assert load_golden(p).items[0].steps
+    else:
+        with pytest.raises(GoldenSetError, match=r"item 'a': .*steps\.0: .* does not occur"):
+            load_golden(p)
+
+
 @pytest.mark.parametrize("text", ["items: []", "version: 1\nitems: 3", "- a\n- b", ": : :"])
 def test_structural_errors(tmp_path: Path, text: str) -> None:
     with pytest.raises(GoldenSetError, match=str(tmp_path)):

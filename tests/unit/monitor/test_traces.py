@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -132,3 +133,14 @@ def test_a_leading_bom_is_ignored_and_any_other_is_not() -> None:
     with pytest.raises(InvalidTraceError) as exc:
         parse_trace(b"\xef\xbb\xbf\xef\xbb\xbf" + raw)
     assert exc.value.reason == "invalid_json"
+
+
+def test_the_formats_page_lists_every_invalid_reason() -> None:
+    # The reasons are a metric label and a field users filter on: the page that
+    # documents the judgment lists them all (it listed six of 28).
+    from monitor.traces import INVALID_REASONS
+
+    page = (Path(__file__).parents[3] / "docs" / "formats.md").read_text(encoding="utf-8")
+    at = page.index("`reason` is one of")
+    said = page[at : page.index("\n\n", at)]
+    assert [r for r in INVALID_REASONS if f"`{r}`" not in said] == []
