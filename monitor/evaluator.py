@@ -60,6 +60,23 @@ async def _next(it: AsyncIterator[Sequence[RawTrace | Trace]]) -> Sequence[RawTr
     return await anext(it)
 
 
+def abstention_text(d: GateDecision) -> str:
+    """Why the gate did not let a trace be evaluated, with its figures."""
+
+    def f(x: float | None, digits: int = 2) -> str:
+        return "-" if x is None else f"{x:.{digits}f}"
+
+    why = {
+        "low_similarity": f"the nearest reference's similarity {f(d.similarity)} is below "
+        f"tau {f(d.threshold)}",
+        "low_margin": f"the top-2 margin {f(d.margin, 3)} is below delta {f(d.min_margin, 3)}",
+        "low_probability": f"the calibrated probability {f(d.probability)} that the nearest "
+        f"reference fits is below gamma {f(d.threshold)}",
+        "empty_golden_set": "the golden set has no items",
+    }.get(d.reason, d.reason)
+    return f"not evaluated: {why}"
+
+
 class Evaluator:
     def __init__(
         self,
@@ -229,6 +246,7 @@ class Evaluator:
                 trace_id=trace.trace_id,
                 status="abstained",
                 reason=decision.reason,
+                rationale=abstention_text(decision),
                 gate=decision,
                 judge=self.judge.info,
                 diagnostics=diagnostics,

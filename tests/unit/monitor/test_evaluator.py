@@ -77,6 +77,12 @@ async def test_batch_yields_one_judgment_per_input_in_order(golden: GoldenSet) -
     assert ok.diagnostics and ok.diagnostics.planner_verdict == "match"
     assert bad.reason == "invalid_json" and bad.penalized is None
     assert off.reason == "low_similarity" and off.diagnostics is not None
+    # Its rationale says why, with the figures (it was empty).
+    assert off.gate and off.gate.similarity is not None
+    assert off.rationale == (
+        f"not evaluated: the nearest reference's similarity {off.gate.similarity:.2f} "
+        f"is below tau {off.gate.threshold:.2f}"
+    )
     assert off.scores.assessed() == {}
     assert con.penalized is True
 
