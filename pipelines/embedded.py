@@ -251,7 +251,7 @@ async def run_monitor(
         disable=not progress,
         transient=False,
     )
-    interrupted = False
+    interrupted, held = False, 0
     # SIGTERM (a service manager, `docker stop`) ends a run as Ctrl-C does: what was
     # judged is written and summarised (asyncio.run cancels this task on Ctrl-C).
     loop = asyncio.get_running_loop()
@@ -278,6 +278,9 @@ async def run_monitor(
         # Ctrl-C (asyncio.run cancels this task): how a `--follow` run or a piped one
         # ends. What was judged is written and counted; say so before leaving.
         interrupted = True
+        # OpenTelemetry traces still open (waiting for more spans, or for their quiet
+        # period) get no judgment: say how many, not nothing.
+        held = otlp.ingest.buffer.open_traces if otlp is not None else 0
         raise
     finally:
         if terminable:
@@ -294,6 +297,12 @@ async def run_monitor(
             console.print(
                 f"interrupted: {counted(summary.traces, 'trace')} judged and written{where}"
             )
+            if held:
+                console.print(
+                    f"not judged: {counted(held, 'OpenTelemetry trace')} still open (spans "
+                    "received, the trace not yet complete or quiet); send their spans again "
+                    "to have them judged"
+                )
     console.print(summary.table())
     if otlp is not None:
         console.print(otlp.table())

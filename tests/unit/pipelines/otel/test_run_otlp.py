@@ -421,3 +421,36 @@ def test_otlp_http_names_a_connection_error_at_once(caplog: pytest.LogCaptureFix
     assert any(
         "ConnectError" in r.getMessage() and "retrying" in r.getMessage() for r in caplog.records
     )
+
+
+def test_an_interrupted_follow_run_counts_the_traces_still_open(tmp_path: Path) -> None:
+    # Ctrl-C while an OpenTelemetry trace waits for its root (or its quiet period):
+    # it gets no judgment, and the run says so instead of dropping it without a word.
+    import io
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(record(*genai_spans()[4:]) + "\n")  # one trace's children, no root
+    console = io.StringIO()
+
+    async def go() -> None:
+        task = asyncio.create_task(
+            run_monitor(
+                CargoSettings(embedder="hashing", cache_dir=tmp_path / "c", metrics_port=0),
+                input_path=str(src),
+                output=str(tmp_path / "j.jsonl"),
+                follow=True,
+                keep_serving=False,
+                progress=False,
+                console=Console(file=console, width=200),
+                otel=OtelSettings(input_format="otlp-json"),
+            )
+        )
+        await asyncio.sleep(3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(go())
+    text = " ".join(console.getvalue().split())
+    assert "interrupted: 0 traces judged and written" in text
+    assert "not judged: 1 OpenTelemetry trace still open" in text
