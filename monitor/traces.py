@@ -201,7 +201,7 @@ def _decode_json(payload: str | bytes, limits: InputLimits) -> tuple[Any, bool]:
         data = _decoder(limits).decode(text)
     except json.JSONDecodeError as exc:
         raise InvalidTraceError(
-            "invalid_json", detail=f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+            "invalid_json", detail=f"{exc.msg} (line {exc.lineno} column {exc.colno})"
         ) from exc
     clean = (
         len(text) <= limits.max_string_chars
