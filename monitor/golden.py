@@ -72,7 +72,5 @@ def item_problems(item: GoldenItem) -> list[str]:
                 f"parameters.{name}: value {spec.value!r} occurs in neither the "
                 "answer nor the question"
             )
-    for k, step in enumerate(item.steps):
-        if not step.strip():
-            out.append(f"steps.{k}: empty step")
+    # (An empty step, or one that is not in the answer, the item's own model refuses.)
     return out

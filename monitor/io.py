@@ -13,12 +13,13 @@ import asyncio
 import contextlib
 import json
 import os
+import stat
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol, TypeVar
+from typing import IO, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -153,6 +154,10 @@ def count_lines(path: str | Path) -> int | None:
     return count + (not blank)
 
 
+# Polls without new data in a replaced file before the follower moves to the new one.
+_ROTATION_QUIET_POLLS = 2
+
+
 class FileSource:
     """JSONL traces from a file; with ``follow`` it tails the file like ``tail -f``.
 
@@ -173,40 +178,67 @@ class FileSource:
         self.max_line_bytes = max_line_bytes
 
     async def __aiter__(self) -> AsyncIterator[RawTrace]:
-        fh = self.path.open("rb")
+        fh: IO[bytes] = self.path.open("rb")
+        quiet = 0  # polls without data since the path was seen to hold a new file
         try:
             reader = LineReader(fh, self.max_line_bytes)
             while True:
                 line = reader.read()
-                if line is None:
-                    if self.follow and not self._moved_on(fh):
-                        await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
-                        continue
-                    # The end (or, followed, a file rotated: its last line, then the
-                    # new file from its start).
+                if line is not None:
+                    quiet = 0
+                    yield line.raw_trace(str(self.path))
+                    await asyncio.sleep(0)
+                    continue
+                if not self.follow:
                     line = reader.finish()
                     if line is not None:
                         yield line.raw_trace(str(self.path))
-                    if not self.follow:
-                        break
-                    fh.close()
-                    fh = self.path.open("rb")
-                    reader = LineReader(fh, self.max_line_bytes)
+                    break
+                moved = self._moved_on(fh)
+                quiet = quiet + 1 if moved == "replaced" else 0
+                new = None
+                if moved == "truncated" or quiet > _ROTATION_QUIET_POLLS:
+                    # Rotated (as tail -F follows it): the old file's last line, then
+                    # the file now at the path from its start. A replaced file is
+                    # drained first (a writer may still be appending to it until it
+                    # reopens its log); a path that cannot be read yet is waited for.
+                    new = fh if moved == "truncated" else self._reopen()
+                if new is None:
+                    await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
                     continue
-                yield line.raw_trace(str(self.path))
-                await asyncio.sleep(0)
+                line = reader.finish()
+                if line is not None:
+                    yield line.raw_trace(str(self.path))
+                if new is fh:
+                    fh.seek(0)
+                else:
+                    fh.close()
+                    fh = new
+                reader, quiet = LineReader(fh, self.max_line_bytes), 0
         finally:
             fh.close()
 
-    def _moved_on(self, fh: IO[bytes]) -> bool:
-        """Whether a followed file was rotated: replaced by a new file at its path
+    def _moved_on(self, fh: IO[bytes]) -> Literal["replaced", "truncated"] | None:
+        """Whether a followed file was rotated: replaced by another file at its path
         (renamed away, a new one created) or truncated in place (copytruncate), as
         ``tail -F`` notices. A path with no file yet is waited for."""
         try:
-            now = os.stat(self.path)
+            now, mine = os.stat(self.path), os.fstat(fh.fileno())
         except OSError:
-            return False
-        return now.st_ino != os.fstat(fh.fileno()).st_ino or now.st_size < fh.tell()
+            return None
+        if (now.st_dev, now.st_ino) != (mine.st_dev, mine.st_ino):
+            return "replaced"
+        return "truncated" if now.st_size < fh.tell() else None
+
+    def _reopen(self) -> IO[bytes] | None:
+        """The regular file now at the path, open; ``None`` while there is none that
+        can be read (a folder, a FIFO, no permission yet, gone again)."""
+        try:
+            if not stat.S_ISREG(os.stat(self.path).st_mode):
+                return None
+            return self.path.open("rb")
+        except OSError:
+            return None
 
 
 class StdinSource:

@@ -121,9 +121,12 @@ class Redactor:
 
         An ``invalid`` judgment's rationale is the decoder's own message (reason, field,
         sizes) and stays, except for the reasons whose message may quote input
-        (:data:`_QUOTING_REASONS`: an exception's text, an OTLP parser's message).
+        (:data:`_QUOTING_REASONS`: an exception's text, an OTLP parser's message). An
+        abstention's rationale is the gate's reason and figures, no content: it stays.
         """
-        keep_rationale = j.status == "invalid" and j.reason not in _QUOTING_REASONS
+        keep_rationale = j.status == "abstained" or (
+            j.status == "invalid" and j.reason not in _QUOTING_REASONS
+        )
         return j.model_copy(
             update={
                 "rationale": j.rationale

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import unicodedata
 from typing import Any
 
 from pydantic import (
@@ -41,6 +43,20 @@ class ParamSpec(_Frozen):
         return self
 
 
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def _words(text: str) -> list[str]:
+    """Words (case, punctuation, quotes, dashes and Unicode form aside)."""
+    plain = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).casefold()
+    return re.findall(r"\w+", plain)
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    n = len(part)
+    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
+
+
 class GoldenItem(_Frozen):
     """A reference question/answer pair with its own instance values annotated."""
 
@@ -62,13 +78,13 @@ class GoldenItem(_Frozen):
 
     @model_validator(mode="after")
     def _steps_in_answer(self) -> GoldenItem:
-        # A step is a sentence of the answer, or a part of one (its own full stop
-        # aside, any case): one that is not was taken as covered whenever an answer
-        # repeated the exemplar.
-        answer = " ".join(self.answer.split()).casefold()
+        # A step is a sentence of the answer, or a part of one: one that is not was
+        # taken as covered whenever an answer repeated the exemplar. Compared word for
+        # word, whatever the case, punctuation, quotes, dashes or Unicode form.
+        answer = _words(self.answer)
         for k, step in enumerate(self.steps):
-            core = " ".join(step.split()).rstrip(".!?;:,").strip().casefold()
-            if not core or core not in answer:
+            words = _words(step)
+            if not words or not _contains(answer, words):
                 raise ValueError(
                     f"steps.{k}: {step!r} does not occur in the answer (a step is a "
                     "sentence of the answer, or a part of one, word for word)"

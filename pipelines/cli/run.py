@@ -32,7 +32,12 @@ class RunCommand:
             help="JSONL traces (or OTLP/JSON lines); '-' for stdin (default: the bundled "
             "sample traffic, as OpenTelemetry spans with --input-format otlp-json)",
         )
-        inp.add_argument("--follow", action="store_true", help="tail a growing input file")
+        inp.add_argument(
+            "--follow",
+            action="store_true",
+            help="tail a growing input file, through its rotation (as tail -F); Ctrl-C or "
+            "SIGTERM ends it with the summary",
+        )
         out = option_group(parser, "output")
         out.add_argument(
             "--output",

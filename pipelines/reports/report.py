@@ -746,12 +746,13 @@ def build_report(
     if labels is None:
         return LabelledReport(format=REPORT_FORMAT, summary=summary(judgments), labels=None)
     by_id = {lab.trace_id: lab for lab in labels}
+    judged = {j.trace_id for j in judgments}
     items = _items(judgments, by_id, gate_model)
     return LabelledReport(
         format=REPORT_FORMAT,
         summary=summary(judgments),
         labels=len(labels),
-        unmatched_labels=len(set(by_id) - {j.trace_id for j in judgments}),
+        unmatched_labels=sum(lab.trace_id not in judged for lab in labels),
         selective=selective(
             items,
             delta=delta,

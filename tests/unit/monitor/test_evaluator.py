@@ -80,8 +80,8 @@ async def test_batch_yields_one_judgment_per_input_in_order(golden: GoldenSet) -
     # Its rationale says why, with the figures (it was empty).
     assert off.gate and off.gate.similarity is not None
     assert off.rationale == (
-        f"not evaluated: the nearest reference's similarity {off.gate.similarity:.2f} "
-        f"is below tau {off.gate.threshold:.2f}"
+        f"not evaluated: the nearest reference's similarity {off.gate.similarity:.4f} "
+        f"is below tau {off.gate.threshold:.4f}"
     )
     assert off.scores.assessed() == {}
     assert con.penalized is True

@@ -83,6 +83,9 @@ items:
         ('["We close at five."]', False),  # not in the answer: it was always "covered"
         ('["We open at nine."]', True),
         ('["you must book ahead"]', True),  # a part of a sentence, its own case and stop
+        ('["You must book ahead - as places are limited."]', True),  # its own punctuation
+        ('["You must book\u200b ahead, as places are limited."]', True),  # zero width
+        ('["You must book early"]', False),
         ('["  "]', False),
     ],
 )

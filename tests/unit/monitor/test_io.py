@@ -65,6 +65,30 @@ async def test_follow_reads_a_rotated_file_from_its_start(tmp_path: Path) -> Non
     assert [i.location.line for i in items if i.location] == [1, 2, 3, 1, 2, 1, 2, 3]
 
 
+async def test_follow_drains_a_renamed_file_and_waits_for_a_readable_one(
+    tmp_path: Path,
+) -> None:
+    # A writer finishes its line in the renamed file before it reopens its log, and
+    # the path holds a folder for a while: the line is read whole from the old file, the
+    # folder is waited out (it ended the run), and the new file is read from its start.
+    p = tmp_path / "t.jsonl"
+    p.write_text('{"n":1}\n{"n":')
+    source = FileSource(p, follow=True, poll_interval_s=0.02)
+    task = asyncio.create_task(_collect(source, 4))
+    await asyncio.sleep(0.1)
+    old = tmp_path / "t.jsonl.1"
+    p.rename(old)
+    p.mkdir()
+    with old.open("a") as fh:  # still the writer's open file
+        fh.write('2}\n{"n":3}\n')
+    await asyncio.sleep(0.3)
+    assert not task.done()
+    p.rmdir()
+    p.write_text('{"n":4}\n')
+    items = await asyncio.wait_for(task, 5)
+    assert [i.payload for i in items] == [f'{{"n":{k}}}'.encode() for k in range(1, 5)]
+
+
 async def test_stdin_source() -> None:
     items = await _collect(StdinSource(io.BytesIO(b'{"a":1}\n{"b":2}\n')))
     assert len(items) == 2 and items[1].location and items[1].location.file == "<stdin>"

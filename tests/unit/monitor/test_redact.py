@@ -101,6 +101,19 @@ async def test_hashes_are_salted_and_stable(golden: GoldenSet) -> None:
     assert len(values) >= 1 and all(v.startswith(PREFIX) for v in values)
 
 
+def test_an_abstention_rationale_is_kept() -> None:
+    # The gate's reason and figures, no content: hashing it hid why nothing was judged.
+    text = "not evaluated: the nearest reference's similarity 0.2300 is below tau 0.8000"
+    j = Judgment(
+        trace_id="t",
+        status="abstained",
+        reason="low_similarity",
+        rationale=text,
+        evaluated_at=datetime.now(UTC),
+    )
+    assert Redactor(SALT)(j).rationale == text
+
+
 def test_error_texts_are_hashed_but_kinds_kept() -> None:
     j = Judgment(
         trace_id="t",
