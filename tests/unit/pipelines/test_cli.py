@@ -527,6 +527,10 @@ def test_an_unknown_flag_is_named_but_its_value_never_shown(
         # the output over the input would empty it before a line is read
         (["--input", "{tmp}/afile", "--output", "{tmp}/afile"], "is the input file"),
         (["--follow"], "--follow tails a growing input: give it with --input"),
+        (
+            ["--input-format", "otlp-json", "--output", "{tmp}/x", "--otel-events-out", "{tmp}/x"],
+            "the judgments and the events go to one file",
+        ),
     ],
 )
 def test_a_bad_path_or_endpoint_exits_2_with_one_line(
