@@ -159,7 +159,8 @@ _ROTATION_QUIET_POLLS = 2
 
 
 class FileSource:
-    """JSONL traces from a file; with ``follow`` it tails the file like ``tail -f``.
+    """JSONL traces from a file; with ``follow`` it tails the file like ``tail -F``,
+    through its rotation (see :meth:`_moved_on`).
 
     A line over ``max_line_bytes`` is never read whole (see :class:`LineReader`).
     """
