@@ -201,8 +201,12 @@ async def run_monitor(
         if path not in (None, "-") and input_path != "-" and _same_file(path, input_path):
             # Opening the output would empty the input before a line of it is read.
             raise ConfigError(f"the {what} file {path} is the input file: give another path")
-    if output not in (None, "-") and events_out and (
-        Path(output).absolute() == Path(events_out).absolute() or _same_file(output, events_out)
+    if (
+        output not in (None, "-")
+        and events_out
+        and (
+            Path(output).absolute() == Path(events_out).absolute() or _same_file(output, events_out)
+        )
     ):
         raise ConfigError(f"the judgments and the events go to one file {output}: give two")
     registry = CollectorRegistry()
