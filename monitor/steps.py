@@ -37,6 +37,7 @@ from monitor.embeddings import EmbedBatcher, Embedder
 from monitor.schemas import GoldenItem, StepVerdict
 from monitor.text import (
     canon,
+    contains_run,
     content,
     polarity,
     polarity_flip,
@@ -384,14 +385,6 @@ def _best_home(part: list[str], others: list[_Words], prefix: int) -> tuple[floa
     return max(((_recall(part, ws, prefix), text) for ws, text in others), default=(0.0, ""))
 
 
-def _contains(hay: list[str], needle: list[str]) -> bool:
-    """Whether ``needle`` occurs as a contiguous run of ``hay`` (punctuation aside)."""
-    n = len(needle)
-    if n == 0 or n > len(hay):
-        return False
-    return any(hay[i : i + n] == needle for i in range(len(hay) - n + 1))
-
-
 def _negator(word: str) -> bool:
     return word in POLARITY_NEGATORS or word == "n't"
 
@@ -662,7 +655,7 @@ class StepVerifier:
             others = [
                 k
                 for k in range(len(steps))
-                if k != k_own and not _contains(said, list(words_of(step_words[k])))
+                if k != k_own and not contains_run(said, words_of(step_words[k]))
             ]
             score[np.ix_(others, by_sentence[g.at])] = 0.0
         # The answer's words, sentence by sentence (all of them; and its content words).
@@ -1338,7 +1331,7 @@ class StepVerifier:
         turned = _bound_reversed(step.masked, full)
         if turned:
             return "altered", f"bound reversed: {turned}", False
-        if _contains(gw, sw):
+        if contains_run(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
         # The step word for word but for one comparison or order word turned the
         # other way ("whichever is lower" -> "whichever is higher", "before the

@@ -18,6 +18,7 @@ from pydantic import (
 )
 
 from monitor.schemas.base import ParamType, _Frozen
+from monitor.text.tokens import contains_run
 
 # --------------------------------------------------------------------------- golden set
 
@@ -52,11 +53,6 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", plain)
 
 
-def _contains(words: list[str], part: list[str]) -> bool:
-    n = len(part)
-    return any(words[i : i + n] == part for i in range(len(words) - n + 1))
-
-
 class GoldenItem(_Frozen):
     """A reference question/answer pair with its own instance values annotated."""
 
@@ -84,7 +80,7 @@ class GoldenItem(_Frozen):
         answer = _words(self.answer)
         for k, step in enumerate(self.steps):
             words = _words(step)
-            if not words or not _contains(answer, words):
+            if not contains_run(answer, words):
                 raise ValueError(
                     f"steps.{k}: {step!r} does not occur in the answer (a step is a "
                     "sentence of the answer, or a part of one, word for word)"

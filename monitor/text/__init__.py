@@ -15,6 +15,7 @@ from monitor.text.polarity import polarity, polarity_flip
 from monitor.text.sentences import Sentence, split_clauses, split_sentences
 from monitor.text.tokens import (
     canon,
+    contains_run,
     content,
     policy_terms,
     raw_words,
@@ -27,6 +28,7 @@ from monitor.text.tokens import (
 __all__ = [
     "Sentence",
     "canon",
+    "contains_run",
     "content",
     "fold_case_space",
     "normalize_text",

@@ -64,6 +64,14 @@ def singular(w: str) -> str:
     return w
 
 
+def contains_run(hay: Sequence[str], needle: Sequence[str]) -> bool:
+    """Whether ``needle`` occurs as a contiguous run of ``hay`` (an empty one does not)."""
+    h, w, n = list(hay), list(needle), len(needle)
+    if n == 0 or n > len(h):
+        return False
+    return any(h[i : i + n] == w for i in range(len(h) - n + 1))
+
+
 def canon(w: str) -> str:
     """A coarse key for aligning two token runs: singular, cut to five letters
     (numbers and slots whole)."""
