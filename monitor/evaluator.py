@@ -63,16 +63,16 @@ async def _next(it: AsyncIterator[Sequence[RawTrace | Trace]]) -> Sequence[RawTr
 def abstention_text(d: GateDecision) -> str:
     """Why the gate did not let a trace be evaluated, with its figures."""
 
-    def f(x: float | None, digits: int = 2) -> str:
-        return "-" if x is None else f"{x:.{digits}f}"
+    def f(x: float | None) -> str:
+        # (Four decimals: 0.7995 against 0.80 must not read "0.80 is below 0.80".)
+        return "-" if x is None else f"{x:.4f}"
 
-    # (Four decimals: 0.7995 against 0.80 must not read "0.80 is below 0.80".)
     why = {
-        "low_similarity": f"the nearest reference's similarity {f(d.similarity, 4)} is "
-        f"below tau {f(d.threshold, 4)}",
-        "low_margin": f"the top-2 margin {f(d.margin, 4)} is below delta {f(d.min_margin, 4)}",
-        "low_probability": f"the calibrated probability {f(d.probability, 4)} that the "
-        f"nearest reference fits is below gamma {f(d.threshold, 4)}",
+        "low_similarity": f"the nearest reference's similarity {f(d.similarity)} is "
+        f"below tau {f(d.threshold)}",
+        "low_margin": f"the top-2 margin {f(d.margin)} is below delta {f(d.min_margin)}",
+        "low_probability": f"the calibrated probability {f(d.probability)} that the "
+        f"nearest reference fits is below gamma {f(d.threshold)}",
         "empty_golden_set": "the golden set has no items",
     }.get(d.reason, d.reason)
     return f"not evaluated: {why}"

@@ -1157,10 +1157,11 @@ class StepVerifier:
             # step. In a sentence that rewords the step ("no reply = removed" for
             # "confirm ... or the application is removed") what the negation governs
             # is open, as it is for a modal or an antonym.
+            fw = tokens(full)  # (``sw`` is the step's: tokens(step.masked))
             settled = (
                 "negation" in flip.split(" + ")
-                and _recall(sw, tokens(full), p) >= self.config.lexical_sure
-                and _negation_in_place(tokens(step.masked), tokens(full))
+                and _recall(sw, fw, p) >= self.config.lexical_sure
+                and _negation_in_place(sw, fw)
             )
             return "negated", f"polarity flipped ({flip})", settled
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
