@@ -169,7 +169,11 @@ def load_gate_model(path: str | Path) -> CalibratedGateModel:
 
 
 def save_gate_model(model: CalibratedGateModel, path: str | Path) -> None:
-    Path(path).write_text(model.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    """Write the model as ``cargo-gate/1`` JSON (its folder made; a path that cannot be
+    written is a :class:`ConfigError` naming it)."""
+    from monitor.io import write_output
+
+    write_output(path, model.model_dump_json(indent=2) + "\n", "gate model")
 
 
 class CalibratedGate:

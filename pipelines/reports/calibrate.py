@@ -20,6 +20,7 @@ from monitor.calibration import (
     read_label_rows,
 )
 from monitor.errors import ConfigError
+from monitor.gate import save_gate_model
 from monitor.golden import load_golden
 from monitor.io import check_writable, write_output
 from monitor.retrieval import GoldenIndex
@@ -132,7 +133,7 @@ def main_calibrate(
         embedding_model=embedding_model,
     )
     render(report, console)
-    write_output(out, report.model.model_dump_json(indent=2) + "\n", "gate model")
+    save_gate_model(report.model, out)
     console.print(
         f"gate model: {out} ({report.model.method}, gamma "
         f"{report.model.gamma:.4f}"
