@@ -23,19 +23,45 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pydantic import ValidationError
 
     from monitor.schemas import LLMCall
 
 
+# The prefixes pydantic puts before a validator's own message.
+_PYDANTIC_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def _message(msg: str) -> str:
+    for prefix in _PYDANTIC_PREFIXES:
+        if msg.startswith(prefix):
+            return msg[len(prefix) :]
+    return msg
+
+
+def problem_lines(
+    exc: ValidationError, name: Callable[[tuple[int | str, ...]], str] | None = None
+) -> list[str]:
+    """One line per pydantic error, ``where: message``: ``where`` is ``name(loc)``
+    (default: the location joined with dots; left out when empty, as for a check of
+    the whole model), the message without pydantic's "Value error, " prefix. Neither
+    the input (it may be a secret) nor the documentation link."""
+    out = []
+    for e in exc.errors(include_input=False, include_url=False):
+        where = name(e["loc"]) if name is not None else ".".join(str(x) for x in e["loc"])
+        msg = _message(e["msg"])
+        out.append(f"{where}: {msg}" if where else msg)
+    return out
+
+
 def first_problem(exc: ValidationError) -> str:
-    """One line for a pydantic error: the first problem (its field and message) and how
-    many more, without the input (it may be a secret) or the documentation link."""
-    errors = exc.errors(include_input=False, include_url=False)
-    first = errors[0]
-    where = ".".join(str(x) for x in first["loc"])
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where + ': ' if where else ''}{first['msg']}{more}"
+    """One line for a pydantic error: the first problem (:func:`problem_lines`) and how
+    many more."""
+    lines = problem_lines(exc)
+    more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+    return f"{lines[0]}{more}"
 
 
 class CargoError(Exception):

@@ -9,12 +9,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from monitor.errors import GoldenSetError
+from monitor.errors import GoldenSetError, problem_lines
 from monitor.schemas import GoldenItem, GoldenSet
-
-
-def _loc(err: Any) -> str:
-    return ".".join(str(p) for p in err["loc"]) or "<root>"
+from monitor.schemas.golden import value_shape_problem
 
 
 def load_golden(path: str | Path) -> GoldenSet:
@@ -47,12 +44,14 @@ def parse_golden(raw: Any, *, source: str = "<golden>") -> GoldenSet:
         try:
             item = GoldenItem.model_validate(entry)
         except ValidationError as exc:
-            for err in exc.errors():
-                problems.append(f"{where}: {_loc(err)}: {err['msg']}")
+            problems.extend(f"{where}: {line}" for line in problem_lines(exc))
             continue
         problems.extend(f"{where}: {p}" for p in item_problems(item))
         items.append(item)
-    for ident, count in Counter(i.id for i in items).items():
+    # Counted on every entry, valid or not: a duplicate is reported in the same pass
+    # as the other problems, not after they are fixed.
+    ids = [e.get("id") for e in items_raw if isinstance(e, dict)]
+    for ident, count in Counter(i for i in ids if isinstance(i, str) and i).items():
         if count > 1:
             problems.append(f"{source}: item {ident!r}: duplicate id ({count} items)")
     if problems:
@@ -72,5 +71,8 @@ def item_problems(item: GoldenItem) -> list[str]:
                 f"parameters.{name}: value {spec.value!r} occurs in neither the "
                 "answer nor the question"
             )
+        shape = value_shape_problem(spec.type, spec.length, spec.value)
+        if shape is not None:
+            out.append(f"parameters.{name}: value {shape}")
     # (An empty step, or one that is not in the answer, the item's own model refuses.)
     return out

@@ -112,12 +112,11 @@ def _command_parser(
 
 
 def validation_text(exc: ValidationError) -> str:
-    """One line per pydantic error: the setting and the message, without the input
-    (which may be a secret) or pydantic's documentation link."""
-    return "; ".join(
-        f"{'.'.join(str(x) for x in e['loc']) or exc.title}: {e['msg']}"
-        for e in exc.errors(include_input=False, include_url=False)
-    )
+    """The pydantic errors on one line (:func:`~monitor.errors.problem_lines`), a
+    check of the whole model named by the model."""
+    from monitor.errors import problem_lines
+
+    return "; ".join(problem_lines(exc, lambda loc: ".".join(str(x) for x in loc) or exc.title))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -39,7 +39,7 @@ from pydantic import SecretStr, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
-from monitor.errors import ConfigError
+from monitor.errors import ConfigError, problem_lines
 
 __all__ = [
     "GROUPS",
@@ -365,16 +365,14 @@ def _settings_problem(model_cls: type[BaseSettings], exc: ValidationError, given
     else its environment variable (``CARGO_TAU: ...``). The value is not echoed (it may
     be a secret), nor pydantic's documentation link."""
     prefix = str(model_cls.model_config.get("env_prefix", ""))
-    parts = []
-    for e in exc.errors(include_input=False, include_url=False):
-        loc = e["loc"]
+
+    def where(loc: tuple[int | str, ...]) -> str:
         name = loc[0] if loc and isinstance(loc[0], str) else None
         field = model_cls.model_fields.get(name) if name is not None else None
         if name is None or field is None:
-            where = ".".join(str(x) for x in loc) or model_cls.__name__
-        elif name in given:
-            where = flag_name(name, field) or str(_extra(field).get("env_flag") or name)
-        else:
-            where = f"{prefix}{name}".upper()
-        parts.append(f"{where}: {e['msg']}")
-    return "; ".join(parts)
+            return ".".join(str(x) for x in loc) or model_cls.__name__
+        if name in given:
+            return flag_name(name, field) or str(_extra(field).get("env_flag") or name)
+        return f"{prefix}{name}".upper()
+
+    return "; ".join(problem_lines(exc, where))

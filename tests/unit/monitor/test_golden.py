@@ -142,3 +142,44 @@ items:
     params = gs.items[0].parameters
     assert params["serviceTag"].type == "alnum"
     assert params["warrantyEnd"].type == "date"
+
+
+def test_a_duplicate_id_is_reported_beside_the_other_problems(tmp_path: Path) -> None:
+    # One of the two items with id 'a' is itself invalid: the duplicate was reported
+    # only once that item had been fixed.
+    p = _write(
+        tmp_path,
+        """
+version: "1"
+items:
+  - {id: a, intent: i, agent: x, question: "Q?", answer: "Do this.", steps: ["Do that."]}
+  - {id: a, intent: i, agent: x, question: "Q2?", answer: "A."}
+""",
+    )
+    with pytest.raises(GoldenSetError) as exc:
+        load_golden(p)
+    text = "\n".join(exc.value.problems)
+    assert f"{p}: item 'a': duplicate id (2 items)" in text
+    assert f"{p}: item 'a': steps.0: 'Do that.' does not occur in the answer" in text
+    # Without pydantic's wording for a check of the whole item.
+    assert "<root>" not in text
+    assert "Value error" not in text
+
+
+def test_a_value_of_another_length_than_declared_is_refused(tmp_path: Path) -> None:
+    p = _write(
+        tmp_path,
+        """
+version: "1"
+items:
+  - {id: a, intent: i, agent: x, question: "Is order 1234 ready?", answer: "Order 1234 is ready.",
+     parameters: {orderNo: {value: "1234", type: digits, length: 5}}}
+  - {id: b, intent: j, agent: x, question: "Is task T-12 done?", answer: "Task T-12 is done.",
+     parameters: {taskId: {value: "T-12", type: alnum, length: 4}}}
+""",
+    )
+    with pytest.raises(GoldenSetError) as exc:
+        load_golden(p)
+    assert exc.value.problems == [
+        f"{p}: item 'a': parameters.orderNo: value '1234' has 4 characters, not its length 5"
+    ]
