@@ -43,6 +43,7 @@ from pydantic import (
 
 from monitor.errors import GoldenSetError
 from monitor.schemas import GoldenItem, GoldenSet, ParamSpec
+from monitor.schemas.golden import value_shape_problem
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SeedParamType = Literal["digits", "alnum", "date", "enum", "integer", "money"]
@@ -346,6 +347,8 @@ class Seed(BaseModel):
                 out.append(f"golden: {name!r} is not a parameter")
             elif spec.type == "enum" and value not in (spec.values or ()):
                 out.append(f"golden.{name}: {value!r} is not one of its values")
+            elif (shape := value_shape_problem(spec.type, spec.length, value)) is not None:
+                out.append(f"golden.{name}: {shape}")
         for name in self.observed_fields:
             if name not in self.parameters:
                 out.append(f"observed_fields: {name!r} is not a parameter")

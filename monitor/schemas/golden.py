@@ -44,6 +44,20 @@ class ParamSpec(_Frozen):
         return self
 
 
+def value_shape_problem(type_: str, length: int | None, value: str) -> str | None:
+    """Why a ``digits``/``alnum`` value does not have its declared shape (None when it
+    does): digits only, and the declared ``length``. The judge tells a field's values by
+    that shape ("a letters-and-digits code of 8"), so a reference value of another
+    length would not be read as the field's."""
+    if type_ not in ("digits", "alnum"):
+        return None
+    if type_ == "digits" and not (value.isascii() and value.isdigit()):
+        return f"{value!r} is not all digits"
+    if length is not None and len(value) != length:
+        return f"{value!r} has {len(value)} characters, not its length {length}"
+    return None
+
+
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 
 

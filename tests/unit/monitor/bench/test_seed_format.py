@@ -374,3 +374,17 @@ def test_heldout_generation_renders_plain_paraphrases() -> None:
     assert p6
     for inst in gen.instances:
         assert "[[" not in inst.answer and "]]" not in inst.answer, inst.id
+
+
+@pytest.mark.parametrize(
+    ("golden", "needle"),
+    [
+        ({"orderId": "12345"}, "golden.orderId: '12345' has 5 characters, not its length 6"),
+        ({"orderId": "12345A"}, "golden.orderId: '12345A' is not all digits"),
+    ],
+)
+def test_a_golden_value_must_have_its_parameters_shape(golden: dict[str, str], needle: str) -> None:
+    # The judge tells a field's values by their shape (a 6-digit order number): a
+    # golden value of another length was accepted and then never read as the field's.
+    assert needle in _problems(golden=golden)
+    assert _problems() == []
