@@ -303,9 +303,20 @@ def _validate(data: dict[str, Any]) -> Trace:
     try:
         return Trace.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors(include_url=False)
+        err = errors[0]
+        path = err["loc"]
+        msg = err["msg"]
+        # A value no member of a union takes (a list as a context value) fails once per
+        # member, each at the value's path plus the member's tag ("context.x.str",
+        # "context.x.int", ...): one problem, at the value's own path.
+        tried = [e for e in errors if len(e["loc"]) == len(path) and e["loc"][:-1] == path[:-1]]
+        if len(path) > 1 and len(tried) > 1 and all(e["type"].endswith("_type") for e in tried):
+            kinds = [_UNION_MEMBER.get(str(e["loc"][-1]), str(e["loc"][-1])) for e in tried]
+            path = path[:-1]
+            msg = f"should be {', '.join(kinds[:-1])} or {kinds[-1]}, not {_kind(err['input'])}"
         # pydantic marks a bad dict key with a "[key]" step: the key itself is the field.
-        loc = ".".join(str(p) for p in err["loc"] if p != "[key]") or None
+        loc = ".".join(str(p) for p in path if p != "[key]") or None
         etype = err["type"]
         if etype == "missing":
             reason = "missing_field"
@@ -313,10 +324,40 @@ def _validate(data: dict[str, Any]) -> Trace:
             reason = "wrong_type"
         else:
             reason = "invalid_value"
-        more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise InvalidTraceError(
-            reason, field=_safe_field(loc), detail=f"{err['msg']}{more}"
-        ) from exc
+        # Problems, not pydantic errors: a union's members count once.
+        problems = {
+            e["loc"][:-1] if str(e["loc"][-1]) in _UNION_MEMBER else e["loc"] for e in errors
+        }
+        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InvalidTraceError(reason, field=_safe_field(loc), detail=f"{msg}{more}") from exc
+
+
+# How a union member is named in a wrong-type message.
+_UNION_MEMBER = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "a boolean",
+    "none": "null",
+}
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in words (never the value: it may be a secret)."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return {str: "a string", bool: "a boolean", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__
+    )
+
+
+# The detail of a native-format line that is an OTLP/JSON export: spans, not a trace.
+OTLP_LINE = (
+    "an OTLP/JSON export line (resourceSpans), not a native trace: read it with the "
+    "otlp-json or auto input format"
+)
 
 
 def parse_trace(
@@ -337,6 +378,8 @@ def parse_trace(
         if walk:
             _check_values(data, limits)
         _check_counts(data, limits)
+        if "trace_id" not in data and ("resourceSpans" in data or "resource_spans" in data):
+            raise InvalidTraceError("missing_field", field="trace_id", detail=OTLP_LINE)
         return _validate(data)
     except InvalidTraceError:
         raise

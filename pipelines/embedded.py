@@ -25,6 +25,7 @@ from monitor.redact import SecretMask, make_redactor
 from monitor.schemas import Judgment
 from monitor.settings import CargoSettings
 from monitor.text.lexicon import counted
+from monitor.traces import OTLP_LINE
 from pipelines.components import build_components, freeze_startup_heap
 from pipelines.otel.run import OtlpRun
 from pipelines.otel.settings import OtelSettings
@@ -39,6 +40,7 @@ class Summary:
     contradictions: Counter[str] = field(default_factory=Counter)
     judge_errors: Counter[str] = field(default_factory=Counter)
     invalid: list[tuple[str, str]] = field(default_factory=list)
+    otlp_lines: int = 0  # invalid lines that are OTLP/JSON exports, not native traces
     llm: Counter[str] = field(default_factory=Counter)
     llm_cost_usd: float = 0.0
     cited: int = 0
@@ -87,6 +89,7 @@ class Summary:
             where = f"line {line}" if line is not None else f"trace {j.trace_id or '?'}"
             why = f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}"
             self.invalid.append((where, why))
+            self.otlp_lines += OTLP_LINE in j.rationale
 
     @property
     def coverage(self) -> float:
@@ -147,6 +150,11 @@ class Summary:
             t.add_row(f"  {escape(where)}", escape(reason))  # a field name is input: no markup
         if len(self.invalid) > 10:
             t.add_row("  ...", f"{len(self.invalid) - 10} more")
+        if self.otlp_lines:
+            t.caption = (
+                f"{counted(self.otlp_lines, 'invalid line')}: OpenTelemetry spans (OTLP/JSON), "
+                "not native traces; run with --input-format otlp-json (or auto)"
+            )
         return t
 
 

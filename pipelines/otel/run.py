@@ -152,11 +152,14 @@ class OtlpRun:
         t.add_row("spans kept", str(st.spans_added))
         t.add_row("spans ignored (mapping)", str(ing.ignored_spans))
         t.add_row("duplicate spans", str(st.duplicates))
-        t.add_row("interactions assembled", str(ing.assembled))
+        # Two disjoint outcomes: a trace assembled into an interaction (judged), or a
+        # record or trace that gave none (an invalid judgment with its reason). A trace
+        # sent again for late spans is one outcome more.
+        t.add_row("interactions assembled (judged)", str(ing.assembled))
         for reason, n in sorted(ing.incomplete.items()):
-            t.add_row(f"  incomplete: {reason}", str(n))
-        t.add_row("re-emitted (late spans)", str(st.reemitted))
-        t.add_row("no interaction", str(sum(ing.failures.values())))
+            t.add_row(f"  of them incomplete: {reason}", str(n))
+        t.add_row("  again, for late spans", str(st.reemitted))
+        t.add_row("no interaction (invalid)", str(sum(ing.failures.values())))
         for reason, n in sorted(ing.failures.items()):
             t.add_row(f"  {reason}", str(n))
         if self._file is not None:

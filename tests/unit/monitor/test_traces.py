@@ -27,6 +27,10 @@ def test_unknown_fields_are_kept() -> None:
         ({"trace_id": "t", "question": 42, "answer": "A."}, "wrong_type", "question"),
         ({"trace_id": 7, "question": "Q", "answer": "A."}, "wrong_type", "trace_id"),
         ({**GOOD, "context": ["a"]}, "wrong_type", "context"),
+        # A context value takes several types: one problem at the value's own path,
+        # not "context.x.str" (the first member pydantic tried).
+        ({**GOOD, "context": {"x": ["a"]}}, "wrong_type", "context.x"),
+        ({**GOOD, "context": {"x": 1, "y": {"a": 1}}}, "wrong_type", "context.y"),
         ({**GOOD, "latency_ms": -5}, "invalid_value", "latency_ms"),
         ({**GOOD, "observations": [{"name": "x"}]}, "missing_field", "observations.0.kind"),
         ({**GOOD, "response_type": "poem"}, "invalid_value", "response_type"),
@@ -144,3 +148,12 @@ def test_the_formats_page_lists_every_invalid_reason() -> None:
     at = page.index("`reason` is one of")
     said = page[at : page.index("\n\n", at)]
     assert [r for r in INVALID_REASONS if f"`{r}`" not in said] == []
+
+
+def test_a_value_no_member_of_a_union_takes_is_one_problem_in_words() -> None:
+    with pytest.raises(InvalidTraceError) as exc:
+        parse_trace(json.dumps({**GOOD, "context": {"x": ["secret"], "y": {"a": 1}}}))
+    assert str(exc.value) == (
+        "wrong_type (field 'context.x'): should be a string, an integer, a number or a "
+        "boolean, not a list (+1 more)"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,36 @@ def test_sigterm_ends_a_follow_run_like_ctrl_c(tmp_path: Path) -> None:
         proc.kill()
     assert proc.returncode == 143, text
     assert "interrupted: 5 traces judged and written" in " ".join(text.split())
+
+
+def test_otlp_lines_read_as_native_traces_say_how_to_read_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bundled OTLP sample run without --input-format: 60 lines "missing_field
+    # (trace_id)" and no word that they are spans, nor how to read them.
+    from monitor.data import DEFAULT_OTLP_SAMPLES
+    from pipelines.embedded import main_run
+
+    monkeypatch.setenv("COLUMNS", "200")
+    src = tmp_path / "in.jsonl"
+    lines = DEFAULT_OTLP_SAMPLES.read_text().splitlines()[:2]
+    src.write_text("\n".join([*lines, DEFAULT_SAMPLES.read_text().splitlines()[0]]) + "\n")
+    settings = CargoSettings(embedder="hashing", cache_dir=tmp_path / "cache", metrics_port=0)
+    out = tmp_path / "out.jsonl"
+    rc = main_run(
+        settings,
+        input_path=str(src),
+        output=str(out),
+        follow=False,
+        keep_serving=False,
+        progress=False,
+    )
+    assert rc == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "2 invalid lines: OpenTelemetry spans (OTLP/JSON), not native traces; run with "
+        "--input-format otlp-json (or auto)"
+    ) in text
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [r["status"] for r in rows] == ["invalid", "invalid", "evaluated"]
+    assert all("OTLP/JSON export line" in r["rationale"] for r in rows[:2])
