@@ -440,6 +440,16 @@ class HashingEmbedder:
 EMBEDDERS = {"minilm": SentenceTransformerEmbedder, "hashing": HashingEmbedder}
 
 
+def embedder_model_id(name: str) -> str:
+    """The model :func:`make_embedder` gives ``name``, without loading it: its
+    :attr:`~Embedder.model_id` in every runtime up to the ``+`` of a quantised one."""
+    if name == "minilm":
+        return SentenceTransformerEmbedder.MODEL_ID
+    if name == "hashing":
+        return HashingEmbedder().model_id
+    raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+
+
 def make_embedder(
     name: str,
     *,

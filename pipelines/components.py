@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from monitor.citations import CitationChecker
 from monitor.diagnostics import GuardConfig
-from monitor.embeddings import Embedder, make_embedder
+from monitor.embeddings import Embedder, embedder_model_id, make_embedder
 from monitor.errors import ConfigError
 from monitor.evaluator import Evaluator
 from monitor.gate import CalibratedGate, Gate, make_gate
@@ -28,16 +28,18 @@ class Components:
     evaluator: Evaluator
 
 
-def _check_gate_embedder(gate: Gate, embedder: Embedder, path: object) -> None:
+def _check_gate_embedder(gate: Gate, model_id: str, path: object) -> None:
     """A calibrated gate maps similarities to probabilities; similarities of another
     embedding model are on another scale, and its thresholds mean nothing there (a
     model fitted with the hashing embedder abstained on every MiniLM trace). The same
-    model in another runtime (``+onnx-int8-...``) is the same scale, near enough."""
+    model in another runtime (``+onnx-int8-...``) is the same scale, near enough.
+    ``model_id``: the run's embedder's (:func:`~monitor.embeddings.embedder_model_id`,
+    known before the model loads)."""
     fitted = gate.model.embedding_model if isinstance(gate, CalibratedGate) else None
-    if fitted and fitted.split("+")[0] != embedder.model_id.split("+")[0]:
+    if fitted and fitted.partition("+")[0] != model_id.partition("+")[0]:
         raise ConfigError(
             f"the gate model {path} was fitted on similarities of {fitted}; this run "
-            f"embeds with {embedder.model_id}: fit it again with this embedder "
+            f"embeds with {model_id}: fit it again with this embedder "
             "(cargo-monitor calibrate --embedder ...)"
         )
 
@@ -52,6 +54,8 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         gamma=settings.gamma,
         model_path=settings.gate_model,
     )
+    # Before the model loads (seconds) and the golden set is embedded.
+    _check_gate_embedder(gate, embedder_model_id(settings.embedder), settings.gate_model)
     embedder = make_embedder(
         settings.embedder,
         batch_size=settings.batch_size,
@@ -59,7 +63,6 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         runtime=settings.embedder_runtime,
         cache_dir=settings.cache_dir,
     )
-    _check_gate_embedder(gate, embedder, settings.gate_model)
     index = GoldenIndex(
         golden,
         embedder,

@@ -138,7 +138,7 @@ def test_a_gate_fitted_on_another_embedder_is_refused() -> None:
         rows, "logistic", embedding_model="sentence-transformers/all-MiniLM-L6-v2"
     )
     with pytest.raises(ConfigError, match="fitted on similarities of sentence-transformers"):
-        _check_gate_embedder(CalibratedGate(on_minilm), hashing, "gate.json")
+        _check_gate_embedder(CalibratedGate(on_minilm), hashing.model_id, "gate.json")
     # The same model in another runtime, a model fitted on given similarities, and
     # the model's own embedder pass.
     int8 = on_minilm.model_copy(update={"embedding_model": hashing.model_id + "+onnx-int8-x"})
@@ -147,4 +147,30 @@ def test_a_gate_fitted_on_another_embedder_is_refused() -> None:
         fit_gate_model(rows, "logistic"),
         on_minilm.model_copy(update={"embedding_model": hashing.model_id}),
     ):
-        _check_gate_embedder(CalibratedGate(model), hashing, "gate.json")
+        _check_gate_embedder(CalibratedGate(model), hashing.model_id, "gate.json")
+
+
+def test_a_gate_of_another_embedder_is_refused_before_the_model_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The refusal came after MiniLM had loaded (seconds of a run that could not go on).
+    from monitor.data import DEFAULT_GOLDEN
+    from monitor.embeddings import SentenceTransformerEmbedder, embedder_model_id
+    from monitor.gate import save_gate_model
+    from monitor.golden import load_golden
+    from monitor.settings import CargoSettings
+    from pipelines import components
+
+    rows = [CalibrationRow(similarity=s / 10, appropriate=s > 5) for s in range(10)]
+    path = tmp_path / "gate.json"
+    save_gate_model(fit_gate_model(rows, "logistic", embedding_model="hashing-384"), path)
+
+    def no_model(*_: object, **__: object) -> None:
+        raise AssertionError("the embedder was loaded")
+
+    monkeypatch.setattr(components, "make_embedder", no_model)
+    settings = CargoSettings(gate="calibrated", gate_model=str(path), embedder="minilm")
+    with pytest.raises(ConfigError, match="fitted on similarities of hashing-384"):
+        components.build_components(settings, load_golden(DEFAULT_GOLDEN))
+    assert embedder_model_id("minilm") == SentenceTransformerEmbedder.MODEL_ID
+    assert embedder_model_id("hashing") == "hashing-384"
