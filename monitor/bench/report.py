@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from monitor.schemas import JudgeInfo
 
@@ -107,6 +110,9 @@ class JudgeSummary(_Frozen):
     fp: float | None
     di: float | None
     di_ci: tuple[float, float] | None
+    # The DI's families (P2, P4 | P1, P3, P6) with no judged item, so left out of it
+    # (not built, or every item a judge error); only when there are some.
+    di_missing: list[str] = Field(default=[], exclude_if=lambda v: not v)
     p4_by_type: dict[str, Rate]
     p3_by_split: dict[str, Rate]
     errors: int
@@ -196,6 +202,30 @@ class JudgeReport(JudgeSummary):
     worst: list[WorstItem] = Field(default=[], exclude_if=lambda v: not v)
 
 
+# Why a family of the main table or of the gate has no instance, from what its
+# construction needs (monitor.bench.generate); its cells then read "—".
+NOT_BUILT_REASONS: dict[str, str] = {
+    "P1": "no seed gave an instance",
+    "P2": "no draw had an observed field of the answer in its context",
+    "P3": "no seed has extra_fields",
+    "P4": "no seed has steps, negations or policy_alternatives",
+    "P5": "needs seeds of at least two intents",
+    "P6": "no seed has paraphrases",
+}
+
+
+def not_built(by_family: Mapping[str, int], dropped: Mapping[str, int]) -> dict[str, str]:
+    """The families P1–P6 with no instance, each with why (see ``NOT_BUILT_REASONS``;
+    a family whose every instance failed the consistency checks says so instead)."""
+    out = {}
+    for fam, why in NOT_BUILT_REASONS.items():
+        if by_family.get(fam, 0):
+            continue
+        k = dropped.get(fam, 0)
+        out[fam] = f"all {k} dropped by the consistency checks" if k else why
+    return out
+
+
 class InstancesInfo(_Frozen):
     source: str
     n: int
@@ -205,6 +235,18 @@ class InstancesInfo(_Frozen):
     seeds_hash: str
     seeds: int
     dropped: dict[str, int]
+    # Families P1–P6 with no instance -> why; only when there are some. Derived from
+    # ``by_family`` and ``dropped`` when not given.
+    not_built: dict[str, str] = Field(default={}, exclude_if=lambda v: not v)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derive_not_built(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "not_built" not in data:
+            fams, dropped = data.get("by_family"), data.get("dropped")
+            if isinstance(fams, Mapping) and isinstance(dropped, Mapping):
+                data = {**data, "not_built": not_built(fams, dropped)}
+        return data
 
 
 class BenchReport(_Frozen):

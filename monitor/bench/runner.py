@@ -12,6 +12,8 @@
   is a judge error: counted apart, excluded from the rates, never read as
   penalised or not.
 * TP = penalty rate pooled over P2+P4, FP = pooled over P1+P3+P6, DI = TP − FP.
+  A family of those five with no judged item (not built from these seeds, or
+  every item a judge error) is named in ``di_missing``: the DI is over the rest.
   P2p/P4p (the corruptions made on paraphrases) are reported beside them, with
   their own TP and DI against the same FP; they do not enter the DI.
 * Per family, the claim and step verdicts by status (how many ``unverifiable``).
@@ -65,6 +67,7 @@ from monitor.schemas import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores,
 JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6", "P2p", "P4p")
 POSITIVE = ("P2", "P4")
 NEGATIVE = ("P1", "P3", "P6")
+DI_FAMILIES = POSITIVE + NEGATIVE
 PARAPHRASE_POSITIVE = ("P2p", "P4p")
 GATE_FAMILIES = ("P1", "P5", "P1q")
 BOOTSTRAP_RESAMPLES = 10_000
@@ -268,6 +271,7 @@ def summarize(
     tp = float(pos.mean()) if len(pos) else None
     fp = float(neg.mean()) if len(neg) else None
     di = tp - fp if tp is not None and fp is not None else None
+    judged = {o.instance.family for o in ok}
     p4 = {
         t: _rate_of(
             [bool(o.penalized) for o in ok if o.instance.family == "P4" and o.instance.subtype == t]
@@ -316,6 +320,7 @@ def summarize(
         fp=fp,
         di=di,
         di_ci=bootstrap_di(pos, neg, resamples=resamples),
+        di_missing=[f for f in JUDGED_FAMILIES if f in DI_FAMILIES and f not in judged],
         p4_by_type=p4,
         p3_by_split=p3,
         errors=errors,
@@ -661,10 +666,14 @@ def gate_report(
         test = [g for g in items if g.instance.seed in folds[1 - k]]
         rows = calibration_rows(train)
         if len({r.appropriate for r in rows}) < 2:
+            # Without P5 every pair is appropriate: say what the seeds lack.
+            why = (
+                "a fold has a single label class"
+                if any(g.instance.family == "P5" for g in items)
+                else "no P5 pairs (needs seeds of at least two intents)"
+            )
             return GateReport(
-                fixed=fixed,
-                margin=margin,
-                calibrated=UnfittedGate(model="not fitted: a fold has a single label class"),
+                fixed=fixed, margin=margin, calibrated=UnfittedGate(model=f"not fitted: {why}")
             )
         gate = CalibratedGate(fit_gate_model(rows, "isotonic", gamma=gamma))
         p1 += [_accepts_own(gate, g) for g in test if g.instance.family == "P1"]

@@ -149,10 +149,14 @@ def bench_run(opts: BenchRunOptions, settings: CargoSettings) -> int:
         header, instances, source = gen.header, gen.instances, str(opts.seeds)
     report = asyncio.run(run_report(header, instances, opts, settings, source))
     console.print(render_table(report))
+    missing = not_built_line(report)
+    if missing:
+        console.print(missing)
     for extra in (
         render_paraphrase_table(report),
         render_passed_base_table(report),
         render_escalation_table(report),
+        render_gate_table(report),
     ):
         if extra is not None:
             console.print(extra)
@@ -295,23 +299,39 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
 
+def _di_cell(r: JudgeReport) -> str:
+    """DI [95% CI]; "without P4" (say) when a family of the DI had no judged item, so
+    that a DI over fewer families does not read as one over all five."""
+    if r.di is None:
+        return "—"
+    ci = r.di_ci
+    return (
+        f"{r.di:+.2f}"
+        + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+        + (f" without {', '.join(r.di_missing)}" if r.di_missing else "")
+    )
+
+
+def not_built_line(report: BenchReport) -> str | None:
+    """One line naming the families P1–P6 these instances have none of, and why (their
+    cells read "—"); None when every family was built."""
+    nb = report.instances.not_built
+    if not nb:
+        return None
+    return "Not built: " + "; ".join(f"{fam} — {why}" for fam, why in nb.items()) + "."
+
+
 def _rows(report: BenchReport) -> list[list[str]]:
     rows = []
     for name, r in report.judges.items():
         f = r.families
-        ci = r.di_ci
-        di = (
-            "—"
-            if r.di is None
-            else f"{r.di:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
-        )
         rows.append(
             [
                 name,
                 *(_pct(f[x].rate) for x in ("P1", "P2", "P3", "P4", "P6")),
                 _pct(r.tp),
                 _pct(r.fp),
-                di,
+                _di_cell(r),
                 str(r.errors),
             ]
         )
@@ -485,6 +505,41 @@ def render_escalation_table(report: BenchReport) -> Table | None:
     )
 
 
+def _gate_headers_rows(report: BenchReport) -> tuple[list[str], list[list[str]]]:
+    """The gate table: P1 acceptance (and P1q's, when the seeds have question
+    paraphrases) and P5 rejection of the fixed, margin and calibrated gates."""
+    asked = report.gate.fixed.n_p1q > 0
+    headers = ["gate", "P1 accept", *(["P1q accept"] if asked else []), "P5 reject", "note"]
+    rows = [
+        [
+            kind,
+            _pct(g.p1_accept),
+            *([_pct(g.p1q_accept)] if asked else []),
+            _pct(g.p5_reject),
+            g.note,
+        ]
+        for kind, g in (
+            ("fixed", report.gate.fixed),
+            ("margin", report.gate.margin),
+            ("calibrated", report.gate.calibrated),
+        )
+    ]
+    return headers, rows
+
+
+def render_gate_table(report: BenchReport) -> Table:
+    """The gate table as in the Markdown report, the pair counts in its title."""
+    g = report.gate.fixed
+    pairs = f"{g.n_p1} P1, {g.n_p5} P5" + (f", {g.n_p1q} P1q" if g.n_p1q else "")
+    headers, rows = _gate_headers_rows(report)
+    return _console_table(
+        f"Gate (embedder {report.embedder}): {pairs} pairs",
+        headers,
+        rows,
+        left=("gate", "note"),
+    )
+
+
 def _extra_markdown(report: BenchReport) -> list[str]:
     """P2p/P4p, the unverifiable counts and the worst items (issue 19 points 3, 4, 6)."""
     lines: list[str] = []
@@ -575,6 +630,9 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
         "|" + "---|" * len(HEADERS),
     ]
     lines += ["| " + " | ".join(r) + " |" for r in _rows(report)]
+    missing = not_built_line(report)
+    if missing:
+        lines += ["", missing]
     lines += [
         "",
         "P4 by sub-type and P3 by split:",
@@ -595,8 +653,7 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
         )
     lines += _extra_markdown(report)
     asked = report.gate.fixed.n_p1q > 0
-    lines += [
-        "",
+    lines += _markdown_table(
         f"Gate (embedder {report.embedder}): P1 acceptance with its own reference, P5 rejection"
         + (
             "; P1q = P1 asked with the seeds' question paraphrases "
@@ -604,17 +661,8 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
             if asked
             else "."
         ),
-        "",
-        "| gate | P1 accept | " + ("P1q accept | " if asked else "") + "P5 reject | note |",
-        "|---|---|---|" + ("---|" if asked else "") + "---|",
-    ]
-    for kind, g in (
-        ("fixed", report.gate.fixed),
-        ("margin", report.gate.margin),
-        ("calibrated", report.gate.calibrated),
-    ):
-        q = f"{_pct(g.p1q_accept)} | " if asked else ""
-        lines.append(f"| {kind} | {_pct(g.p1_accept)} | {q}{_pct(g.p5_reject)} | {g.note} |")
+        *_gate_headers_rows(report),
+    )
     lines += _paper_layout(report)
     if any(r.usage.input_tokens or r.errors for r in report.judges.values()):
         lines += [
@@ -657,15 +705,10 @@ def _paper_layout(report: BenchReport) -> list[str]:
         return []
 
     def row(name: str, r: JudgeReport, lead: list[str]) -> str:
-        f, ci = r.families, r.di_ci
-        di = (
-            "—"
-            if r.di is None
-            else f"{r.di:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
-        )
+        f = r.families
         return (
             "| "
-            + " | ".join([*lead, *(_pct(f[x].rate) for x in ("P1", "P3", "P2", "P4")), di])
+            + " | ".join([*lead, *(_pct(f[x].rate) for x in ("P1", "P3", "P2", "P4")), _di_cell(r)])
             + " |"
         )
 
