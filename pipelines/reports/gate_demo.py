@@ -162,12 +162,18 @@ def _phrasings(run: Generated, parity: int) -> list[BenchInstance]:
     ]
 
 
+def _fit_seeds(ids: list[str]) -> set[str]:
+    """The seeds a two-deployment split fits on: even positions of the sorted ids (the
+    others are evaluated)."""
+    return set(ids[0::2])
+
+
 def _check_asked(opts: GateDemoOptions, fit: Generated, ev: Generated, ids: list[str]) -> None:
     """``--questions asked`` needs questions asked as users ask in both halves: checked
     on the generated instances (each asked question is one or two gate pairs), so that
     seeds without them fail before anything is embedded."""
     if opts.split == "seeds":
-        fit_ids = set(ids[0::2])
+        fit_ids = _fit_seeds(ids)
         halves = [
             [i for i in fit.instances if i.family == "P1q" and i.seed in fit_ids],
             [i for i in ev.instances if i.family == "P1q" and i.seed not in fit_ids],
@@ -220,7 +226,7 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         if opts.split == "seeds":
             # Two deployments: each half has its own golden set (index), questions and
             # labels, so no evaluated question, item or intent was seen in the fit.
-            fit_ids = set(ids[0::2])
+            fit_ids = _fit_seeds(ids)
             ev_ids = set(ids) - fit_ids
             fit_items = deployment_items(fit, fit_ids, embedder, cache)
             ev_items = deployment_items(ev, ev_ids, embedder, cache)
