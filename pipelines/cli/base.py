@@ -28,11 +28,13 @@ flags the user gave.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
+import sys
 import types
 import typing
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, Protocol, TypeVar, get_args, get_origin
 
 from pydantic import SecretStr, TypeAdapter, ValidationError
@@ -289,6 +291,11 @@ def add_settings_flags(
             default = "on" if default == "True" else "off"
         if get_origin(annotation) is dict:
             text = f"{text}; repeatable" if text else "repeatable"
+        env_var = f"{model_cls.model_config.get('env_prefix', '')}{name}".upper()
+        if env_var != "CARGO_" + flag.lstrip("-").replace("-", "_").upper():
+            # Named where it is not the flag's name in capitals ("--batch-window" is
+            # CARGO_BATCH_WINDOW_S, "--brokers" CARGO_KAFKA_BOOTSTRAP).
+            default = f"{default}; env {env_var}"
         help_text = f"{text} (default: {default})" if text else f"default: {default}"
         help_text = help_text.replace("%", "%%")
         metavar = extra.get("metavar") or flag.lstrip("-").replace("-", "_").upper()
@@ -320,6 +327,45 @@ def _order_groups(parser: argparse.ArgumentParser) -> None:
     parser._action_groups[:] = [*builtin, *rest]
 
 
+_WARNED: set[str] = set()
+
+
+def _settings_classes() -> list[type[BaseSettings]]:
+    from monitor.settings import CargoSettings
+    from pipelines.kafka.config import KafkaSettings, WorkerSettings
+    from pipelines.otel.settings import OtelKafkaSettings, OtelSettings
+
+    return [CargoSettings, KafkaSettings, WorkerSettings, OtelSettings, OtelKafkaSettings]
+
+
+def setting_env_names() -> frozenset[str]:
+    """The environment variables the settings read (``CARGO_TAU``,
+    ``CARGO_KAFKA_BOOTSTRAP``, ...)."""
+    return frozenset(
+        f"{cls.model_config.get('env_prefix', '')}{name}".upper()
+        for cls in _settings_classes()
+        for name in cls.model_fields
+    )
+
+
+def unknown_settings(environ: Mapping[str, str]) -> list[str]:
+    """A line for each ``CARGO_*`` variable that is no setting but is close to one
+    (``CARGO_BATCH_WINDOW`` for ``CARGO_BATCH_WINDOW_S``): a setting misspelt is
+    otherwise ignored without a word. Variables near no setting (Rust's ``CARGO_HOME``)
+    are not ours to judge."""
+    known = setting_env_names()
+    out = []
+    for var in sorted(environ):
+        if not var.startswith("CARGO_") or var in known:
+            continue
+        near = sorted(k for k in known if k.startswith(var + "_")) or difflib.get_close_matches(
+            var, sorted(known), n=1, cutoff=0.85
+        )
+        if near:
+            out.append(f"{var} is not a setting (did you mean {near[0]}?); it is ignored")
+    return out
+
+
 def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: Any) -> S:
     """Build ``model_cls``: environment first, then the flags the user gave, then ``extra``.
 
@@ -327,6 +373,10 @@ def settings_from_args(model_cls: type[S], args: argparse.Namespace, **extra: An
     variable, or when a value is out of bounds (naming its flag, or its environment
     variable when it came from one).
     """
+    for line in unknown_settings(os.environ):
+        if line not in _WARNED:
+            _WARNED.add(line)
+            print(f"cargo-monitor: warning: {line}", file=sys.stderr)
     overrides: dict[str, Any] = {}
     # Only the fields that add_settings_flags made flags of: a command's own flag with the
     # same dest (bench run's --tau, say) is not a setting.

@@ -410,8 +410,8 @@ def test_help_shows_the_option_groups_in_order(path: tuple[str, ...], groups: li
 def test_help_shows_descriptions_and_model_defaults() -> None:
     text = " ".join(_subparser(build_parser(), "run").format_help().split())
     assert (
-        "--judge-request-timeout JUDGE_REQUEST_TIMEOUT seconds per HTTP request (default: 60.0)"
-        in text
+        "--judge-request-timeout JUDGE_REQUEST_TIMEOUT seconds per HTTP request (default: 60.0; env "
+        "CARGO_JUDGE_REQUEST_TIMEOUT_S)" in text
     )
     assert "--gate {fixed,margin,calibrated} gate kind (default: fixed)" in text
     assert "--metrics-host METRICS_HOST bind /metrics here (default: loopback, 127.0.0.1)" in text
@@ -641,3 +641,39 @@ def test_a_bad_flag_is_its_error_not_a_page_of_usage(
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith(line), err
     assert err[1:] == [f"(see '{line.split(': error', maxsplit=1)[0]} --help')"]
+
+
+def test_a_misspelt_setting_is_named_not_ignored_silently(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # CARGO_BATCH_WINDOW=abc ran with no word: the setting is CARGO_BATCH_WINDOW_S.
+    from pipelines.cli.base import setting_env_names, unknown_settings
+
+    env = {
+        "CARGO_BATCH_WINDOW": "abc",  # the unit suffix left out
+        "CARGO_EMBEDER": "hashing",  # a typo
+        "CARGO_HOME": "/opt/cargo",  # Rust's: near no setting, not ours
+        "CARGO_TAU": "0.7",  # a setting
+    }
+    assert unknown_settings(env) == [
+        "CARGO_BATCH_WINDOW is not a setting (did you mean CARGO_BATCH_WINDOW_S?); it is ignored",
+        "CARGO_EMBEDER is not a setting (did you mean CARGO_EMBEDDER?); it is ignored",
+    ]
+    assert {"CARGO_TAU", "CARGO_KAFKA_BOOTSTRAP", "CARGO_BATCH_WINDOW_S"} <= setting_env_names()
+    from pipelines.cli import base
+
+    monkeypatch.setattr(base, "_WARNED", set())  # (said once per process)
+    monkeypatch.setenv("CARGO_EMBEDER", "hashing")
+    missing = str(tmp_path / "missing.jsonl")
+    assert main(["run", "--embedder", "hashing", "--metrics-port", "0", "--input", missing]) == 2
+    assert "warning: CARGO_EMBEDER is not a setting" in capsys.readouterr().err
+
+
+def test_help_names_a_settings_variable_that_is_not_its_flag_in_capitals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "env CARGO_BATCH_WINDOW_S)" in out
+    assert "env CARGO_TAU" not in out  # --tau is CARGO_TAU: nothing to add
