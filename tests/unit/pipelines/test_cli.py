@@ -410,8 +410,8 @@ def test_help_shows_the_option_groups_in_order(path: tuple[str, ...], groups: li
 def test_help_shows_descriptions_and_model_defaults() -> None:
     text = " ".join(_subparser(build_parser(), "run").format_help().split())
     assert (
-        "--judge-request-timeout JUDGE_REQUEST_TIMEOUT seconds per HTTP request (default: 60.0; env "
-        "CARGO_JUDGE_REQUEST_TIMEOUT_S)" in text
+        "--judge-request-timeout JUDGE_REQUEST_TIMEOUT seconds per HTTP request "
+        "(default: 60.0; env CARGO_JUDGE_REQUEST_TIMEOUT_S)" in text
     )
     assert "--gate {fixed,margin,calibrated} gate kind (default: fixed)" in text
     assert "--metrics-host METRICS_HOST bind /metrics here (default: loopback, 127.0.0.1)" in text
