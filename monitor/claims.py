@@ -216,7 +216,8 @@ class _SentenceIndex:
     """The sentence that holds a position (the last one when none does), found by
     bisection: an answer may carry thousands of values, each looked up."""
 
-    def __init__(self, sentences: list[Sentence]) -> None:
+    def __init__(self, sentences: list[Sentence], text: str = "") -> None:
+        self.text = text  # the whole answer
         self.sentences = sentences
         self.starts = [s.start for s in sentences]  # split_sentences: ordered, disjoint
 
@@ -786,7 +787,7 @@ def extract_candidates(
     answer: str, item: GoldenItem | None, observed: dict[str, str]
 ) -> list[Candidate]:
     """Every instance fact the answer states, attributed to a field where possible."""
-    sentence_of = _SentenceIndex(split_sentences(answer))
+    sentence_of = _SentenceIndex(split_sentences(answer), answer)
     fields = build_fields(item, observed)
     procedure = procedural_values(item)
     cands: list[Candidate] = []
@@ -882,6 +883,7 @@ def extract_candidates(
     found = find_typed_values(answer)
     entity_spans = _entity_spans(fields, found, observed_spans)
     memo = _SlotMemo()
+    loose: list[Found] = []  # values no cue tied to a field
     for f in found:
         sent = sentence_of(f.start)
         fld, strong = _template_field(answer, f.start, fields, f.type)
@@ -923,6 +925,9 @@ def extract_candidates(
             # rule's threshold where no slot of the entity's ties it ("for any delay of
             # 20 mins or more"); "your delay of 20 minutes or more" is still a claim.
             continue
+        if fld is None and not in_procedure and not ranged and f.type in _SIBLING_TYPES:
+            loose.append(f)  # perhaps the one slot its sentence leaves open (below)
+            continue
         if fld is None and (f.type == "integer" or in_procedure):
             continue  # procedure, not an instance fact
         if fld is not None and in_procedure and cue != "template":
@@ -950,7 +955,143 @@ def extract_candidates(
             )
         )
 
+    if loose:
+        open_slots = _open_slots(loose, cands, item, fields, sentence_of) if item else {}
+        for f in loose:
+            fld = open_slots.get(f.start)
+            if fld is not None:
+                add(f.start, f.end, _typed(f, fields[fld]), fld, "template", anchored=False)
+            elif f.type != "integer":
+                add(f.start, f.end, f.type, None, "none")
     return _resolve_overlaps(cands)
+
+
+# The value types a sentence's one open slot is read for (not free text or an enum,
+# which any words fit).
+_SIBLING_TYPES = frozenset({"date", "money", "alnum", "digits", "integer"})
+# Units that make a number a policy's quantity ("within 5 days"), unless the slot
+# itself is followed by that unit ("{daysLate} days overdue").
+_QUANTITY_UNITS = frozenset(
+    "minute minutes min mins hour hours hr hrs h day days week weeks month months year "
+    "years percent % am pm".split()
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _slot_groups(answer: str, params: tuple[tuple[str, str], ...]) -> tuple[frozenset[str], ...]:
+    """The parameters each reference sentence states together ("Order {orderNo} has
+    {ticketCount} tickets for {eventName}"), for sentences with two or more."""
+    out = []
+    for sentence in split_sentences(answer):
+        names = frozenset(n for n, v in params if re.search(_whole(v), sentence.text))
+        if len(names) >= 2:
+            out.append(names)
+    return tuple(out)
+
+
+def _open_slots(
+    loose: list[Found],
+    cands: list[Candidate],
+    item: GoldenItem,
+    fields: dict[str, FieldInfo],
+    sentence_of: _SentenceIndex,
+) -> dict[int, str]:
+    """Values that fill the one slot their sentence leaves open: the sentence states
+    another parameter of a reference sentence (it is about the entity, in the words of
+    that sentence or others: "Ticket 48Y5HSSSG1 was given to 8J4KJZZ on 2026-09-28"
+    for "Penalty charge notice {pcnNo} was issued on {issueDate} to vehicle {vrm}"),
+    exactly one parameter of that reference sentence of the value's type is not stated
+    there, and the sentence has exactly one such value that no cue tied to a field (a
+    code of the field's length, and not where the answer states the field's value). A
+    number with a unit of time or a percent fills only a slot followed by that unit
+    ("overdue by 10 days" for "{daysLate} days overdue"; not "within 5 days"). Keyed
+    by the value's start."""
+    groups = _slot_groups(item.answer, tuple((n, p.value) for n, p in item.parameters.items()))
+    if not groups:
+        return {}
+    answer_found = find_typed_values(sentence_of.text)
+    answer_q = quantities(sentence_of.text)
+    stated: dict[int, set[str]] = {}
+    spans = DisjointSpans()
+    for c in sorted(cands, key=lambda c: (c.start, c.end)):
+        if c.field in fields:
+            stated.setdefault(c.sentence.start, set()).add(c.field)
+        # A field's value already ("Your SN4T8W", the serial number), or words after
+        # a label, which says what they are ("Games used: 3").
+        if (c.field in fields or c.cue == "label") and not spans.overlaps((c.start, c.end)):
+            spans.add((c.start, c.end))
+    by_place: dict[tuple[int, ValueType], list[Found]] = {}
+    for f in loose:
+        if spans.overlaps((f.start, f.end)):
+            continue
+        by_place.setdefault((sentence_of(f.start).start, f.type), []).append(f)
+    out: dict[int, str] = {}
+    for (where, vtype), values in by_place.items():
+        here = stated.get(where, set())
+        if len(values) != 1 or not here:
+            continue
+        f = values[0]
+        text = sentence_of(f.start).text
+        offset = sentence_of(f.start).start
+        unit = words(text[f.end - offset : f.end - offset + 20])[:1]
+        options = set()
+        for group in groups:
+            if not group & here:
+                continue
+            free = [
+                n
+                for n in group
+                if n not in here
+                and n in fields
+                and fields[n].type == ("integer" if vtype == "integer" else vtype)
+            ]
+            options.add(free[0] if len(free) == 1 else None)
+        if len(options) != 1 or None in options:
+            continue
+        (name,) = options
+        assert name is not None
+        info = fields[name]
+        like = info.observed or (info.reference.value if info.reference else "")
+        if vtype in ("alnum", "digits") and len(normalize_id(f.text)) != len(normalize_id(like)):
+            continue  # a code of another length names something else ("form C88A")
+        if _states_observed(fields[name], vtype, answer_found, answer_q):
+            continue  # the answer has the field's value: this one names something else
+        if vtype == "integer" and _other_count(sentence_of.text, f, fields[name]):
+            continue
+        if (
+            unit
+            and unit[0] in _QUANTITY_UNITS
+            and not any(
+                x.split()[:1] and same_word(unit[0], x.split()[0], 3) for x in fields[name].suffixes
+            )
+        ):
+            continue
+        out[f.start] = name
+    return out
+
+
+def _other_count(answer: str, f: Found, info: FieldInfo) -> bool:
+    """Whether a number counts something else than the count field ``info``: a bound or
+    an amount added ("up to 3 players", "a further 2"), or a count tail of another kind
+    right after it ("3 used" for games left)."""
+    before = _words_before(answer, f.end)
+    if all(_not_had(before, _label_words(label), []) for label in info.labels):
+        return True
+    after = words(answer[f.end : f.end + 30])[:1]
+    tails = {_count_tail(label) for label in info.labels} - {None}
+    return bool(after) and after[0] in _TAIL_GROUP and _TAIL_GROUP[after[0]] not in tails
+
+
+def _states_observed(
+    info: FieldInfo, vtype: ValueType, found: list[Found], answer_q: frozenset[str]
+) -> bool:
+    """Whether the answer states the field's observed value in any form ("212.40
+    dollars" for "$212.40")."""
+    if info.observed is None:
+        return False
+    if vtype == "money" and quantities(info.observed) & answer_q:
+        return True
+    return any(same_value(g.text, info.observed) for g in found)
 
 
 # A code of two to four letters and digits, with a digit, after a label and a space

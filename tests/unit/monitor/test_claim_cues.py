@@ -275,14 +275,24 @@ QUEUE = item_with_params(
     [
         ("Request 55120 now stands at position 17 on the list.", "listPosition", ["17"]),
         ("You have 310 loyalty points on request 55120.", "pointsBalance", ["310"]),
-        # A generic word before the number, or the exemplar's own procedure number.
-        ("Request 55120 is number 17 on the list.", "listPosition", []),
+        # The exemplar's own procedure number.
         ("Offers must be accepted within 7 days of position changes.", "listPosition", []),
     ],
 )
 def test_a_label_head_before_and_a_balance_tail(answer: str, field: str, found: list[str]) -> None:
     observed = {"request": "55120", "listPosition": "30", "pointsBalance": "200"}
     assert fields_of(answer, QUEUE, observed).get(field, []) == found
+
+
+def test_a_generic_word_before_a_number_is_no_label_head() -> None:
+    # "number 17" is no label of the position; the number is still the one position
+    # slot that the sentence about request 55120 leaves open (the exemplar's "Request
+    # {request} is at waiting list position {listPosition}"): an open-slot claim.
+    observed = {"request": "55120", "listPosition": "30", "pointsBalance": "200"}
+    cands = extract_candidates("Request 55120 is number 17 on the list.", QUEUE, observed)
+    assert [(c.field, c.value, c.cue, c.anchored) for c in cands if c.value == "17"] == [
+        ("listPosition", "17", "template", False)
+    ]
 
 
 KETTLE = item_with_params(
