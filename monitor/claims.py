@@ -1001,8 +1001,9 @@ def _open_slots(
     that sentence or others: "Ticket 48Y5HSSSG1 was given to 8J4KJZZ on 2026-09-28"
     for "Penalty charge notice {pcnNo} was issued on {issueDate} to vehicle {vrm}"),
     exactly one parameter of that reference sentence of the value's type is not stated
-    there, and the sentence has exactly one such value that no cue tied to a field (a
-    code of the field's length, and not where the answer states the field's value). A
+    there, the context holds that parameter, and the sentence has exactly one such value
+    that no cue tied to a field (a code of the field's length, and not where the answer
+    states the field's value). A
     number with a unit of time or a percent fills only a slot followed by that unit
     ("overdue by 10 days" for "{daysLate} days overdue"; not "within 5 days"). Keyed
     by the value's start."""
@@ -1051,7 +1052,12 @@ def _open_slots(
         (name,) = options
         assert name is not None
         info = fields[name]
-        like = info.observed or (info.reference.value if info.reference else "")
+        if info.observed is None:
+            # Read only where the context can say whether it is true: on a field it does
+            # not hold the claim is unverifiable, and masking the value hid a changed
+            # policy number in the step beside it (5 swaps missed on a held-out set).
+            continue
+        like = info.observed
         if vtype in ("alnum", "digits") and len(normalize_id(f.text)) != len(normalize_id(like)):
             continue  # a code of another length names something else ("form C88A")
         if _states_observed(fields[name], vtype, answer_found, answer_q):

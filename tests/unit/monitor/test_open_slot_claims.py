@@ -127,6 +127,19 @@ def test_the_open_slot_of_a_sentence_about_the_entity_is_a_claim(
             "Your SN4T8W is fixed; tickets K8P3ZD and M2X9QA are closed.",
             {"serial": "SN4T8W", "jobNo": "R7Q2KM"},
         ),
+        # The context does not hold the field: nothing to check the value against,
+        # and the number is left to the step comparison.
+        (
+            BOATS,
+            "On 2026-07-04 you have 5 kayaks booked under B2291.",
+            {"bookingNo": "B2291", "hireDate": "2026-07-04"},
+        ),
+        # A code of another length than the field's names something else.
+        (
+            REPAIR,
+            "Your SN4T8W is fixed and waiting for you, reference K8P3Z.",
+            {"serial": "SN4T8W", "jobNo": "R7Q2KM"},
+        ),
         # A procedure number of the exemplar ("up to 2 times") is no instance fact.
         (
             LIBRARY,
