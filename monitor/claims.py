@@ -216,8 +216,7 @@ class _SentenceIndex:
     """The sentence that holds a position (the last one when none does), found by
     bisection: an answer may carry thousands of values, each looked up."""
 
-    def __init__(self, sentences: list[Sentence], text: str = "") -> None:
-        self.text = text  # the whole answer
+    def __init__(self, sentences: list[Sentence]) -> None:
         self.sentences = sentences
         self.starts = [s.start for s in sentences]  # split_sentences: ordered, disjoint
 
@@ -787,7 +786,7 @@ def extract_candidates(
     answer: str, item: GoldenItem | None, observed: dict[str, str]
 ) -> list[Candidate]:
     """Every instance fact the answer states, attributed to a field where possible."""
-    sentence_of = _SentenceIndex(split_sentences(answer), answer)
+    sentence_of = _SentenceIndex(split_sentences(answer))
     fields = build_fields(item, observed)
     procedure = procedural_values(item)
     cands: list[Candidate] = []
@@ -956,7 +955,11 @@ def extract_candidates(
         )
 
     if loose:
-        open_slots = _open_slots(loose, cands, item, fields, sentence_of) if item else {}
+        open_slots = (
+            _open_slots(loose, cands, item, fields, sentence_of, answer, found, memo)
+            if item
+            else {}
+        )
         for f in loose:
             fld = open_slots.get(f.start)
             if fld is not None:
@@ -995,6 +998,9 @@ def _open_slots(
     item: GoldenItem,
     fields: dict[str, FieldInfo],
     sentence_of: _SentenceIndex,
+    answer: str,
+    found: list[Found],
+    memo: _SlotMemo,
 ) -> dict[int, str]:
     """Values that fill the one slot their sentence leaves open: the sentence states
     another parameter of a reference sentence (it is about the entity, in the words of
@@ -1003,15 +1009,16 @@ def _open_slots(
     exactly one parameter of that reference sentence of the value's type is not stated
     there, the context holds that parameter, and the sentence has exactly one such value
     that no cue tied to a field (a code of the field's length, and not where the answer
-    states the field's value). A
-    number with a unit of time or a percent fills only a slot followed by that unit
-    ("overdue by 10 days" for "{daysLate} days overdue"; not "within 5 days"). Keyed
-    by the value's start."""
+    states the field's value). A number fills a count slot only as a count: not a bound
+    or an amount added, not another count ("3 used"), within the parameter's declared
+    range and not a year outside it, followed by a word where the slot is followed by
+    its noun ("8 complimentary passes" for "{passes} free passes"; not "number 4 in the
+    queue"), and with a unit of time or a percent only where the slot has that unit
+    ("overdue by 10 days" for "{daysLate} days overdue"; not "within 5 days", "10%
+    off"). Keyed by the value's start."""
     groups = _slot_groups(item.answer, tuple((n, p.value) for n, p in item.parameters.items()))
     if not groups:
         return {}
-    answer_found = find_typed_values(sentence_of.text)
-    answer_q = quantities(sentence_of.text)
     stated: dict[int, set[str]] = {}
     spans = DisjointSpans()
     for c in sorted(cands, key=lambda c: (c.start, c.end)):
@@ -1026,27 +1033,20 @@ def _open_slots(
         if spans.overlaps((f.start, f.end)):
             continue
         by_place.setdefault((sentence_of(f.start).start, f.type), []).append(f)
+    said: dict[str, bool] = {}  # per field, read once (not once per sentence: quadratic)
     out: dict[int, str] = {}
     for (where, vtype), values in by_place.items():
-        here = stated.get(where, set())
+        here = stated.get(where)
         if len(values) != 1 or not here:
             continue
         f = values[0]
-        text = sentence_of(f.start).text
-        offset = sentence_of(f.start).start
-        unit = words(text[f.end - offset : f.end - offset + 20])[:1]
         options = set()
         for group in groups:
-            if not group & here:
-                continue
-            free = [
-                n
-                for n in group
-                if n not in here
-                and n in fields
-                and fields[n].type == ("integer" if vtype == "integer" else vtype)
-            ]
-            options.add(free[0] if len(free) == 1 else None)
+            if group & here:
+                free = [
+                    n for n in group if n not in here and n in fields and fields[n].type == vtype
+                ]
+                options.add(free[0] if len(free) == 1 else None)
         if len(options) != 1 or None in options:
             continue
         (name,) = options
@@ -1057,23 +1057,65 @@ def _open_slots(
             # not hold the claim is unverifiable, and masking the value hid a changed
             # policy number in the step beside it (5 swaps missed on a held-out set).
             continue
-        like = info.observed
-        if vtype in ("alnum", "digits") and len(normalize_id(f.text)) != len(normalize_id(like)):
-            continue  # a code of another length names something else ("form C88A")
-        if _states_observed(fields[name], vtype, answer_found, answer_q):
-            continue  # the answer has the field's value: this one names something else
-        if vtype == "integer" and _other_count(sentence_of.text, f, fields[name]):
-            continue
-        if (
-            unit
-            and unit[0] in _QUANTITY_UNITS
-            and not any(
-                x.split()[:1] and same_word(unit[0], x.split()[0], 3) for x in fields[name].suffixes
-            )
+        if vtype in ("alnum", "digits") and len(normalize_id(f.text)) != len(
+            normalize_id(info.observed)
         ):
+            continue  # a code of another length names something else ("form C88A")
+        if vtype == "integer" and not _fills_count(answer, f, info, item):
             continue
+        if name not in said:
+            said[name] = _states_observed(info, found, answer, memo)
+        if said[name]:
+            continue  # the answer has the field's value: this one names something else
         out[f.start] = name
     return out
+
+
+def _fills_count(answer: str, f: Found, info: FieldInfo, item: GoldenItem) -> bool:
+    """Whether a number can be the count slot ``info`` (see :func:`_open_slots`)."""
+    spec = info.reference
+    value = _count_value(f.text)
+    if value is None or spec is None:
+        return False
+    if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
+        return False
+    if spec.max is None and re.fullmatch(r"(?:19|20|21)\d\d", f.text.strip()):
+        return False  # a year ("made in 2024")
+    if _other_count(answer, f, info):
+        return False
+    after = words(answer[f.end : f.end + 30])[:1]
+    slot_words = _slot_next_words(item.answer, spec.value)
+    percent = f.text.rstrip().endswith("%") or after[:1] == ["percent"]
+    slot_percent = "%" in slot_words or "percent" in slot_words
+    if percent != slot_percent:
+        return False
+    if (
+        after
+        and after[0] in _QUANTITY_UNITS
+        and not any(same_word(after[0], w, 3) for w in slot_words)
+    ):
+        return False  # a policy's quantity ("within 5 days")
+    # A slot followed by the noun it counts takes a number followed by a word.
+    counts_noun = any(w not in STOPWORDS and not w[:1].isdigit() for w in slot_words)
+    return not counts_noun or (bool(after) and after[0] not in STOPWORDS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _slot_next_words(reference: str, value: str) -> tuple[str, ...]:
+    """The word (or "%") right after each occurrence of a parameter's value in the
+    reference, within its sentence: "passes" for "{passes} free passes" is "free";
+    none for "... position {position}." """
+    out = []
+    for m in re.finditer(_whole(value), reference):
+        nxt = re.match(r"\s*(%|[^\W\d_][\w'-]*)", reference[m.end() :])
+        if nxt:
+            out.append(nxt.group(1).casefold())
+    return tuple(out)
+
+
+def _count_value(text: str) -> float | None:
+    m = re.match(r"\s*(\d+(?:\.\d+)?)", text)
+    return float(m.group(1)) if m else None
 
 
 def _other_count(answer: str, f: Found, info: FieldInfo) -> bool:
@@ -1081,22 +1123,23 @@ def _other_count(answer: str, f: Found, info: FieldInfo) -> bool:
     an amount added ("up to 3 players", "a further 2"), or a count tail of another kind
     right after it ("3 used" for games left)."""
     before = _words_before(answer, f.end)
-    if all(_not_had(before, _label_words(label), []) for label in info.labels):
+    if info.labels and all(_not_had(before, _label_words(label), []) for label in info.labels):
         return True
     after = words(answer[f.end : f.end + 30])[:1]
     tails = {_count_tail(label) for label in info.labels} - {None}
     return bool(after) and after[0] in _TAIL_GROUP and _TAIL_GROUP[after[0]] not in tails
 
 
-def _states_observed(
-    info: FieldInfo, vtype: ValueType, found: list[Found], answer_q: frozenset[str]
-) -> bool:
+def _states_observed(info: FieldInfo, found: list[Found], answer: str, memo: _SlotMemo) -> bool:
     """Whether the answer states the field's observed value in any form ("212.40
     dollars" for "$212.40")."""
     if info.observed is None:
         return False
-    if vtype == "money" and quantities(info.observed) & answer_q:
-        return True
+    if info.type == "money":
+        if memo.answer_quantities is None:
+            memo.answer_quantities = quantities(answer)
+        if quantities(info.observed) & memo.answer_quantities:
+            return True
     return any(same_value(g.text, info.observed) for g in found)
 
 

@@ -46,6 +46,10 @@ PATTERNS = {
     "dates": lambda i: f"{d0 + datetime.timedelta(days=i % 3000)} ",
     "amounts": lambda i: f"${i}.50 ",
     "amounts added": lambda i: f"another {i} guests ",
+    # Each sentence states the application and one value the open slot reads (it
+    # checked the observed value against every value of the answer per sentence).
+    "sentences of an id and a number": lambda i: f"KX71QD {i % 9 + 1} places. ",
+    "sentences of an id and a date": lambda i: f"KX71QD {d0 + datetime.timedelta(days=i % 3000)}. ",
 }
 judge = StructuralJudge()
 for name in NAMES:
@@ -63,6 +67,7 @@ for name in NAMES:
     [
         ["label lines", "codes with a shared prefix", "an id and a position"],
         ["dates", "amounts", "amounts added"],
+        ["sentences of an id and a number", "sentences of an id and a date"],
     ],
 )
 def test_an_answer_of_thousands_of_values_is_judged(names: list[str]) -> None:

@@ -109,11 +109,25 @@ def test_the_open_slot_of_a_sentence_about_the_entity_is_a_claim(
     [
         # No other parameter in the sentence: nothing says it is about the entity.
         (GYM, "There are 4 guest passes remaining.", {"visitsLeft": "6"}),
-        # A number with a unit of time is the policy's ("reset every 30 days").
+        # A number with a unit of time is a policy's ("expires in 45 days"), a percent
+        # or a year is no count, nor a number that counts nothing ("number 4 in the
+        # queue", for a slot followed by its noun), nor one outside the declared range.
         (
             GYM,
-            "Guest visits on GX41K7 reset every 30 days.",
+            "Membership GX41K7 expires in 45 days.",
             {"memberId": "GX41K7", "visitsLeft": "6"},
+        ),
+        (GYM, "Membership GX41K7 gets 10% off.", {"memberId": "GX41K7", "visitsLeft": "6"}),
+        (BOATS, "Your booking B2291 was made in 2024.", {"bookingNo": "B2291", "boats": "3"}),
+        (
+            BOATS,
+            "Booking B2291 is number 4 in the queue.",
+            {"bookingNo": "B2291", "boats": "3"},
+        ),
+        (
+            BOATS,
+            "On 2026-07-04 you have 12 kayaks booked under B2291.",
+            {"bookingNo": "B2291", "boats": "3"},
         ),
         # Two loose numbers: which one fills the slot is open.
         (
@@ -163,3 +177,22 @@ def test_a_correct_value_in_the_open_slot_is_supported_not_a_new_claim() -> None
         {"memberId": "GX41K7", "visitsLeft": "6"},
     )
     assert [(c.field, c.cue) for c in cands if c.value == "6"] == [("visitsLeft", "context_value")]
+
+
+TWO_SENTENCES = _item(
+    "Order 5521 ships on 2026-04-02. Order 5521 was paid on 2026-03-30.",
+    orderNo={"value": "5521", "type": "digits", "length": 4, "label": "order"},
+    shipDate={"value": "2026-04-02", "type": "date", "label": "ship date"},
+    paidDate={"value": "2026-03-30", "type": "date", "label": "payment date"},
+)
+
+
+def test_two_reference_sentences_that_leave_different_slots_open_decide_nothing() -> None:
+    # "Order 5521 ... 2026-04-09" fits the ship date by one reference sentence and the
+    # payment date by the other: which one is open is not known.
+    got = _claims(
+        TWO_SENTENCES,
+        "Order 5521: 2026-04-09.",
+        {"orderNo": "5521", "shipDate": "2026-04-02", "paidDate": "2026-03-30"},
+    )
+    assert not {"shipDate", "paidDate"} & set(got)
