@@ -311,7 +311,13 @@ def _validate(data: dict[str, Any]) -> Trace:
         # member, each at the value's path plus the member's tag ("context.x.str",
         # "context.x.int", ...): one problem, at the value's own path.
         tried = [e for e in errors if len(e["loc"]) == len(path) and e["loc"][:-1] == path[:-1]]
-        if len(path) > 1 and len(tried) > 1 and all(e["type"].endswith("_type") for e in tried):
+        if (
+            len(path) > 1
+            and len(tried) > 1
+            and all(
+                e["type"].endswith("_type") and str(e["loc"][-1]) in _UNION_MEMBER for e in tried
+            )
+        ):
             kinds = [_UNION_MEMBER.get(str(e["loc"][-1]), str(e["loc"][-1])) for e in tried]
             path = path[:-1]
             msg = f"should be {', '.join(kinds[:-1])} or {kinds[-1]}, not {_kind(err['input'])}"

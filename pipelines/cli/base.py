@@ -348,6 +348,21 @@ def setting_env_names() -> frozenset[str]:
     )
 
 
+_DEPLOY_VARIABLES = frozenset(
+    f"CARGO_OTEL_{x}"
+    for x in (
+        "BROKERS",
+        "ENCODING",
+        "GROUP_ID",
+        "GRPC_ENDPOINT",
+        "HTTP_ENDPOINT",
+        "LOGS_ENCODING",
+        "LOGS_TOPIC",
+        "SPANS_TOPIC",
+    )
+)
+
+
 def unknown_settings(environ: Mapping[str, str]) -> list[str]:
     """A line for each ``CARGO_*`` variable that is no setting but is close to one
     (``CARGO_BATCH_WINDOW`` for ``CARGO_BATCH_WINDOW_S``): a setting misspelt is
@@ -355,6 +370,8 @@ def unknown_settings(environ: Mapping[str, str]) -> list[str]:
     are not ours to judge."""
     known = setting_env_names()
     out = []
+    # Not settings, but the project's own (deploy/otel/collector: the Collector's config).
+    known |= _DEPLOY_VARIABLES
     for var in sorted(environ):
         if not var.startswith("CARGO_") or var in known:
             continue

@@ -31,6 +31,12 @@ def test_unknown_fields_are_kept() -> None:
         # not "context.x.str" (the first member pydantic tried).
         ({**GOOD, "context": {"x": ["a"]}}, "wrong_type", "context.x"),
         ({**GOOD, "context": {"x": 1, "y": {"a": 1}}}, "wrong_type", "context.y"),
+        # Two sibling fields of one object, each wrong: no union, the first is named.
+        (
+            {**GOOD, "observations": [{"kind": [1], "name": [1]}]},
+            "wrong_type",
+            "observations.0.kind",
+        ),
         ({**GOOD, "latency_ms": -5}, "invalid_value", "latency_ms"),
         ({**GOOD, "observations": [{"name": "x"}]}, "missing_field", "observations.0.kind"),
         ({**GOOD, "response_type": "poem"}, "invalid_value", "response_type"),

@@ -654,6 +654,7 @@ def test_a_misspelt_setting_is_named_not_ignored_silently(
         "CARGO_EMBEDER": "hashing",  # a typo
         "CARGO_HOME": "/opt/cargo",  # Rust's: near no setting, not ours
         "CARGO_TAU": "0.7",  # a setting
+        "CARGO_OTEL_GRPC_ENDPOINT": "collector:4317",  # the Collector's, in deploy/otel
     }
     assert unknown_settings(env) == [
         "CARGO_BATCH_WINDOW is not a setting (did you mean CARGO_BATCH_WINDOW_S?); it is ignored",
