@@ -58,19 +58,14 @@ def test_an_interrupted_follow_run_prints_its_summary(tmp_path: Path) -> None:
     )
 
 
-def test_run_lines_are_not_wrapped_in_a_log(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Not a terminal: the header (golden set, embedder, gate, judge) is one line, as a
-    # log reader greps it, not cut at 80 columns.
+def _main_run(tmp_path: Path, lines: list[str]) -> int:
+    """``run`` (hashing embedder, no metrics) on ``lines``, judgments to out.jsonl."""
     from pipelines.embedded import main_run
 
-    monkeypatch.delenv("COLUMNS", raising=False)  # (rich's width: 80 off a terminal)
-
     src = tmp_path / "in.jsonl"
-    src.write_text(DEFAULT_SAMPLES.read_text().splitlines()[0] + "\n")
+    src.write_text("\n".join(lines) + "\n")
     settings = CargoSettings(embedder="hashing", cache_dir=tmp_path / "cache", metrics_port=0)
-    rc = main_run(
+    return main_run(
         settings,
         input_path=str(src),
         output=str(tmp_path / "out.jsonl"),
@@ -78,7 +73,15 @@ def test_run_lines_are_not_wrapped_in_a_log(
         keep_serving=False,
         progress=False,
     )
-    assert rc == 0
+
+
+def test_run_lines_are_not_wrapped_in_a_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not a terminal: the header (golden set, embedder, gate, judge) is one line, as a
+    # log reader greps it, not cut at 80 columns.
+    monkeypatch.delenv("COLUMNS", raising=False)  # (rich's width: 80 off a terminal)
+    assert _main_run(tmp_path, DEFAULT_SAMPLES.read_text().splitlines()[:1]) == 0
     header = [x for x in capsys.readouterr().out.splitlines() if x.startswith("golden set ")]
     assert len(header) == 1 and len(header[0]) > 80
     assert header[0].endswith("judge structural")
@@ -125,23 +128,11 @@ def test_otlp_lines_read_as_native_traces_say_how_to_read_them(
     # The bundled OTLP sample run without --input-format: 60 lines "missing_field
     # (trace_id)" and no word that they are spans, nor how to read them.
     from monitor.data import DEFAULT_OTLP_SAMPLES
-    from pipelines.embedded import main_run
 
     monkeypatch.setenv("COLUMNS", "200")
-    src = tmp_path / "in.jsonl"
     lines = DEFAULT_OTLP_SAMPLES.read_text().splitlines()[:2]
-    src.write_text("\n".join([*lines, DEFAULT_SAMPLES.read_text().splitlines()[0]]) + "\n")
-    settings = CargoSettings(embedder="hashing", cache_dir=tmp_path / "cache", metrics_port=0)
+    assert _main_run(tmp_path, [*lines, DEFAULT_SAMPLES.read_text().splitlines()[0]]) == 0
     out = tmp_path / "out.jsonl"
-    rc = main_run(
-        settings,
-        input_path=str(src),
-        output=str(out),
-        follow=False,
-        keep_serving=False,
-        progress=False,
-    )
-    assert rc == 0
     text = " ".join(capsys.readouterr().out.split())
     assert (
         "2 invalid lines: OpenTelemetry spans (OTLP/JSON), not native traces; run with "
