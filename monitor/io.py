@@ -16,6 +16,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,11 +157,28 @@ def count_lines(path: str | Path) -> int | None:
 
 # Polls without new data in a replaced file before the follower moves to the new one.
 _ROTATION_QUIET_POLLS = 2
+# A replaced file stays open after the follower moved on, and is read beside the new
+# one until it has had no new data for this long: a writer appends to the file it has
+# open until it reopens its log, which a slow reload may do seconds after the rename.
+# (At most this many such files at once; the oldest is closed first.)
+_RETIRED_QUIET_S = 30.0
+_RETIRED_MAX = 4
+
+
+class _Retired:
+    """A replaced file still read after the follower moved to the new one."""
+
+    __slots__ = ("fh", "reader", "since")
+
+    def __init__(self, fh: IO[bytes], reader: LineReader, since: float) -> None:
+        self.fh, self.reader, self.since = fh, reader, since
 
 
 class FileSource:
     """JSONL traces from a file; with ``follow`` it tails the file like ``tail -F``,
-    through its rotation (see :meth:`_moved_on`).
+    through its rotation (see :meth:`_moved_on`). Unlike ``tail -F``, a file renamed
+    away is still read after the new one is: lines its writer appends before it
+    reopens its log are not lost (see ``_RETIRED_QUIET_S``).
 
     A line over ``max_line_bytes`` is never read whole (see :class:`LineReader`).
     """
@@ -172,52 +190,83 @@ class FileSource:
         follow: bool = False,
         poll_interval_s: float = 0.25,
         max_line_bytes: int = DEFAULT_LIMITS.max_payload_bytes,
+        retired_quiet_s: float = _RETIRED_QUIET_S,
     ) -> None:
         self.path = Path(path)
         self.follow = follow
         self.poll_interval_s = poll_interval_s
         self.max_line_bytes = max_line_bytes
+        self.retired_quiet_s = retired_quiet_s
 
     async def __aiter__(self) -> AsyncIterator[RawTrace]:
         fh: IO[bytes] = self.path.open("rb")
         quiet = 0  # polls without data since the path was seen to hold a new file
+        retired: list[_Retired] = []  # replaced files still read, oldest first
+        name = str(self.path)
         try:
             reader = LineReader(fh, self.max_line_bytes)
             while True:
                 line = reader.read()
                 if line is not None:
                     quiet = 0
-                    yield line.raw_trace(str(self.path))
+                    yield line.raw_trace(name)
                     await asyncio.sleep(0)
                     continue
                 if not self.follow:
                     line = reader.finish()
                     if line is not None:
-                        yield line.raw_trace(str(self.path))
+                        yield line.raw_trace(name)
                     break
+                if retired:
+                    # The replaced files' new lines, then the ones quiet for long
+                    # enough closed (their last line, if unterminated, read first).
+                    now = time.monotonic()
+                    got = False
+                    for old in retired:
+                        while (line := old.reader.read()) is not None:
+                            got, old.since = True, now
+                            yield line.raw_trace(name)
+                            await asyncio.sleep(0)
+                    if got:
+                        continue
+                    for old in [r for r in retired if now - r.since >= self.retired_quiet_s]:
+                        retired.remove(old)
+                        line = old.reader.finish()
+                        old.fh.close()
+                        if line is not None:
+                            yield line.raw_trace(name)
                 moved = self._moved_on(fh)
                 quiet = quiet + 1 if moved == "replaced" else 0
                 new = None
                 if moved == "truncated" or quiet > _ROTATION_QUIET_POLLS:
-                    # Rotated (as tail -F follows it): the old file's last line, then
-                    # the file now at the path from its start. A replaced file is
-                    # drained first (a writer may still be appending to it until it
-                    # reopens its log); a path that cannot be read yet is waited for.
+                    # Rotated (as tail -F follows it): the file now at the path from its
+                    # start. A truncated file's last line is read first; a replaced file
+                    # is drained first and kept open beside the new one (a writer may
+                    # still be appending to it until it reopens its log); a path that
+                    # cannot be read yet is waited for.
                     new = fh if moved == "truncated" else self._reopen()
                 if new is None:
                     await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
                     continue
-                line = reader.finish()
-                if line is not None:
-                    yield line.raw_trace(str(self.path))
                 if new is fh:
+                    line = reader.finish()
+                    if line is not None:
+                        yield line.raw_trace(name)
                     fh.seek(0)
                 else:
-                    fh.close()
+                    retired.append(_Retired(fh, reader, time.monotonic()))
+                    if len(retired) > _RETIRED_MAX:
+                        oldest = retired.pop(0)
+                        line = oldest.reader.finish()
+                        oldest.fh.close()
+                        if line is not None:
+                            yield line.raw_trace(name)
                     fh = new
                 reader, quiet = LineReader(fh, self.max_line_bytes), 0
         finally:
             fh.close()
+            for old in retired:
+                old.fh.close()
 
     def _moved_on(self, fh: IO[bytes]) -> Literal["replaced", "truncated"] | None:
         """Whether a followed file was rotated: replaced by another file at its path
