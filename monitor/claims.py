@@ -1095,8 +1095,11 @@ def _fills_count(answer: str, f: Found, info: FieldInfo, item: GoldenItem) -> bo
         and not any(same_word(after[0], w, 3) for w in slot_words)
     ):
         return False  # a policy's quantity ("within 5 days")
-    # A slot followed by the noun it counts takes a number followed by a word.
-    counts_noun = any(w not in STOPWORDS and not w[:1].isdigit() for w in slot_words)
+    # A slot followed by the noun it counts takes a number followed by a word. (A
+    # percent's "%" or "percent" is its unit, not that noun: "{rate}% of" takes "7% of".)
+    counts_noun = any(
+        w not in STOPWORDS and w not in ("%", "percent") and not w[:1].isdigit() for w in slot_words
+    )
     return not counts_noun or (bool(after) and after[0] not in STOPWORDS)
 
 

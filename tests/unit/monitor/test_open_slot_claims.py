@@ -53,6 +53,13 @@ BOATS = _item(
     boats={"value": "3", "type": "integer", "min": 1, "max": 9, "label": "boats"},
 )
 
+LOYALTY = _item(
+    "Card LC5521 on the Silver tier earns 4% of every purchase back as points.",
+    cardNo={"value": "LC5521", "type": "alnum", "length": 6, "label": "card"},
+    tier={"value": "Silver", "type": "enum", "values": ["Silver", "Gold"]},
+    rate={"value": "4", "type": "integer", "min": 1, "max": 10, "label": "points rate"},
+)
+
 
 def _claims(item: GoldenItem, answer: str, observed: dict[str, str]) -> dict[str, str]:
     return {
@@ -95,6 +102,15 @@ def _claims(item: GoldenItem, answer: str, observed: dict[str, str]) -> dict[str
             {"bookingNo": "B2291", "hireDate": "2026-07-04", "boats": "3"},
             "boats",
             "5",
+        ),
+        # A percent slot followed by a function word after its "%": the "%" is its
+        # unit, not the noun it counts.
+        (
+            LOYALTY,
+            "Your card LC5521 gets 7% of what you spend back in points.",
+            {"cardNo": "LC5521", "rate": "4"},
+            "rate",
+            "7%",
         ),
     ],
 )
