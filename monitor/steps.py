@@ -1180,11 +1180,15 @@ class StepVerifier:
         lost_q = {
             q
             for q in step_main
-            if not stated(q, answer_q) and not (q.startswith("n:") and _value(q) in written)
+            if not _said(q, step_q, answer_q) and not (q.startswith("n:") and _value(q) in written)
         }
 
+        # (A time the step writes without am or pm is either: "at 2:30" is no new time
+        # against "by 2:30 pm", nor the other way.)
+        step_any = step_main | _either_clock(step_q)
+
         def new_in(qs: frozenset[str]) -> set[str]:
-            return {q for q in main_readings(qs) if not stated(q, step_main)}
+            return {q for q in main_readings(qs) if not stated(q, step_any)}
 
         # A bare number that is a reading of one of the step's quantities writes that
         # quantity in a way not read here ("24+ hours", "Day 30: lien notice"); it is
@@ -1303,10 +1307,18 @@ class StepVerifier:
         if not shifted and _number_span(span):
             # (Read on the whole texts, where each quantity is written in full: "10pm"
             # / "22:00" is one time.)
-            mine = main_readings(quantities(step.known or step.masked))
-            theirs = main_readings(quantities(mask_known(full, al.values)))
-            lost_here = {q for q in mine if not stated(q, theirs)}
-            new_here = {q for q in theirs if not stated(q, mine)}
+            mine_q = quantities(step.known or step.masked)
+            theirs_q = quantities(mask_known(full, al.values))
+            mine, theirs = main_readings(mine_q), main_readings(theirs_q)
+            lost_here = {q for q in mine if not _said(q, mine_q, theirs | _either_clock(theirs_q))}
+            new_here = {q for q in theirs if not stated(q, mine | _either_clock(mine_q))}
+            # (A bare number that is a reading of a lost quantity writes it: "8.30-5"
+            # for "08:30 to 17:00".)
+            new_here = {
+                q
+                for q in new_here
+                if not (q.startswith("n:") and any(not conflict(a, q) for a in lost_here))
+            }
             if lost_here and new_here and any(conflict(a, b) for a in lost_here for b in new_here):
                 return (
                     "altered",
@@ -1555,7 +1567,7 @@ class StepVerifier:
                     False,
                 )
         same_q = bool(step_q) and (
-            all(stated(q, seg_q) for q in step_main)
+            all(_said(q, step_q, seg_q) for q in step_main)
             or _same_bound(step.known or step.masked, mask_known(near, al.values))
         )
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
@@ -1637,7 +1649,7 @@ class StepVerifier:
                 q
                 for q in main_readings(unit_q)
                 if _movable(q)
-                and not stated(q, step_main)
+                and not stated(q, step_main | _either_clock(step.quantities))
                 and not _span_stated(q, al.ref.quantities)
             }
             if any(conflict(a, b) for a in lost for b in new):
@@ -1823,6 +1835,24 @@ def _with_tail(units: list[str], full: str) -> list[str]:
         return units
     tail = m.group(0).strip()
     return [u if tail in u else f"{u} {tail}" for u in units]
+
+
+def _said(q: str, own: frozenset[str], qs: set[str] | frozenset[str]) -> bool:
+    """Whether quantity ``q`` of a text whose quantities are ``own`` is stated in
+    ``qs``: itself, or, for a time that text writes without am or pm, its afternoon
+    reading ("at 7:30" is stated by "7:30 pm")."""
+    if stated(q, qs):
+        return True
+    if not q.startswith("clock:"):
+        return False
+    pm = f"clock:{int(_value(q)) + 720}"
+    return "~" + pm in own and stated(pm, qs)
+
+
+def _either_clock(qs: frozenset[str]) -> set[str]:
+    """The other reading of each time written without am or pm ("~clock:870" of "at
+    2:30"), as a main reading."""
+    return {q[1:] for q in qs if q.startswith("~clock:")}
 
 
 def _parts(text: str) -> list[str]:

@@ -180,6 +180,18 @@ _GLUED = re.compile(
 _AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
 _CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
 _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
+# A four-digit time ("0900 hrs", "at 0930", "at 1400 hrs", "0800-1800"): with a
+# leading zero after a time preposition or before "hrs"/"hours", one without after a
+# preposition and before "hrs", or in a range that starts with a zero (not a year,
+# "2019-2020", "at 1930", nor a span, "1000 hours").
+_CLOCK_4 = re.compile(
+    r"(?<![\w.:])(?:(?P<prep>at|by|from|until|till|before|after|between)\s+)?"
+    r"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)"
+    r"(?:(?P<hrs>\s*(?:hrs|hours|h)(?![\w]))|(?![\w.:]))"
+)
+_CLOCK_4_RANGE = re.compile(
+    r"(?<![\w.:])(0\d)([0-5]\d)(\s*(?:-|–|to)\s*)([01]\d|2[0-3])([0-5]\d)(?![\w.:])"
+)
 # "5 in the afternoon", "11 o'clock in the morning", "8 o'clock".
 _CLOCK_WORDS = re.compile(
     r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s+(?:o'clock\s*)?"
@@ -206,7 +218,14 @@ _UNIT_RANGE = re.compile(
 )
 # "half past 3", "a quarter to 4": written as "3:30", "3:45" before the clock
 # patterns read them.
-_PAST = re.compile(r"(?<![\w])(?:a\s+)?(half|quarter)\s+(past|to)\s+(\d{1,2})(?![\d:.])")
+_PAST = re.compile(r"(?<![\w])(?:a\s+)?(half|quarter)[\s-]+(past|to)\s+(\d{1,2})(?![\d:.])")
+# "eight thirty", "five-fifteen", "six forty-five": an hour and its minutes in words,
+# a time (read before number words are, which would make them 38 or 20).
+_HOUR_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
+_TIME_WORDS = re.compile(
+    r"(?<![\w-])(" + "|".join(_HOUR_WORDS) + r")[\s-]+(fifteen|thirty|forty[\s-]five)(?![\w-])"
+)
+_MINUTE_WORDS = {"fifteen": 15, "thirty": 30}
 # "at 10.30": a time after a time preposition (elsewhere "10.30" is a number).
 _DOTTED = re.compile(
     r"(?<![\w])(at|by|from|until|till|before|after|between|to)\s+([01]?\d|2[0-3])\.([0-5]\d)"
@@ -221,7 +240,7 @@ _DOTTED = re.compile(
 _HALF_HOUR = re.compile(
     r"(?<![\w])(at|by|from|until|till|before|after|between|for)\s+half\s+([1-9]|1[0-2])"
     r"(?!\.\d)(?=\s*(?:$|[.,;:!?)]|[-–]|(?:am|pm|a\.m|p\.m|in\s+the|at\s+night|tonight"
-    r"|tomorrow|sharp|and|or|to|until|till|on|each|every|latest)(?![\w])))"
+    r"|tomorrow|sharp|and|or|to|until|till|on|each|every|latest|onwards?|prompt)(?![\w])))"
 )
 # "7 days a week" is every day, as "daily" is (not a span of a week).
 _EVERY_DAY = re.compile(r"(?<![\w.])7\s+days\s+(?:a|per|each|every)\s+week(?![\w])")
@@ -314,7 +333,7 @@ _ADVERB_UNIT = {
     "annually": "year",
 }
 _TIMES_ADVERB = re.compile(
-    r"\b(once|twice|thrice|\d+ times)\s+(" + "|".join(_ADVERB_UNIT) + r")(?![\w-])"
+    r"\b(once|twice|thrice|(?:" + _NUM + r")\s+times)\s+(" + "|".join(_ADVERB_UNIT) + r")(?![\w-])"
 )
 _ADVERB = re.compile(r"(?<![\w-])(" + "|".join(_ADVERBS) + r")(?![\w-])")
 # "6-monthly", "six-monthly", "two-weekly": hyphened ("10 monthly payments" is ten
@@ -424,6 +443,8 @@ def _number(words: str) -> int | None:
             continue
         if w in _ONES and (prev in _ONES or (prev in _TENS and _ONES[w] >= 10)):
             return None  # "one three", "twenty twelve": no single number
+        if w in _TENS and (prev in _ONES or prev in _TENS):
+            return None  # "eight thirty", "twenty thirty": no single number
         prev = w
         if w in _ONES or w in _TENS:
             current += _ONES.get(w, 0) + _TENS.get(w, 0)
@@ -515,6 +536,9 @@ def quantities(text: str) -> frozenset[str]:
     low = _TIMES_X.sub(r"\1 times", low)
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
+    low = _TIME_WORDS.sub(
+        lambda m: f"{_HOUR_WORDS.index(m[1]) + 1}:{_MINUTE_WORDS.get(m[2], 45):02d}", low
+    )
     low = _NUMBER_PHRASE.sub(_digits, low)
     low = _EVERY_DAY.sub(" daily ", low)
     low = _PENCE_WORD.sub(pence, low)
@@ -565,8 +589,12 @@ def quantities(text: str) -> frozenset[str]:
     low = _BETWEEN_AND.sub(r"between \1 to ", low)
     low = _UNIT_RANGE.sub(lambda m: f"{m.group(1)} {m.group(4)}{m.group(2)}", low)
 
-    def clock(h: int, minute: int) -> str:
+    def clock(h: int, minute: int, either: bool = False) -> str:
         out.add(f"clock:{h * 60 + minute}")
+        if either and 1 <= h <= 11:
+            # A time written without am or pm before noon ("at 2:30", "by 5 o'clock")
+            # may be the afternoon's: that too, as another reading.
+            out.add(f"~clock:{(h + 12) * 60 + minute}")
         return " "
 
     def clock_words(m: re.Match[str]) -> str:
@@ -579,12 +607,24 @@ def quantities(text: str) -> frozenset[str]:
             return clock(0, int(m.group(2) or 0))  # "12 at night" is midnight
         late = part in ("afternoon", "evening") or night
         return clock(
-            h % 12 + 12 if late else h % 12 if part == "morning" else h, int(m.group(2) or 0)
+            h % 12 + 12 if late else h % 12 if part == "morning" else h,
+            int(m.group(2) or 0),
+            either=part is None,
         )
 
     low = _PAST.sub(_past, low)
     low = _HALF_HOUR.sub(lambda m: f"{m.group(1)} {m.group(2)}:30", low)
     low = _DOTTED.sub(lambda m: f"{m.group(1)} {m.group(2)}:{m.group(3)}", low)
+    low = _CLOCK_4_RANGE.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}{m[4]}:{m[5]}", low)
+
+    def four_digits(m: re.Match[str]) -> str:
+        h, minute = m.group("h"), m.group("m")
+        zero, prep, hrs = h.startswith("0"), bool(m.group("prep")), bool(m.group("hrs"))
+        if not ((prep and (zero or hrs)) or (zero and hrs)):
+            return m.group(0)  # "at 1930" may be a year, "1000 hours" a span
+        return f"{m.group('prep') or ''} {h}:{minute}"
+
+    low = _CLOCK_4.sub(four_digits, low)
 
     def clock_range(m: re.Match[str]) -> str:
         h1, h2 = int(m.group(1)), int(m.group(4))
@@ -609,7 +649,11 @@ def quantities(text: str) -> frozenset[str]:
         ),
         low,
     )
-    low = _CLOCK_24.sub(lambda m: clock(int(m.group(1)), int(m.group(2))), low)
+    low = _CLOCK_24.sub(
+        # (A leading zero writes a 24-hour time: "08:30" is the morning's.)
+        lambda m: clock(int(m.group(1)), int(m.group(2)), either=not m.group(1).startswith("0")),
+        low,
+    )
 
     def money_word(m: re.Match[str]) -> str:
         out.add(_money(_WORD_CURRENCY[m.group(2)], Decimal(m.group(1))))
@@ -733,7 +777,18 @@ def _readings(q: str) -> set[float]:
     if fam == "month":
         return {value, value / 12, value / 3}
     if fam == "clock":
-        return {value / 60, (value / 60) % 12} if value % 60 == 0 else {value}
+        # (And "0900" / "1730" written without "hrs".)
+        h, minute = divmod(int(value), 60)
+        if value % 60 == 0:
+            return {value / 60, (value / 60) % 12, h * 100}
+        # "9.30" / "5.30" for 9:30 / 17:30, the minutes after a dot (British); and
+        # the hour of a half hour, "half eight" (8:30) said where no time word marks it.
+        return {
+            value,
+            round(h + minute / 100, 2),
+            round((h % 12 or 12) + minute / 100, 2),
+            h * 100 + minute,
+        } | ({h, h % 12 or 12} if minute == 30 else set())
     if fam == "age":
         return {round(value / d, 3) for d in _AGE_DAYS.values()}
     # In any unit of its family: 100,000 km is "100000" (km) or "62137" (miles).
@@ -790,6 +845,8 @@ def same_quantity(a: str, b: str) -> bool:
             days, span = (va if fa == "age" else vb), ov * _DAYS[other]
             return abs(days - span) <= 0.02 * max(days, span)  # 15 years, not 16
         return False
+    if fa == fb == "pct" and ea == eb:
+        return abs(va - vb) < 0.5  # "a third" = "33%", "two thirds" = "67%"
     if ea != eb or fa == fb or fa not in _DAYS or fb not in _DAYS:
         return False  # one unit compares exactly; other families not at all
     da, db = va * _DAYS[fa], vb * _DAYS[fb]

@@ -1,0 +1,98 @@
+"""Times and fractions written another way are the same quantity (issue 19, class 5),
+on hand-written cases from invented domains (a car wash, a theatre, a hostel, a
+furniture deposit, a ferry desk; none is a bench seed).
+
+A time written without am or pm before noon ("by 5:30", "at 5 o'clock") may be the
+afternoon's, so it states "5:30 pm" as well as "5:30 am"; a time with a leading zero
+("08:30") is a 24-hour time and says which. A four-digit time ("0900 hrs", "at 0930",
+"0800-1800") is a time, not the number 900; a bare "8.30" or "0830" is a way of writing
+8:30, and so are "half-past eight", "eight thirty" (not the number 38) and a bare "half
+eight" (its hour, 8, is no new number against 8:30). A fraction and its rounded percentage ("a
+third" / "33%") are one quantity. A time or a share really changed is still caught.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.steps import StepVerifier
+from monitor.text.quantities import quantities
+from tests.unit.monitor.test_failure_classes_12 import _one_step
+
+CARWASH = "Collect your car by 5:30 pm on the day of the valet."
+THEATRE = "Doors open at 7:30 and latecomers wait for the interval."
+HOSTEL = "Reception opens at 0900 and check-in starts at 1400 hrs."
+DEPOSIT = "A third of the deposit is kept if you cancel within a week."
+FERRY = "The ticket desk is staffed from 08:30 to 17:00 every day."
+REFUND = "Refunds reach your account within 10 working days of the return."
+
+
+def _status(step: str, answer: str) -> str:
+    v = StepVerifier().verify(_one_step("q", step), f"{answer} Ask at the desk if unsure.", [])
+    return v[0].status
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (CARWASH, "Please collect your car by 5:30 on the day of the valet."),
+        (CARWASH, "Collect your car by half past five on the day of the valet."),
+        (CARWASH, "Collect your car by five-thirty on the day of the valet."),
+        (THEATRE, "Doors open at 7:30 pm and latecomers wait for the interval."),
+        (THEATRE, "Doors open at 7.30 in the evening; latecomers wait for the interval."),
+        (THEATRE, "Doors open half seven and latecomers wait for the interval."),
+        (HOSTEL, "Reception opens at 9 am and check-in starts at 2 pm."),
+        (DEPOSIT, "33% of the deposit is kept if you cancel within a week."),
+        (FERRY, "The ticket desk is staffed from 8.30 am to 5 pm every day."),
+        (FERRY, "The ticket desk is staffed 8.30-5 every day."),  # bare numbers
+        (FERRY, "The ticket desk is staffed 0830-1700 every day."),
+    ],
+)
+def test_a_time_or_share_written_another_way_is_covered(step: str, answer: str) -> None:
+    assert _status(step, answer) == "covered"
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (CARWASH, "Collect your car by 6:30 on the day of the valet."),
+        (CARWASH, "Collect your car by six-thirty on the day of the valet."),
+        (THEATRE, "Doors open at 8:30 pm and latecomers wait for the interval."),
+        (THEATRE, "Doors open at 8 and latecomers wait for the interval."),
+        (HOSTEL, "Reception opens at 10:00 and check-in starts at 1400 hrs."),
+        (DEPOSIT, "A quarter of the deposit is kept if you cancel within a week."),
+        (FERRY, "The ticket desk is staffed from 8.30 pm to 5 pm every day."),
+        (FERRY, "The ticket desk is staffed 9.30-5 every day."),
+        (REFUND, "Refunds reach your account within 10 days of the return."),
+    ],
+)
+def test_a_time_or_share_changed_is_still_caught(step: str, answer: str) -> None:
+    assert _status(step, answer) == "altered"
+
+
+@pytest.mark.parametrize(
+    ("text", "readings"),
+    [
+        ("at 2:30", {"clock:150", "~clock:870"}),
+        ("by 5 o'clock", {"clock:300", "~clock:1020"}),
+        ("at 08:30", {"clock:510"}),  # a leading zero: the morning's
+        ("at 14:00", {"clock:840"}),
+        ("0900 hrs", {"clock:540"}),
+        ("at 1400 hrs", {"clock:840"}),
+        ("0800-1800", {"clock:480", "clock:1080"}),
+        ("in 2019-2020", {"n:2019", "n:2020"}),  # years, not times
+        ("at 1930", {"n:1930"}),  # a year as likely as a time
+        ("service every 1000 hours", {"every:min:60000"}),  # a span
+        ("half-past eight", {"clock:510", "~clock:1230"}),  # hyphened
+        ("from half eight onwards", {"clock:510", "~clock:1230"}),
+        ("a quarter-to 5", {"clock:285", "~clock:1005"}),  # not a quarter of a year
+        ("at eight thirty", {"clock:510", "~clock:1230"}),  # not the number 38
+        ("six forty-five", {"clock:405", "~clock:1125"}),
+        ("twenty thirty", set()),  # no single number
+        ("two fifteen-minute breaks", {"min:15"}),  # not a time
+        # a number word before "times weekly" (written "3  times" once read as digits)
+        ("three times weekly", {"every:min:3360", "~every:min:10080", "~n:3"}),
+    ],
+)
+def test_time_and_frequency_readings(text: str, readings: set[str]) -> None:
+    assert set(quantities(text)) == readings
