@@ -174,6 +174,34 @@ class _Retired:
         self.fh, self.reader, self.since = fh, reader, since
 
 
+def _closed(old: _Retired) -> Line | None:
+    """Close a replaced file no longer read; its unterminated last line, if any."""
+    try:
+        return old.reader.finish()
+    except OSError:
+        return None
+    finally:
+        old.fh.close()
+
+
+def _shrunk(fh: IO[bytes]) -> bool:
+    """Whether an open file is now shorter than where it was read to (truncated)."""
+    return os.fstat(fh.fileno()).st_size < fh.tell()
+
+
+def _kept(fh: IO[bytes], retired: list[_Retired]) -> _Retired | None:
+    """The replaced file still read that ``fh`` is (renamed back to the path)."""
+    try:
+        me = os.fstat(fh.fileno())
+        for old in retired:
+            st = os.fstat(old.fh.fileno())
+            if (st.st_dev, st.st_ino) == (me.st_dev, me.st_ino):
+                return old
+    except OSError:
+        return None
+    return None
+
+
 class FileSource:
     """JSONL traces from a file; with ``follow`` it tails the file like ``tail -F``,
     through its rotation (see :meth:`_moved_on`). Unlike ``tail -F``, a file renamed
@@ -222,47 +250,63 @@ class FileSource:
                     # enough closed (their last line, if unterminated, read first).
                     now = time.monotonic()
                     got = False
-                    for old in retired:
-                        while (line := old.reader.read()) is not None:
-                            got, old.since = True, now
-                            yield line.raw_trace(name)
-                            await asyncio.sleep(0)
+                    for old in list(retired):
+                        try:
+                            if _shrunk(old.fh):
+                                # Truncated since (and perhaps written again): read from
+                                # its start; the unterminated tail it had is gone.
+                                old.fh.seek(0)
+                                old.reader = LineReader(old.fh, self.max_line_bytes)
+                            while (line := old.reader.read()) is not None:
+                                got, old.since = True, now
+                                yield line.raw_trace(name)
+                                await asyncio.sleep(0)
+                        except OSError:
+                            retired.remove(old)  # unreadable now: nothing more comes
+                            old.fh.close()
                     if got:
                         continue
                     for old in [r for r in retired if now - r.since >= self.retired_quiet_s]:
                         retired.remove(old)
-                        line = old.reader.finish()
-                        old.fh.close()
+                        line = _closed(old)
                         if line is not None:
                             yield line.raw_trace(name)
                 moved = self._moved_on(fh)
                 quiet = quiet + 1 if moved == "replaced" else 0
-                new = None
-                if moved == "truncated" or quiet > _ROTATION_QUIET_POLLS:
-                    # Rotated (as tail -F follows it): the file now at the path from its
-                    # start. A truncated file's last line is read first; a replaced file
-                    # is drained first and kept open beside the new one (a writer may
-                    # still be appending to it until it reopens its log); a path that
-                    # cannot be read yet is waited for.
-                    new = fh if moved == "truncated" else self._reopen()
-                if new is None:
-                    await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
-                    continue
-                if new is fh:
+                if moved == "truncated":
+                    # Truncated in place (copytruncate): its last line, then the file
+                    # from its start.
                     line = reader.finish()
                     if line is not None:
                         yield line.raw_trace(name)
                     fh.seek(0)
+                    reader = LineReader(fh, self.max_line_bytes)
+                    continue
+                # Replaced (renamed away, a new file at the path; as tail -F follows
+                # it): once drained, the file now at the path is read from its start,
+                # and the old one is kept open beside it (a writer may still be
+                # appending to it until it reopens its log). A path that cannot be
+                # read yet is waited for.
+                new = self._reopen() if quiet > _ROTATION_QUIET_POLLS else None
+                if new is None:
+                    await asyncio.sleep(self.poll_interval_s)  # a writer is mid-line
+                    continue
+                # (A file renamed back to the path is read on from where it was.)
+                back = _kept(new, retired)
+                retired.append(_Retired(fh, reader, time.monotonic()))
+                if back is not None:
+                    new.close()
+                    retired.remove(back)
+                    fh, reader = back.fh, back.reader
                 else:
-                    retired.append(_Retired(fh, reader, time.monotonic()))
-                    if len(retired) > _RETIRED_MAX:
-                        oldest = retired.pop(0)
-                        line = oldest.reader.finish()
-                        oldest.fh.close()
-                        if line is not None:
-                            yield line.raw_trace(name)
-                    fh = new
-                reader, quiet = LineReader(fh, self.max_line_bytes), 0
+                    fh, reader = new, LineReader(new, self.max_line_bytes)
+                quiet = 0
+                if len(retired) > _RETIRED_MAX:
+                    quietest = min(retired, key=lambda r: r.since)
+                    retired.remove(quietest)
+                    line = _closed(quietest)
+                    if line is not None:
+                        yield line.raw_trace(name)
         finally:
             fh.close()
             for old in retired:

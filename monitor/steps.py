@@ -1183,9 +1183,9 @@ class StepVerifier:
             if not _said(q, step_q, answer_q) and not (q.startswith("n:") and _value(q) in written)
         }
 
-        # (A time the step writes without am or pm is either: "at 2:30" is no new time
-        # against "by 2:30 pm", nor the other way.)
-        step_any = step_main | _either_clock(step_q)
+        # (A time the step writes without am or pm is either, "at 2:30" is no new time
+        # against "by 2:30 pm", nor the other way; a fraction states its rounding.)
+        step_any = step_main | _other_readings(step_q)
 
         def new_in(qs: frozenset[str]) -> set[str]:
             return {q for q in main_readings(qs) if not stated(q, step_any)}
@@ -1310,8 +1310,10 @@ class StepVerifier:
             mine_q = quantities(step.known or step.masked)
             theirs_q = quantities(mask_known(full, al.values))
             mine, theirs = main_readings(mine_q), main_readings(theirs_q)
-            lost_here = {q for q in mine if not _said(q, mine_q, theirs | _either_clock(theirs_q))}
-            new_here = {q for q in theirs if not stated(q, mine | _either_clock(mine_q))}
+            lost_here = {
+                q for q in mine if not _said(q, mine_q, theirs | _other_readings(theirs_q))
+            }
+            new_here = {q for q in theirs if not stated(q, mine | _other_readings(mine_q))}
             # (A bare number that is a reading of a lost quantity writes it: "8.30-5"
             # for "08:30 to 17:00".)
             new_here = {
@@ -1649,7 +1651,7 @@ class StepVerifier:
                 q
                 for q in main_readings(unit_q)
                 if _movable(q)
-                and not stated(q, step_main | _either_clock(step.quantities))
+                and not stated(q, step_main | _other_readings(step.quantities))
                 and not _span_stated(q, al.ref.quantities)
             }
             if any(conflict(a, b) for a in lost for b in new):
@@ -1839,20 +1841,26 @@ def _with_tail(units: list[str], full: str) -> list[str]:
 
 def _said(q: str, own: frozenset[str], qs: set[str] | frozenset[str]) -> bool:
     """Whether quantity ``q`` of a text whose quantities are ``own`` is stated in
-    ``qs``: itself, or, for a time that text writes without am or pm, its afternoon
-    reading ("at 7:30" is stated by "7:30 pm")."""
-    if stated(q, qs):
-        return True
-    if not q.startswith("clock:"):
-        return False
-    pm = f"clock:{int(_value(q)) + 720}"
-    return "~" + pm in own and stated(pm, qs)
+    ``qs``: itself, or one of its other readings in that text (see :func:`_alternatives`:
+    "at 7:30" is stated by "7:30 pm", "a third" by "33%")."""
+    return stated(q, qs) or any(stated(alt, qs) for alt in _alternatives(q, own))
 
 
-def _either_clock(qs: frozenset[str]) -> set[str]:
-    """The other reading of each time written without am or pm ("~clock:870" of "at
-    2:30"), as a main reading."""
-    return {q[1:] for q in qs if q.startswith("~clock:")}
+def _alternatives(q: str, own: frozenset[str]) -> list[str]:
+    """The other readings a text gives its quantity ``q``: the afternoon's of a time
+    written without am or pm, the whole percentage a fraction rounds to."""
+    if q.startswith("clock:"):
+        pm = f"clock:{int(_value(q)) + 720}"
+        return [pm] if "~" + pm in own else []
+    if q.startswith("pct:"):
+        return [x[1:] for x in own if x.startswith("~pct:") and abs(_value(x) - _value(q)) < 1]
+    return []
+
+
+def _other_readings(qs: frozenset[str]) -> set[str]:
+    """The other readings of times and fractions as main readings ("~clock:870" of "at
+    2:30", "~pct:33" of "a third")."""
+    return {q[1:] for q in qs if q.startswith(("~clock:", "~pct:"))}
 
 
 def _parts(text: str) -> list[str]:

@@ -180,6 +180,7 @@ _GLUED = re.compile(
 _AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
 _CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
 _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
+_CLOCK_24_MARK = re.compile(r"(?<![\w:.])(?:0\d|1[3-9]|2[0-3]):[0-5]\d(?![\w:])")
 # A four-digit time ("0900 hrs", "at 0930", "at 1400 hrs", "0800-1800"): with a
 # leading zero after a time preposition or before "hrs"/"hours", one without after a
 # preposition and before "hrs", or in a range that starts with a zero (not a year,
@@ -187,10 +188,12 @@ _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
 _CLOCK_4 = re.compile(
     r"(?<![\w.:])(?:(?P<prep>at|by|from|until|till|before|after|between)\s+)?"
     r"(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)"
-    r"(?:(?P<hrs>\s*(?:hrs|hours|h)(?![\w]))|(?![\w.:]))"
+    # (Not a phone number's first group: "call us at 0800 123 4567".)
+    r"(?:(?P<hrs>\s*(?:hrs|hours|h)(?![\w]))|(?![\w.:])(?![-–\s]*\d))"
 )
 _CLOCK_4_RANGE = re.compile(
-    r"(?<![\w.:])(0\d)([0-5]\d)(\s*(?:-|–|to)\s*)([01]\d|2[0-3])([0-5]\d)(?![\w.:])"
+    r"(?<![\w.:])(0\d)([0-5]\d)(\s*(?:-|–|to|until|till|and)\s*)([01]\d|2[0-3])([0-5]\d)"
+    r"(?![\w.:])(?![-–\s]*\d)"
 )
 # "5 in the afternoon", "11 o'clock in the morning", "8 o'clock".
 _CLOCK_WORDS = re.compile(
@@ -224,7 +227,11 @@ _PAST = re.compile(r"(?<![\w])(?:a\s+)?(half|quarter)[\s-]+(past|to)\s+(\d{1,2})
 _HOUR_WORDS = "one two three four five six seven eight nine ten eleven twelve".split()
 _TIME_WORDS = re.compile(
     r"(?<![\w-])(" + "|".join(_HOUR_WORDS) + r")[\s-]+(fifteen|thirty|forty[\s-]five)(?![\w-])"
+    # (Not a count of spans: "four fifteen minute slots", "two thirty day passes".)
+    r"(?!\s+(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?)\b)"
 )
+# "half eight" with no time word before it (British, 8:30): another reading only.
+_BARE_HALF = re.compile(r"(?<![\w-])half\s+([1-9]|1[0-2])(?![\w.:])")
 _MINUTE_WORDS = {"fifteen": 15, "thirty": 30}
 # "at 10.30": a time after a time preposition (elsewhere "10.30" is a number).
 _DOTTED = re.compile(
@@ -614,15 +621,22 @@ def quantities(text: str) -> frozenset[str]:
 
     low = _PAST.sub(_past, low)
     low = _HALF_HOUR.sub(lambda m: f"{m.group(1)} {m.group(2)}:30", low)
+    for m in _BARE_HALF.finditer(low):
+        h = int(m.group(1))
+        out.add(f"~clock:{h * 60 + 30}")
+        if h < 12:
+            out.add(f"~clock:{(h + 12) * 60 + 30}")
     low = _DOTTED.sub(lambda m: f"{m.group(1)} {m.group(2)}:{m.group(3)}", low)
-    low = _CLOCK_4_RANGE.sub(lambda m: f"{m[1]}:{m[2]}{m[3]}{m[4]}:{m[5]}", low)
+    low = _CLOCK_4_RANGE.sub(
+        lambda m: clock(int(m[1]), int(m[2])) + m[3] + clock(int(m[4]), int(m[5])), low
+    )
 
     def four_digits(m: re.Match[str]) -> str:
         h, minute = m.group("h"), m.group("m")
         zero, prep, hrs = h.startswith("0"), bool(m.group("prep")), bool(m.group("hrs"))
         if not ((prep and (zero or hrs)) or (zero and hrs)):
             return m.group(0)  # "at 1930" may be a year, "1000 hours" a span
-        return f"{m.group('prep') or ''} {h}:{minute}"
+        return f"{m.group('prep') or ''}" + clock(int(h), int(minute))  # 24-hour
 
     low = _CLOCK_4.sub(four_digits, low)
 
@@ -649,9 +663,13 @@ def quantities(text: str) -> frozenset[str]:
         ),
         low,
     )
+    # (A leading zero or an hour past 12 writes a 24-hour time, and a text that writes
+    # one writes them all so: "08:00-10:00" is the morning's.)
+    h24 = bool(_CLOCK_24_MARK.search(low))
     low = _CLOCK_24.sub(
-        # (A leading zero writes a 24-hour time: "08:30" is the morning's.)
-        lambda m: clock(int(m.group(1)), int(m.group(2)), either=not m.group(1).startswith("0")),
+        lambda m: clock(
+            int(m.group(1)), int(m.group(2)), either=not h24 and not m.group(1).startswith("0")
+        ),
         low,
     )
 
@@ -705,10 +723,17 @@ def quantities(text: str) -> frozenset[str]:
     low = _N_ADVERB.sub(n_adverb, low)
     low = _ADVERB.sub(adverb, low)
 
+    def share(pct: float) -> None:
+        # A fraction, and as another reading the whole percentage it rounds to: "a
+        # third" is 33.3% and states "33%".
+        out.add("pct:" + _fmt(round(pct, 1)))
+        if round(pct, 1) != round(pct):
+            out.add("~pct:" + _fmt(round(pct)))
+
     def fraction(m: re.Match[str]) -> str:
         k = m.group("k")
         count = 1.0 if k in (None, "a", "one") else float(k) if k.isdigit() else _ONES[k]
-        out.add("pct:" + _fmt(round(count * _FRACTIONS[m.group("f").rstrip("s")], 1)))
+        share(count * _FRACTIONS[m.group("f").rstrip("s")])
         return " "
 
     low = _FRACTION.sub(fraction, low)
@@ -717,7 +742,7 @@ def quantities(text: str) -> frozenset[str]:
         a, b = int(m.group(1)), int(m.group(2))
         if a >= b:
             return m.group(0)
-        out.add("pct:" + _fmt(round(100 * a / b, 1)))
+        share(100 * a / b)
         return " "
 
     low = _SLASH_FRACTION.sub(slash_fraction, low)
@@ -781,14 +806,13 @@ def _readings(q: str) -> set[float]:
         h, minute = divmod(int(value), 60)
         if value % 60 == 0:
             return {value / 60, (value / 60) % 12, h * 100}
-        # "9.30" / "5.30" for 9:30 / 17:30, the minutes after a dot (British); and
-        # the hour of a half hour, "half eight" (8:30) said where no time word marks it.
+        # "9.30" / "5.30" for 9:30 / 17:30, the minutes after a dot (British).
         return {
             value,
             round(h + minute / 100, 2),
             round((h % 12 or 12) + minute / 100, 2),
             h * 100 + minute,
-        } | ({h, h % 12 or 12} if minute == 30 else set())
+        }
     if fam == "age":
         return {round(value / d, 3) for d in _AGE_DAYS.values()}
     # In any unit of its family: 100,000 km is "100000" (km) or "62137" (miles).
@@ -845,8 +869,6 @@ def same_quantity(a: str, b: str) -> bool:
             days, span = (va if fa == "age" else vb), ov * _DAYS[other]
             return abs(days - span) <= 0.02 * max(days, span)  # 15 years, not 16
         return False
-    if fa == fb == "pct" and ea == eb:
-        return abs(va - vb) < 0.5  # "a third" = "33%", "two thirds" = "67%"
     if ea != eb or fa == fb or fa not in _DAYS or fb not in _DAYS:
         return False  # one unit compares exactly; other families not at all
     da, db = va * _DAYS[fa], vb * _DAYS[fb]

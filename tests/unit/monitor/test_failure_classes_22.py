@@ -1,14 +1,17 @@
 """Times and fractions written another way are the same quantity (issue 19, class 5),
 on hand-written cases from invented domains (a car wash, a theatre, a hostel, a
-furniture deposit, a ferry desk; none is a bench seed).
+furniture deposit, a ferry desk, a gym, a loan; none is a bench seed).
 
 A time written without am or pm before noon ("by 5:30", "at 5 o'clock") may be the
 afternoon's, so it states "5:30 pm" as well as "5:30 am"; a time with a leading zero
-("08:30") is a 24-hour time and says which. A four-digit time ("0900 hrs", "at 0930",
-"0800-1800") is a time, not the number 900; a bare "8.30" or "0830" is a way of writing
-8:30, and so are "half-past eight", "eight thirty" (not the number 38) and a bare "half
-eight" (its hour, 8, is no new number against 8:30). A fraction and its rounded percentage ("a
-third" / "33%") are one quantity. A time or a share really changed is still caught.
+("08:30"), a four-digit one ("1000 hrs") or one in a text that writes 24-hour times is
+the morning's only. A four-digit time ("0900 hrs", "at 0930", "0800-1800") is a time,
+not the number 900 (not a phone number); a bare "8.30" or "0830" is a way of writing
+8:30, and so are "half-past eight" and "eight thirty" (not the number 38); a bare "half
+eight" also reads as 8:30, as another reading. A fraction states the whole percentage
+it rounds to ("a third" / "33%"); two percentages otherwise compare exactly. A time or
+a share really changed is still caught, and so is a half hour's bare hour ("at 7" for
+7:30).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ HOSTEL = "Reception opens at 0900 and check-in starts at 1400 hrs."
 DEPOSIT = "A third of the deposit is kept if you cancel within a week."
 FERRY = "The ticket desk is staffed from 08:30 to 17:00 every day."
 REFUND = "Refunds reach your account within 10 working days of the return."
+GYM = "The gym opens at 1000 hrs on Sundays."
+LOAN = "Interest is charged at 1.4% per month on late balances."
 
 
 def _status(step: str, answer: str) -> str:
@@ -59,6 +64,11 @@ def test_a_time_or_share_written_another_way_is_covered(step: str, answer: str) 
         (CARWASH, "Collect your car by six-thirty on the day of the valet."),
         (THEATRE, "Doors open at 8:30 pm and latecomers wait for the interval."),
         (THEATRE, "Doors open at 8 and latecomers wait for the interval."),
+        (THEATRE, "Doors open at 7 and latecomers wait for the interval."),  # the bare hour
+        (CARWASH, "Collect your car by 5 on the day of the valet."),
+        (GYM, "The gym opens at 10 pm on Sundays."),  # a 24-hour time has no pm reading
+        (LOAN, "Interest is charged at 1% per month on late balances."),  # not a fraction
+        (LOAN, "Interest is charged at 1.9% per month on late balances."),
         (HOSTEL, "Reception opens at 10:00 and check-in starts at 1400 hrs."),
         (DEPOSIT, "A quarter of the deposit is kept if you cancel within a week."),
         (FERRY, "The ticket desk is staffed from 8.30 pm to 5 pm every day."),
@@ -85,6 +95,13 @@ def test_a_time_or_share_changed_is_still_caught(step: str, answer: str) -> None
         ("service every 1000 hours", {"every:min:60000"}),  # a span
         ("half-past eight", {"clock:510", "~clock:1230"}),  # hyphened
         ("from half eight onwards", {"clock:510", "~clock:1230"}),
+        ("doors open half eight", {"n:8", "~clock:510", "~clock:1230"}),  # other readings
+        ("at 1000 hrs", {"clock:600"}),  # a 24-hour time: no pm reading
+        ("08:00-10:00", {"clock:480", "clock:600"}),  # ... nor in a 24-hour text
+        ("from 0930 until 1130", {"clock:570", "clock:690"}),
+        ("call us at 0800 123 4567", {"n:800", "n:123", "n:4567"}),  # a phone number
+        ("book four fifteen minute slots", {"min:15"}),  # not 4:15
+        ("a third", {"pct:33.3", "~pct:33"}),
         ("a quarter-to 5", {"clock:285", "~clock:1005"}),  # not a quarter of a year
         ("at eight thirty", {"clock:510", "~clock:1230"}),  # not the number 38
         ("six forty-five", {"clock:405", "~clock:1125"}),

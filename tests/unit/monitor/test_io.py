@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import signal
@@ -131,6 +132,98 @@ async def test_follow_reads_a_renamed_file_after_moving_to_the_new_one(
     finally:
         task.cancel()
     assert got == [b'{"n":1}', b'{"n":2}', b'{"n":3}', b'{"n":', b'{"n":5}']
+
+
+async def _follow_while(source: FileSource, steps) -> list[bytes]:
+    """Follow ``source`` while ``steps`` (an async function given the lines read so
+    far) writes to it; the payloads read."""
+    got: list[bytes] = []
+
+    async def collect() -> None:
+        async for item in source:
+            got.append(item.payload)
+
+    task = asyncio.create_task(collect())
+    try:
+        await steps(got)
+        await asyncio.sleep(0.2)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    return got
+
+
+async def _until(got: list[bytes], n: int) -> None:
+    async def wait() -> None:
+        while len(got) < n:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), 3)
+
+
+async def test_follow_reads_a_file_renamed_back_to_its_path_once(tmp_path: Path) -> None:
+    # Renamed away, a new file made, then the old one renamed back over it: it is read
+    # on from where it was, not again from its start, and each new line once.
+    p, old = tmp_path / "t.jsonl", tmp_path / "t.jsonl.1"
+    p.write_text('{"n":1}\n')
+
+    async def steps(got: list[bytes]) -> None:
+        await _until(got, 1)
+        p.rename(old)
+        p.write_text('{"n":2}\n')
+        await _until(got, 2)
+        os.replace(old, p)
+        await asyncio.sleep(0.2)
+        with p.open("a") as fh:
+            fh.write('{"n":3}\n')
+        await _until(got, 3)
+
+    source = FileSource(p, follow=True, poll_interval_s=0.01, retired_quiet_s=30)
+    assert await _follow_while(source, steps) == [b'{"n":1}', b'{"n":2}', b'{"n":3}']
+
+
+async def test_follow_reads_a_renamed_file_truncated_and_written_again(tmp_path: Path) -> None:
+    # The renamed file is truncated and written again while still read: its new lines
+    # are read from its start, no fragment of where the old reading stood.
+    p, old = tmp_path / "t.jsonl", tmp_path / "t.jsonl.1"
+    p.write_text('{"n":1}\n{"n":10}\n')
+
+    async def steps(got: list[bytes]) -> None:
+        await _until(got, 2)
+        p.rename(old)
+        p.write_text('{"n":2}\n')
+        await _until(got, 3)
+        old.write_text('{"n":9}\n')
+        await _until(got, 4)
+
+    source = FileSource(p, follow=True, poll_interval_s=0.01, retired_quiet_s=30)
+    got = await _follow_while(source, steps)
+    assert got == [b'{"n":1}', b'{"n":10}', b'{"n":2}', b'{"n":9}']
+
+
+async def test_follow_keeps_at_most_four_renamed_files_open(tmp_path: Path) -> None:
+    # Five renames within the quiet time: the quietest renamed file is closed (its
+    # unterminated last line read as it stands), the newer ones are still read.
+    p = tmp_path / "t.jsonl"
+    p.write_text('{"n":0}\n{"tail":0')
+
+    async def steps(got: list[bytes]) -> None:
+        await _until(got, 1)
+        for k in range(1, 6):
+            p.rename(tmp_path / f"t.jsonl.{k}")
+            p.write_text(f'{{"n":{k}}}\n{{"tail":{k}')
+            await _until(got, k + 1 + (k == 5))
+        with (tmp_path / "t.jsonl.5").open("a") as fh:  # holds {"tail":4
+            fh.write("}\n")
+        await _until(got, 8)
+
+    source = FileSource(p, follow=True, poll_interval_s=0.01, retired_quiet_s=30)
+    got = await _follow_while(source, steps)
+    assert got[:5] == [b'{"n":0}', b'{"n":1}', b'{"n":2}', b'{"n":3}', b'{"n":4}']
+    # the first file closed as the fifth rename came, beside the new file's first line
+    assert sorted(got[5:7]) == [b'{"n":5}', b'{"tail":0']
+    assert got[7:] == [b'{"tail":4}']  # the newest renamed file is still read
 
 
 async def test_stdin_source() -> None:
