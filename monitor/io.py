@@ -160,7 +160,7 @@ _ROTATION_QUIET_POLLS = 2
 # A replaced file stays open after the follower moved on, and is read beside the new
 # one until it has had no new data for this long: a writer appends to the file it has
 # open until it reopens its log, which a slow reload may do seconds after the rename.
-# (At most this many such files at once; the oldest is closed first.)
+# (At most this many such files at once; the quietest is closed first.)
 _RETIRED_QUIET_S = 30.0
 _RETIRED_MAX = 4
 
