@@ -90,50 +90,6 @@ async def test_follow_drains_a_renamed_file_and_waits_for_a_readable_one(
     assert [i.payload for i in items] == [f'{{"n":{k}}}'.encode() for k in range(1, 5)]
 
 
-async def test_follow_reads_a_renamed_file_after_moving_to_the_new_one(
-    tmp_path: Path,
-) -> None:
-    # A writer that reopens its log late keeps appending to the renamed file after the
-    # follower moved to the new one (tail -F loses those lines): they are still read,
-    # until the old file has been quiet for retired_quiet_s; then it is closed, its
-    # unterminated last line read as it stands, and what comes after is not read.
-    p = tmp_path / "t.jsonl"
-    p.write_text('{"n":1}\n')
-    source = FileSource(p, follow=True, poll_interval_s=0.01, retired_quiet_s=1.0)
-    got: list[bytes] = []
-
-    async def collect() -> None:
-        async for item in source:
-            got.append(item.payload)
-
-    async def until(n: int) -> None:
-        while len(got) < n:
-            await asyncio.sleep(0.01)
-
-    task = asyncio.create_task(collect())
-    try:
-        await asyncio.wait_for(until(1), 2)
-        old = tmp_path / "t.jsonl.1"
-        p.rename(old)
-        p.write_text('{"n":2}\n')
-        await asyncio.wait_for(until(2), 2)  # moved on to the new file
-        with old.open("a") as fh:  # the writer has not reopened its log yet
-            fh.write('{"n":3}\n')
-        await asyncio.wait_for(until(3), 2)
-        with old.open("a") as fh:
-            fh.write('{"n":')  # left unterminated, then the old file goes quiet
-        await asyncio.wait_for(until(4), 5)
-        with old.open("a") as fh:  # after it was closed: no longer read
-            fh.write("4}\n")
-        with p.open("a") as fh:
-            fh.write('{"n":5}\n')
-        await asyncio.wait_for(until(5), 2)
-        await asyncio.sleep(0.1)
-    finally:
-        task.cancel()
-    assert got == [b'{"n":1}', b'{"n":2}', b'{"n":3}', b'{"n":', b'{"n":5}']
-
-
 async def _follow_while(source: FileSource, steps) -> list[bytes]:
     """Follow ``source`` while ``steps`` (an async function given the lines read so
     far) writes to it; the payloads read."""
@@ -154,12 +110,44 @@ async def _follow_while(source: FileSource, steps) -> list[bytes]:
     return got
 
 
-async def _until(got: list[bytes], n: int) -> None:
+async def _until(got: list[bytes], n: int, timeout: float = 3) -> None:
     async def wait() -> None:
         while len(got) < n:
             await asyncio.sleep(0.01)
 
-    await asyncio.wait_for(wait(), 3)
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_follow_reads_a_renamed_file_after_moving_to_the_new_one(
+    tmp_path: Path,
+) -> None:
+    # A writer that reopens its log late keeps appending to the renamed file after the
+    # follower moved to the new one (tail -F loses those lines): they are still read,
+    # until the old file has been quiet for retired_quiet_s; then it is closed, its
+    # unterminated last line read as it stands, and what comes after is not read.
+    p, old = tmp_path / "t.jsonl", tmp_path / "t.jsonl.1"
+    p.write_text('{"n":1}\n')
+
+    async def steps(got: list[bytes]) -> None:
+        await _until(got, 1, 2)
+        p.rename(old)
+        p.write_text('{"n":2}\n')
+        await _until(got, 2, 2)  # moved on to the new file
+        with old.open("a") as fh:  # the writer has not reopened its log yet
+            fh.write('{"n":3}\n')
+        await _until(got, 3, 2)
+        with old.open("a") as fh:
+            fh.write('{"n":')  # left unterminated, then the old file goes quiet
+        await _until(got, 4, 5)
+        with old.open("a") as fh:  # after it was closed: no longer read
+            fh.write("4}\n")
+        with p.open("a") as fh:
+            fh.write('{"n":5}\n')
+        await _until(got, 5, 2)
+
+    source = FileSource(p, follow=True, poll_interval_s=0.01, retired_quiet_s=1.0)
+    got = await _follow_while(source, steps)
+    assert got == [b'{"n":1}', b'{"n":2}', b'{"n":3}', b'{"n":', b'{"n":5}']
 
 
 async def test_follow_reads_a_file_renamed_back_to_its_path_once(tmp_path: Path) -> None:
