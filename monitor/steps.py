@@ -1027,9 +1027,7 @@ class StepVerifier:
         need = content(sw)
         # Clauses that share no content word with the step belong to another step
         # ("..., but not on domestic flights"): leave them out.
-        related = [
-            u for u in units if any(same_word(w, x, p) for w in need for x in content(tokens(u)))
-        ]
+        related = [u for u in units if not _negates_apart(u, need, p)]
         if kind != "window" and related and len(related) < len(units):
             units = [" ".join(related), *related]
         scored = [(_recall(sw, tokens(u), p), -len(u), u) for u in units]
@@ -1129,7 +1127,7 @@ class StepVerifier:
                     # "animals can't go in shared sleeping areas" for "pets are not
                     # allowed in the dorms".)
                     and not (has & _PROHIBITING)
-                    and not any(same_word(w, x, p) for w in need for x in said)
+                    and _negates_apart(u, need, p)
                 )
 
             related = [u for u in units if not apart(u)]
@@ -1345,7 +1343,15 @@ class StepVerifier:
                     )
         turned = _bound_reversed(step.masked, full)
         if turned:
-            return "altered", f"bound reversed: {turned}", False
+            # A bound turned with the polarity is the rule said from the other side of
+            # its threshold ("more than 30 minutes late are charged" / "up to 30
+            # minutes late: no charge"); a bound turned alone is a changed rule.
+            one = self._stated_part(step.masked, full, alone=True) or step.masked
+            if not (
+                polarity_flip(one, full, sides=False) is not None
+                and polarity_flip(one, full) is None
+            ):
+                return "altered", f"bound reversed: {turned}", False
         if contains_run(gw, sw):
             return "covered", "the step is stated verbatim (entity values aside)", True
         # The step word for word but for one comparison or order word turned the
@@ -2808,6 +2814,19 @@ _PROHIBITING = frozenset(
     "can cannot ca may must never allowed permitted accepted prohibited banned".split()
 )
 _NOT_APART = frozenset("nor or then if unless when once provided as and but so".split())
+
+
+def _negates_apart(unit: str, need: list[str], p: int) -> bool:
+    """Whether a clause of a sentence belongs to another statement than the step whose
+    content words are ``need``: it shares none of them, or it negates and shares one
+    word only beside four of its own ("..., we won't refund it, and we aren't able to
+    accept claims that come in more than fourteen days after the session" for a step
+    on sessions that are not refunded)."""
+    said = content(tokens(unit))
+    shared = [x for x in said if any(same_word(w, x, p) for w in need)]
+    if not shared:
+        return True
+    return len(shared) == 1 and len(said) - 1 >= 4 and bool(NEGATORS & set(tokens(unit)))
 
 
 def _negation_moved(part: str, unit: str, pairs: list[tuple[str, str]]) -> bool:

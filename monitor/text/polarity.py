@@ -42,6 +42,7 @@ from monitor.text.lexicon import (
     TIMES_WORDS,
     inflections,
 )
+from monitor.text.quantities import quantities
 from monitor.text.sentences import split_clauses
 from monitor.text.tokens import content, same_word, tokens
 
@@ -664,6 +665,10 @@ def _grounded(
         return any(w in _COST_TALK or w in COST_FREE_WORDS for w in other)
     if scope is None:
         return True
+    if scope[0] in _LIGHT_HEADS and len(scope) > 1 and scope[1] != _WIDE_MARK:
+        # "Not eligible for a refund" / "not able to accept" bears on the refund, the
+        # accepting: "we will refund it", "we accept claims".
+        scope = scope[1:]
     head = scope[0]
     if head in _COST_TALK and any(w in _COST_TALK or w in COST_FREE_WORDS for w in other):
         return True  # "no charge" bears on "costs $18"
@@ -689,6 +694,11 @@ def _grounded(
     said_again = head in ANTONYM_TRIGGERS and _OTHER_SIDE.get(head, frozenset()) & own_words
     governed = (_narrow(scope) or ())[1:] if said_again else scope[1:]
     return sum(any(same_word(x, w, 4) for w in other) for x in governed if x != _WIDE_MARK) >= 2
+
+
+# Words a negation passes through to the word it governs ("not eligible for a refund",
+# "not entitled to a refund", "not able to accept").
+_LIGHT_HEADS = frozenset("eligible entitled able".split())
 
 
 # Words that deny what comes before them ("early release while the inspection is
@@ -1645,14 +1655,111 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     )
 
 
+# A warning not to do something, at the head of a text: "don't", "do not", "never"
+# (after a "please"). The tokenizer writes "don't" as "do n't".
+_WARNING = re.compile(r"^ (?:please )?(?:do n't|do not|never) (\w+)")
+# How the other text states the act whose consequence it gives: "opening ...", "if you
+# open ...", "when you open ...".
+_ACT_AS_CONDITION = re.compile(r"^ (?:(\w+ing)|(?:if|when|once) you (\w+)) ")
+
+
+def _without_warning(
+    padded: str,
+    negs: list[tuple[str | None, tuple[str, ...] | None]],
+    own: list[str],
+    other: list[str],
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``negs`` without the negation of a warning at the head of ``padded`` ("please
+    don't open the casing ...") when the other text (``other``, its words) states that
+    act as the condition of its rule ("opening the casing voids ...", "if you open
+    the casing, ...") and ``padded`` says that rule's outcome in the other text's
+    words (half of them, the act's own left out): the warning is how one avoids the
+    outcome, not its denial."""
+    m = _WARNING.match(padded)
+    if not m or not negs:
+        return negs
+    c = _ACT_AS_CONDITION.match(" " + " ".join(other) + " ")
+    if not c:
+        return negs
+    verb = m.group(1)
+    if c.group(1):
+        # A gerund, not a verb that ends so ("bring the record" is an order of its own).
+        act = c.group(1)
+        if act == verb or not same_word(verb, act[:-3], 3):
+            return negs
+    else:
+        act = c.group(2)
+        if not same_word(verb, act, 4):
+            return negs
+    rest = [w for w in content(other) if not same_word(w, act, 4) and w not in POLARITY_NEGATORS]
+    mine = content(own)
+    if not rest or 2 * sum(any(same_word(w, x, 4) for x in mine) for w in rest) < len(rest):
+        return negs
+    first = next((k for k, n in enumerate(negs) if n[1] and same_word(n[1][0], verb, 4)), None)
+    return negs if first is None else [*negs[:first], *negs[first + 1 :]]
+
+
+# The two sides of a threshold, as the plain text writes them (bound phrases such as
+# "no more than" already read as "at most"): above it and below it. "Up to" or
+# "within" a lead time ("up to 2 days before") is the lead time's floor, above it.
+_ABOVE = ("more than", "over", "at least", "longer than", "beyond", "exceeding")
+_BELOW = ("less than", "under", "up to", "at most", "within", "fewer than", "shorter than")
+_THRESHOLD = re.compile(
+    r" (" + "|".join(_ABOVE + _BELOW) + r") (\w+)(?: (\w+))?(?: (\w+))?(?: (\w+))?"
+)
+_LEAD = frozenset("before ahead notice prior advance".split())
+# Words that make a threshold's other side a condition of its own ("within 15 minutes
+# or you cannot play"): the two sides are then not one rule said twice.
+_ALTERNATIVE = frozenset("or otherwise unless else only except".split())
+
+
+def _sides_of(padded: str) -> set[str]:
+    """The sides of a threshold (``above``, ``below``) a text states on a number."""
+    out = set()
+    for m in _THRESHOLD.finditer(padded):
+        n = m.group(2)
+        if not (n[:1].isdigit() or n in NUMBER_WORDS or n in _NUMBER_WORD_TENS):
+            continue
+        side = "above" if m.group(1) in _ABOVE else "below"
+        if m.group(1) in ("up to", "within") and _LEAD & {m.group(3), m.group(4), m.group(5)}:
+            side = "above"
+        out.add(side)
+    return out
+
+
+_NUMBER_WORD_TENS = frozenset(
+    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty "
+    "fifty sixty seventy eighty ninety hundred".split()
+)
+
+
+def _other_side(s: str, a: str, raw_s: str, raw_a: str) -> bool:
+    """Whether the two texts state one threshold from its two sides: each names one
+    side of a number, not the same side, on a quantity both state ("more than 15
+    minutes" / "up to fifteen minutes"; "less than 72 hours' notice" / "at least three
+    days' notice"), and neither offers an alternative ("or", "unless", "only")."""
+    if _ALTERNATIVE & (set(s.split()) | set(a.split())):
+        return False
+    side_s, side_a = _sides_of(s), _sides_of(a)
+    if len(side_s) != 1 or len(side_a) != 1 or side_s == side_a:
+        return False
+    shared = quantities(raw_s) & quantities(raw_a)
+    return any(not q.startswith(("n:", "pct:")) for q in shared)
+
+
 def polarity_flip(
-    step: str, answer: str, context: str | None = None, elsewhere: tuple[str, ...] = ()
+    step: str,
+    answer: str,
+    context: str | None = None,
+    elsewhere: tuple[str, ...] = (),
+    sides: bool = True,
 ) -> str | None:
     """Why ``answer`` has the opposite polarity of ``step`` (``negation``, ``antonym``,
     ``modal``, joined by `` + ``), or None. ``context``: the text ``answer`` is part
     of, where the step's negation scopes are looked up (default: ``answer``).
     ``elsewhere``: the answer's other sentences, where a negation of the step that
-    ``answer`` lacks may be stated instead."""
+    ``answer`` lacks may be stated instead. ``sides``: a negation against the rule said
+    from the other side of its threshold is no flip (:func:`_other_side`)."""
     step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
     if _OTHERWISE.search(step):
         answer = _IF_NOT.sub("otherwise", answer)
@@ -1689,6 +1796,12 @@ def polarity_flip(
     neg_a = _negations(a, sw, wide=not neg_s)
     if any(n[1] and _WIDE_MARK in n[1] for n in neg_a):
         neg_a = _in_own_clause(neg_a, answer, sw)
+    # A warning not to do what the other text says has a consequence is that rule
+    # ("please don't open the casing, that voids the warranty" / "opening the casing
+    # voids the warranty"; "never top it up yourself: doing so ..." / "if you top it up
+    # yourself, ..."): the negation forbids the act, the consequence keeps its polarity.
+    neg_s = _without_warning(s, neg_s, sw, aw_own)
+    neg_a = _without_warning(a, neg_a, aw_own, sw)
     # A "not" that describes which things are meant bears on a text that uses the
     # same verb only ("items not collected within 90 days" / "items still here").
     # (Each text read once, as below: a text may hold thousands of negations.)
@@ -1855,4 +1968,8 @@ def polarity_flip(
     ):
         flips += 1
         reasons.append("modal")
+    if sides and flips % 2 and reasons == ["negation"] and _other_side(s, a, step, answer):
+        # The rule said from the other side of its threshold: "more than 15 minutes
+        # late cannot play" / "up to fifteen minutes late you still play".
+        return None
     return " + ".join(reasons) if flips % 2 else None

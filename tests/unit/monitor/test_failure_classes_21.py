@@ -5,11 +5,10 @@ sauna, a food bank, a seed library; none is a bench seed).
 A sentence that keeps a step's words and adds or drops a negation among them, in a
 changed run of at most two words ("are [not] refunded", "can" -> "cannot"), says the
 opposite: ``negated``, settled. A sentence
-that keeps the words but has its negation somewhere else -- the step said through a
-prohibition ("don't open the cover yourself, as that voids the guarantee" for "opening
-the cover yourself voids the guarantee"), or a clause of its own beside the step -- is
-still read as a flip by the polarity rules, but what the negation governs is open: the
-verdict is ``uncertain``, so that a hybrid judge asks its LLM instead of counting it.
+that rewords the step around its negation ("food banks won't take vouchers" for "vouchers
+are accepted"), or has it in a clause of its own beside the step, is still read as a
+flip by the polarity rules, but what the negation governs is open: the verdict is
+``uncertain``, so that a hybrid judge asks its LLM instead of counting it.
 """
 
 from __future__ import annotations
@@ -49,8 +48,10 @@ def test_a_negation_in_place_is_settled(step: str, answer: str) -> None:
 @pytest.mark.parametrize(
     ("step", "answer"),
     [
-        # the step said through a prohibition: a flip by the rules, but open
-        (BOILER, "Don't open the boiler cover yourself: that voids the service guarantee."),
+        # the step reworded around its negation: a flip by the rules, but open (the
+        # step said through a warning, "don't open the cover yourself: that voids the
+        # guarantee", is no flip at all: test_failure_classes_23)
+        (FOODBANK, "Food banks in the district won't take referral vouchers."),
     ],
 )
 def test_a_negation_away_from_the_step_s_words_is_uncertain(step: str, answer: str) -> None:
