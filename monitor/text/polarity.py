@@ -665,10 +665,16 @@ def _grounded(
         return any(w in _COST_TALK or w in COST_FREE_WORDS for w in other)
     if scope is None:
         return True
-    if scope[0] in _LIGHT_HEADS and len(scope) > 1 and scope[1] != _WIDE_MARK:
+    if (
+        scope[0] in _LIGHT_HEADS
+        and len(scope) > 1
+        and scope[1] != _WIDE_MARK
+        and _grounded((negator, scope[1:]), other, own, preds, more_no_shows, own_facts)
+    ):
         # "Not eligible for a refund" / "not able to accept" bears on the refund, the
-        # accepting: "we will refund it", "we accept claims".
-        scope = scope[1:]
+        # accepting: "we will refund it", "we accept claims" (and, read as written, on
+        # "is able to handle refunds").
+        return True
     head = scope[0]
     if head in _COST_TALK and any(w in _COST_TALK or w in COST_FREE_WORDS for w in other):
         return True  # "no charge" bears on "costs $18"
@@ -1663,18 +1669,27 @@ _WARNING = re.compile(r"^ (?:please )?(?:do n't|do not|never) (\w+)")
 _ACT_AS_CONDITION = re.compile(r"^ (?:(\w+ing)|(?:if|when|once) you (\w+)) ")
 
 
+# Words that grant what a text's act names: against them a warning is a flip.
+_GRANTING = frozenset(
+    "allowed permitted fine ok okay welcome encouraged acceptable possible optional".split()
+)
+
+
 def _without_warning(
     padded: str,
     negs: list[tuple[str | None, tuple[str, ...] | None]],
     own: list[str],
     other: list[str],
+    granting: list[str] | None = None,
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """``negs`` without the negation of a warning at the head of ``padded`` ("please
     don't open the casing ...") when the other text (``other``, its words) states that
     act as the condition of its rule ("opening the casing voids ...", "if you open
     the casing, ...") and ``padded`` says that rule's outcome in the other text's
-    words (half of them, the act's own left out): the warning is how one avoids the
-    outcome, not its denial."""
+    words (half of them; the act and what it is done to left out): the warning is how
+    one avoids the outcome, not its denial. Not against a text that grants the act
+    ("parking there is allowed", "... is fine"; ``granting``: the words of the
+    sentence ``other`` is part of, where that is said)."""
     m = _WARNING.match(padded)
     if not m or not negs:
         return negs
@@ -1691,9 +1706,27 @@ def _without_warning(
         act = c.group(2)
         if not same_word(verb, act, 4):
             return negs
-    rest = [w for w in content(other) if not same_word(w, act, 4) and w not in POLARITY_NEGATORS]
+    if _GRANTING & set(other) or _GRANTING & set(granting or ()):
+        return negs  # a permission, not an outcome: "parking there is allowed"
+    # What the act is done to, the first words after it in both texts ("the casing
+    # yourself"), is no outcome: the outcome is the rest of the other text's words.
+    theirs = content(other)
+    at = next((k for k, w in enumerate(theirs) if w == act), 0)
     mine = content(own)
-    if not rest or 2 * sum(any(same_word(w, x, 4) for x in mine) for w in rest) < len(rest):
+    k = next((k for k, w in enumerate(mine) if w == verb), 0)
+    obj = {
+        w for w in theirs[at + 1 : at + 4] if any(same_word(w, x, 4) for x in mine[k + 1 : k + 4])
+    }
+    rest = [
+        w
+        for w in theirs
+        if not same_word(w, act, 4) and w not in POLARITY_NEGATORS and w not in obj
+    ]
+    if not rest and c.group(2) is None:
+        return negs
+    # (A condition alone, "if you dive in the shallow end" as a clause of its own,
+    # states no outcome to deny: the warning against it denies nothing it says.)
+    if rest and 2 * sum(any(same_word(w, x, 4) for x in mine) for w in rest) < len(rest):
         return negs
     first = next((k for k, n in enumerate(negs) if n[1] and same_word(n[1][0], verb, 4)), None)
     return negs if first is None else [*negs[:first], *negs[first + 1 :]]
@@ -1705,7 +1738,9 @@ def _without_warning(
 _ABOVE = ("more than", "over", "at least", "longer than", "beyond", "exceeding")
 _BELOW = ("less than", "under", "up to", "at most", "within", "fewer than", "shorter than")
 _THRESHOLD = re.compile(
-    r" (" + "|".join(_ABOVE + _BELOW) + r") (\w+)(?: (\w+))?(?: (\w+))?(?: (\w+))?"
+    r" ("
+    + "|".join(_ABOVE + _BELOW)
+    + r") (\w+)(?=(?: (\w+))?(?: (\w+))?(?: (\w+))?(?: (\w+))?(?: (\w+))?)"
 )
 _LEAD = frozenset("before ahead notice prior advance".split())
 # Words that make a threshold's other side a condition of its own ("within 15 minutes
@@ -1713,18 +1748,30 @@ _LEAD = frozenset("before ahead notice prior advance".split())
 _ALTERNATIVE = frozenset("or otherwise unless else only except".split())
 
 
-def _sides_of(padded: str) -> set[str]:
-    """The sides of a threshold (``above``, ``below``) a text states on a number."""
-    out = set()
+def _sides_of(padded: str) -> list[tuple[str, frozenset[str], str | None]]:
+    """The sides of a threshold (``above``, ``below``) a text states on a number, each
+    with the quantities of the bound ("more than 15 minutes") and the event it is
+    counted from, if one is named right after ("of booking", "before the class")."""
+    out = []
     for m in _THRESHOLD.finditer(padded):
         n = m.group(2)
         if not (n[:1].isdigit() or n in NUMBER_WORDS or n in _NUMBER_WORD_TENS):
             continue
+        after = [w for w in m.groups()[2:] if w]
         side = "above" if m.group(1) in _ABOVE else "below"
-        if m.group(1) in ("up to", "within") and _LEAD & {m.group(3), m.group(4), m.group(5)}:
+        if m.group(1) in ("up to", "within") and _LEAD & set(after[:3]):
             side = "above"
-        out.add(side)
+        anchor = None
+        for k, w in enumerate(after[:-1]):
+            if w in _ANCHORS:
+                anchor = next((x for x in after[k + 1 :] if x not in STOPWORDS), None)
+                break
+        out.append((side, quantities(" ".join([n, *after[:2]])), anchor))
     return out
+
+
+# Words before the event a bound is counted from ("48 hours before the class").
+_ANCHORS = frozenset("before after of from since".split())
 
 
 _NUMBER_WORD_TENS = frozenset(
@@ -1733,18 +1780,24 @@ _NUMBER_WORD_TENS = frozenset(
 )
 
 
-def _other_side(s: str, a: str, raw_s: str, raw_a: str) -> bool:
-    """Whether the two texts state one threshold from its two sides: each names one
-    side of a number, not the same side, on a quantity both state ("more than 15
-    minutes" / "up to fifteen minutes"; "less than 72 hours' notice" / "at least three
-    days' notice"), and neither offers an alternative ("or", "unless", "only")."""
+def _other_side(s: str, a: str) -> bool:
+    """Whether the two texts state one threshold from its two sides: each bounds one
+    number from one side, not the same side, and the bounds are on the same measure
+    ("more than 15 minutes" / "up to fifteen minutes"; "less than 72 hours' notice" /
+    "at least three days' notice"; not a bare count or a percentage), counted from the
+    same event where both name one ("before the class" / "of booking" is another
+    rule), and neither offers an alternative ("or", "otherwise", "unless", "else",
+    "only", "except")."""
     if _ALTERNATIVE & (set(s.split()) | set(a.split())):
         return False
     side_s, side_a = _sides_of(s), _sides_of(a)
-    if len(side_s) != 1 or len(side_a) != 1 or side_s == side_a:
+    if len(side_s) != 1 or len(side_a) != 1:
         return False
-    shared = quantities(raw_s) & quantities(raw_a)
-    return any(not q.startswith(("n:", "pct:")) for q in shared)
+    (one, q_s, at_s), (other, q_a, at_a) = side_s[0], side_a[0]
+    if one == other or (at_s and at_a and not same_word(at_s, at_a, 4)):
+        return False  # the same side, or counted from another event ("of booking")
+    # The bound on the same quantity, a measure (not a bare count or a percentage).
+    return any(not q.startswith(("n:", "pct:")) for q in q_s & q_a)
 
 
 def polarity_flip(
@@ -1800,7 +1853,9 @@ def polarity_flip(
     # ("please don't open the casing, that voids the warranty" / "opening the casing
     # voids the warranty"; "never top it up yourself: doing so ..." / "if you top it up
     # yourself, ..."): the negation forbids the act, the consequence keeps its polarity.
-    neg_s = _without_warning(s, neg_s, sw, aw_own)
+    neg_s = _without_warning(
+        s, neg_s, sw, aw_own, _plain(context).split() if context is not None else None
+    )
     neg_a = _without_warning(a, neg_a, aw_own, sw)
     # A "not" that describes which things are meant bears on a text that uses the
     # same verb only ("items not collected within 90 days" / "items still here").
@@ -1968,7 +2023,7 @@ def polarity_flip(
     ):
         flips += 1
         reasons.append("modal")
-    if sides and flips % 2 and reasons == ["negation"] and _other_side(s, a, step, answer):
+    if sides and flips % 2 and reasons == ["negation"] and _other_side(s, a):
         # The rule said from the other side of its threshold: "more than 15 minutes
         # late cannot play" / "up to fifteen minutes late you still play".
         return None

@@ -199,3 +199,63 @@ def test_the_other_side_of_another_threshold_or_the_same_side_flipped_is_caught(
     step: str, answer: str
 ) -> None:
     assert _verdict(step, answer) in ("negated", "altered")
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # a warning against what the other text permits
+        (
+            "Parking in the staff bay is allowed after 6 pm.",
+            "Please don't park in the staff bay after 6 pm.",
+        ),
+        (
+            "Do not feed the animals in the petting zoo.",
+            "Feeding the animals in the petting zoo is encouraged.",
+        ),
+        ("Please do not park on the grass verge.", "If you park on the grass verge, that is fine."),
+        ("Don't open the boiler casing yourself.", "Opening the boiler casing yourself is fine."),
+        (
+            "Do not leave bags unattended in the lobby.",
+            "Leaving bags unattended in the lobby is permitted.",
+        ),
+        # a range bounds two numbers: one side of one of them is no other side
+        (
+            "Sessions of at least 2 hours and up to 6 hours can be booked online.",
+            "Sessions of up to 6 hours cannot be booked online.",
+        ),
+        # a threshold counted from another event
+        (
+            "Refunds are given for cancellations made at least 48 hours before the class.",
+            "Refunds are not given for cancellations made within 48 hours of booking.",
+        ),
+        # "not able to" / "not entitled to" read as written too
+        (
+            "The front desk is not able to process refunds.",
+            "The front desk is able to handle refunds.",
+        ),
+        (
+            "Volunteers are not entitled to expenses.",
+            "Volunteers are entitled to claim travel costs.",
+        ),
+    ],
+)
+def test_near_misses_of_the_new_rules_are_still_caught(step: str, answer: str) -> None:
+    assert _verdict(step, answer) == "negated"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known: a clause that says the step's negation in other words and shares one "
+    "word with it reads as another statement, so the step's negation reads as lost "
+    "(an uncertain verdict, escalated by a hybrid judge)",
+)
+def test_a_negation_said_again_in_a_clause_sharing_one_word_is_the_steps() -> None:
+    assert (
+        _verdict(
+            "Cash is not accepted at the kiosk.",
+            "Cards are accepted at the kiosk, and the kiosk will not take any notes or "
+            "coins from visitors.",
+        )
+        == "covered"
+    )
