@@ -774,7 +774,37 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     while len(ws) > 1 and ws[-1] in GENERIC_LABEL_TAIL:
         ws = ws[:-1]
     stripped = " ".join(ws)
-    return _field_labelled(stripped, fields) if stripped != norm else None
+    if stripped != norm and (found_stripped := _field_labelled(stripped, fields)) is not None:
+        return found_stripped
+    return _label_in_other_forms(norm.split(), fields)
+
+
+# Words that make a label name another instance of a field than the one observed
+# ("Last renewal date" is not the next renewal).
+_OTHER_INSTANCE = frozenset(
+    "last previous prior old original first former past earlier new second".split()
+)
+
+
+def _label_in_other_forms(said: list[str], fields: dict[str, FieldInfo]) -> str | None:
+    """The one field whose label of two words or more the label ``said`` states word
+    for word in its own forms ("Next scheduled shipment" for "next ship date",
+    "Booked visit day" for "visit day"), with no word of another instance beside
+    them ("Last shipment" is not the next one). None where no field or more than one
+    fits."""
+    found = set()
+    for info in fields.values():
+        for label in info.labels:
+            lw = label.split()
+            if len(lw) < 2:
+                continue
+            hit = [x for x in said if any(same_word(w, x, 4) for w in lw)]
+            if not all(any(same_word(w, x, 4) for x in said) for w in lw):
+                continue
+            if _OTHER_INSTANCE & (set(said) - set(hit)):
+                continue
+            found.add(info.name)
+    return found.pop() if len(found) == 1 else None
 
 
 def _field_labelled(label: str, fields: dict[str, FieldInfo]) -> str | None:
