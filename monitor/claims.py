@@ -779,31 +779,42 @@ def _match_field_by_label(label: str, fields: dict[str, FieldInfo]) -> str | Non
     return _label_in_other_forms(norm.split(), fields)
 
 
-# Words that make a label name another instance of a field than the one observed
-# ("Last renewal date" is not the next renewal).
-_OTHER_INSTANCE = frozenset(
-    "last previous prior old original first former past earlier new second".split()
+# Words a label may say beside a field's own without naming another thing: "Next
+# scheduled shipment" is the next shipment; "Next shipment fee", "Late check out" and
+# "Last shipment" are not.
+_NEUTRAL_LABEL_WORDS = frozenset(
+    "scheduled booked planned confirmed upcoming current expected your my our the".split()
 )
+# The field types whose values this reading may tie to a field: a text or enum value
+# has no shape that would tell a wrong one ("Delivery address change fee: £5").
+_SHAPED_TYPES = frozenset({"date", "integer", "money", "digits", "alnum"})
 
 
 def _label_in_other_forms(said: list[str], fields: dict[str, FieldInfo]) -> str | None:
-    """The one field whose label of two words or more the label ``said`` states word
-    for word in its own forms ("Next scheduled shipment" for "next ship date",
-    "Booked visit day" for "visit day"), with no word of another instance beside
-    them ("Last shipment" is not the next one). None where no field or more than one
-    fits."""
+    """The one field of a shaped type whose label of two words or more the label
+    ``said`` states in its own forms ("Next scheduled shipment" for "next ship date",
+    "Checking out" for "check out date"): every word of the field's label said (a word
+    of three letters or fewer as written), the label's last word one of them, and no
+    other word but a neutral one ("scheduled", "booked", "your"). None where no field
+    or more than one fits."""
+
+    def same(w: str, x: str) -> bool:
+        return w == x if len(w) <= 3 else same_word(w, x, 4)
+
     found = set()
     for info in fields.values():
+        if info.type not in _SHAPED_TYPES:
+            continue
         for label in info.labels:
             lw = label.split()
-            if len(lw) < 2:
+            if len(lw) < 2 or not said:
                 continue
-            hit = [x for x in said if any(same_word(w, x, 4) for w in lw)]
-            if not all(any(same_word(w, x, 4) for x in said) for w in lw):
+            if not all(any(same(w, x) for x in said) for w in lw):
                 continue
-            if _OTHER_INSTANCE & (set(said) - set(hit)):
+            if not any(same(w, said[-1]) for w in lw):
                 continue
-            found.add(info.name)
+            if all(x in _NEUTRAL_LABEL_WORDS or any(same(w, x) for w in lw) for x in said):
+                found.add(info.name)
     return found.pop() if len(found) == 1 else None
 
 

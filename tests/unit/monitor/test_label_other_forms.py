@@ -1,7 +1,8 @@
 """A "Label: value" line whose label says a field's label of two words or more in its
 own forms names that field ("Next scheduled shipment: 2026-03-03" for the field
-``nextShipDate``), when one field only fits and the label names no other instance of
-it ("Last shipment: ..." is not the next one). Hand-written cases from invented
+``nextShipDate``), when one field only fits, the label ends on one of the field's words
+and says no other word but a neutral one ("Last shipment", "Next shipment cut-off" and
+"Late check out" name another thing). Hand-written cases from invented
 domains (a meal-kit box, a boiler service, a hotel stay, a library loan; none is a
 bench seed)."""
 
@@ -100,6 +101,24 @@ def test_a_label_in_other_forms_names_its_field(
             "Previous service visit: 2025-06-02.",
             {"boilerId": "BX2291", "serviceVisitDate": "2026-06-02"},
         ),
+        # words beside the field's that name another thing
+        (MEALKIT, "Next shipment cut-off: 2026-04-17.", {"nextShipDate": "2026-04-20"}),
+        (
+            BOILER,
+            "Service visit cancellation deadline: 2026-05-30.",
+            {"boilerId": "BX2291", "serviceVisitDate": "2026-06-02"},
+        ),
+        (
+            HOTEL,
+            "Late check out: 2026-05-04.",
+            {"stayRef": "H7731", "checkInDate": "2026-05-01", "checkOutDate": "2026-05-03"},
+        ),
+        # a short word of the field's label said only inside a longer one ("in")
+        (
+            HOTEL,
+            "Check insurance: 2026-04-29.",
+            {"stayRef": "H7731", "checkInDate": "2026-05-01", "checkOutDate": "2026-05-03"},
+        ),
         # a label that says only part of the field's label
         (LOAN, "Due: 2026-03-18.", {"loanId": "LN88231", "renewalDueDate": "2026-03-11"}),
         # two fields fit the label's words: none is chosen
@@ -114,4 +133,10 @@ def test_a_label_of_another_instance_or_of_part_of_a_field_names_none(
     item: GoldenItem, answer: str, observed: dict[str, str]
 ) -> None:
     claims = _claims(item, answer, observed)
-    assert not set(claims) & {"nextShipDate", "serviceVisitDate", "renewalDueDate", "checkOutDate"}
+    assert not set(claims) & {
+        "nextShipDate",
+        "serviceVisitDate",
+        "renewalDueDate",
+        "checkOutDate",
+        "checkInDate",
+    }
