@@ -2820,8 +2820,8 @@ def _negates_apart(unit: str, need: list[str], p: int) -> bool:
     """Whether a clause of a sentence belongs to another statement than the step whose
     content words are ``need``: it shares none of them, or it negates and shares one
     word only beside four of its own ("..., we won't refund it, and we aren't able to
-    accept claims that come in more than fourteen days after the session" for a step
-    on sessions that are not refunded)."""
+    accept claims that come in more than fourteen days after the lesson" for a step on
+    lessons that are not refunded)."""
     said = content(tokens(unit))
     shared = [x for x in said if any(same_word(w, x, p) for w in need)]
     if not shared:

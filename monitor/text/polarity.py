@@ -1680,7 +1680,7 @@ def _without_warning(
     negs: list[tuple[str | None, tuple[str, ...] | None]],
     own: list[str],
     other: list[str],
-    granting: list[str] | None = None,
+    granting: str | None = None,
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """``negs`` without the negation of a warning at the head of ``padded`` ("please
     don't open the casing ...") when the other text (``other``, its words) states that
@@ -1688,8 +1688,8 @@ def _without_warning(
     the casing, ...") and ``padded`` says that rule's outcome in the other text's
     words (half of them; the act and what it is done to left out): the warning is how
     one avoids the outcome, not its denial. Not against a text that grants the act
-    ("parking there is allowed", "... is fine"; ``granting``: the words of the
-    sentence ``other`` is part of, where that is said)."""
+    ("parking there is allowed", "... is fine"; ``granting``: the sentence ``other``
+    is part of, where that is said)."""
     m = _WARNING.match(padded)
     if not m or not negs:
         return negs
@@ -1706,7 +1706,7 @@ def _without_warning(
         act = c.group(2)
         if not same_word(verb, act, 4):
             return negs
-    if _GRANTING & set(other) or _GRANTING & set(granting or ()):
+    if _GRANTING & set(other) or (granting and _GRANTING & set(_plain(granting).split())):
         return negs  # a permission, not an outcome: "parking there is allowed"
     # What the act is done to, the first words after it in both texts ("the casing
     # yourself"), is no outcome: the outcome is the rest of the other text's words.
@@ -1853,9 +1853,7 @@ def polarity_flip(
     # ("please don't open the casing, that voids the warranty" / "opening the casing
     # voids the warranty"; "never top it up yourself: doing so ..." / "if you top it up
     # yourself, ..."): the negation forbids the act, the consequence keeps its polarity.
-    neg_s = _without_warning(
-        s, neg_s, sw, aw_own, _plain(context).split() if context is not None else None
-    )
+    neg_s = _without_warning(s, neg_s, sw, aw_own, context)
     neg_a = _without_warning(a, neg_a, aw_own, sw)
     # A "not" that describes which things are meant bears on a text that uses the
     # same verb only ("items not collected within 90 days" / "items still here").
