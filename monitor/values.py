@@ -48,6 +48,10 @@ MONEY = re.compile(
     + _B
     + r"(?P<code2>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)\s?(?P<a3>\d[\d,]*(?:\.\d+)?)"
     + _E
+    # The euro sign after the amount ("15€", "15 €"), as much of Europe writes it.
+    + r"|"
+    + _B
+    + r"(?<![\d,])(?P<a4>\d[\d,]*(?:\.\d+)?)\s?(?P<sym2>€)(?!\s?\d)"
     + ")"
 )
 # Identifier with letters and digits mixed (service tags, part numbers, WO-123456).
@@ -177,8 +181,14 @@ def normalize_money(text: str) -> tuple[str | None, Decimal] | None:
     m = MONEY.fullmatch(text.strip())
     if not m:
         return None
-    amount = (m.group("a1") or m.group("a2") or m.group("a3") or "").replace(",", "")
-    currency = _SYMBOL_CURRENCY.get(m.group("sym") or "") or m.group("code") or m.group("code2")
+    amount = (m.group("a1") or m.group("a2") or m.group("a3") or m.group("a4") or "").replace(
+        ",", ""
+    )
+    currency = (
+        _SYMBOL_CURRENCY.get(m.group("sym") or m.group("sym2") or "")
+        or m.group("code")
+        or m.group("code2")
+    )
     try:
         return currency, Decimal(amount)
     except InvalidOperation:

@@ -315,6 +315,8 @@ _EVERY = re.compile(
     r"(?(rate)(?!\s+(?:later|after|before|earlier|ago|(?:ahead|in advance) of)\b))"
     r"(?(money)|(?(rate)(?!\s+(?:early|late|ahead|from|in advance)\b)))"
 )
+# "Per annum" and "p.a." are "a year" ("5% p.a." = "5% a year").
+_PER_ANNUM = re.compile(r"\s(?:per annum|p\.\s?a\.?)(?![\w])")
 _ADVERBS = {
     "hourly": ("min", 60),
     "daily": ("min", 1440),
@@ -325,7 +327,13 @@ _ADVERBS = {
     "quarterly": ("month", 3),
     "yearly": ("month", 12),
     "annually": ("month", 12),
+    "biweekly": ("min", 20160),
+    "bi-weekly": ("min", 20160),
     "biannually": ("month", 6),
+    "biannual": ("month", 6),
+    "half-yearly": ("month", 6),
+    "semi-annual": ("month", 6),
+    "semiannual": ("month", 6),
     "semi-annually": ("month", 6),
     "semiannually": ("month", 6),
 }
@@ -548,6 +556,7 @@ def quantities(text: str) -> frozenset[str]:
     )
     low = _NUMBER_PHRASE.sub(_digits, low)
     low = _EVERY_DAY.sub(" daily ", low)
+    low = _PER_ANNUM.sub(" a year", low)
     low = _PENCE_WORD.sub(pence, low)
     low = _DAY_END.sub(r"\1 midnight", low)
     low = _DAY_N.sub(r"\1 \3 \2s", low)

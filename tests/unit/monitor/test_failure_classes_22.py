@@ -113,3 +113,60 @@ def test_a_time_or_share_changed_is_still_caught(step: str, answer: str) -> None
 )
 def test_time_and_frequency_readings(text: str, readings: set[str]) -> None:
     assert set(quantities(text)) == readings
+
+
+PAYROLL = "Wages are paid every two weeks by bank transfer."
+BOILER_CHECK = "The boiler is inspected every six months by our engineer."
+SAVINGS = "The saver account pays 3% a year on balances over £500."
+FERRY_FARE = "A return ticket costs €15 for foot passengers."
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (PAYROLL, "Wages are paid bi-weekly by bank transfer."),
+        (PAYROLL, "Wages are paid biweekly by bank transfer."),
+        (BOILER_CHECK, "Our engineer carries out a biannual inspection of the boiler."),
+        (BOILER_CHECK, "Our engineer inspects the boiler half-yearly."),
+        (SAVINGS, "The saver account pays 3% per annum on balances over £500."),
+        (SAVINGS, "The saver account pays 3% p.a. on balances over £500."),
+        (FERRY_FARE, "A return ticket costs 15€ for foot passengers."),
+        (FERRY_FARE, "A return ticket costs 15 € for foot passengers."),
+    ],
+)
+def test_a_frequency_or_an_amount_written_the_european_way_is_covered(
+    step: str, answer: str
+) -> None:
+    assert _status(step, answer) == "covered"
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (PAYROLL, "Wages are paid weekly by bank transfer."),
+        (BOILER_CHECK, "Our engineer inspects the boiler yearly."),
+        (SAVINGS, "The saver account pays 3% a month on balances over £500."),
+        (FERRY_FARE, "A return ticket costs 18€ for foot passengers."),
+    ],
+)
+def test_a_frequency_or_an_amount_changed_is_still_caught(step: str, answer: str) -> None:
+    assert _status(step, answer) == "altered"
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [
+        ("paid bi-weekly", "every:min:20160"),
+        ("a semi-annual check", "every:month:6"),
+        ("5% per annum", "month:12"),
+        ("15€", "money:EUR:15"),
+        ("1,250.50 €", "money:EUR:1250.5"),
+    ],
+)
+def test_the_reader_reads_them(text: str, quantity: str) -> None:
+    assert quantity in quantities(text)
+
+
+def test_a_euro_sign_before_another_amount_is_that_amount_s() -> None:
+    # "15 €20 each": 15 items at €20, not €15
+    assert "money:EUR:15" not in quantities("15 €20 each")
