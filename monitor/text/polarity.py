@@ -42,7 +42,7 @@ from monitor.text.lexicon import (
     TIMES_WORDS,
     inflections,
 )
-from monitor.text.quantities import quantities
+from monitor.text.quantities import SPELLED_NUMBERS, quantities
 from monitor.text.sentences import split_clauses
 from monitor.text.tokens import content, same_word, tokens
 
@@ -1755,7 +1755,7 @@ def _sides_of(padded: str) -> list[tuple[str, frozenset[str], str | None]]:
     out = []
     for m in _THRESHOLD.finditer(padded):
         n = m.group(2)
-        if not (n[:1].isdigit() or n in NUMBER_WORDS or n in _NUMBER_WORD_TENS):
+        if not (n[:1].isdigit() or n in SPELLED_NUMBERS):
             continue
         after = [w for w in m.groups()[2:] if w]
         side = "above" if m.group(1) in _ABOVE else "below"
@@ -1772,12 +1772,6 @@ def _sides_of(padded: str) -> list[tuple[str, frozenset[str], str | None]]:
 
 # Words before the event a bound is counted from ("48 hours before the class").
 _ANCHORS = frozenset("before after of from since".split())
-
-
-_NUMBER_WORD_TENS = frozenset(
-    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty "
-    "fifty sixty seventy eighty ninety hundred".split()
-)
 
 
 def _other_side(s: str, a: str) -> bool:

@@ -43,6 +43,8 @@ _TENS = {
     "ninety": 90,
 }
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+# Numbers written as one word, "zero" to "ninety" and "hundred" ("more than fifteen").
+SPELLED_NUMBERS = frozenset({*_ONES, *_TENS, "hundred"})
 _WORD_VALUE: dict[str, float] = {
     **{w: float(v) for w, v in _ONES.items()},
     **{w: float(v) for w, v in _TENS.items()},
