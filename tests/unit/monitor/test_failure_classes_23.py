@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.steps import StepVerifier
 from monitor.text.polarity import polarity_flip
-from tests.unit.monitor.test_failure_classes_12 import _one_step
+from tests.unit.monitor.test_failure_classes_22 import _status as _verdict
 
 DISHWASHER = "Running the dishwasher without salt damages the water softener."
 POOL = "If you dive in the shallow end, the lifeguards will ask you to leave."
@@ -62,11 +61,6 @@ PRINT_ANSWER = (
     "because the user pulled the cable, we won't refund it, and we aren't able to accept "
     "claims that come in more than a week after the print job."
 )
-
-
-def _verdict(step: str, answer: str) -> str:
-    v = StepVerifier().verify(_one_step("q", step), f"{answer} Ask at the desk if unsure.", [])
-    return v[0].status
 
 
 @pytest.mark.parametrize(

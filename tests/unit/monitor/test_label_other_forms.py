@@ -8,26 +8,10 @@ bench seed)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from monitor.claims import extract_candidates
 from monitor.schemas import GoldenItem
-
-
-def _item(answer: str, **params: dict[str, Any]) -> GoldenItem:
-    return GoldenItem.model_validate(
-        {
-            "id": "x",
-            "intent": "x",
-            "agent": "x",
-            "question": "What is the status?",
-            "answer": answer,
-            "parameters": params,
-        }
-    )
-
+from tests.unit.monitor.test_open_slot_claims import _claims, _item
 
 MEALKIT = _item(
     "Your next box ships on 2026-04-20.",
@@ -49,14 +33,6 @@ LOAN = _item(
     loanId={"value": "LN88231", "type": "alnum", "length": 7, "label": "loan"},
     renewalDueDate={"value": "2026-03-11", "type": "date"},
 )
-
-
-def _claims(item: GoldenItem, answer: str, observed: dict[str, str]) -> dict[str, str]:
-    return {
-        c.field: c.value
-        for c in extract_candidates(answer, item, observed)
-        if c.field is not None and c.field in item.parameters
-    }
 
 
 @pytest.mark.parametrize(
