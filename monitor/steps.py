@@ -22,6 +22,7 @@ English, independent of any golden set; policy terms come from the reference its
 from __future__ import annotations
 
 import asyncio
+import bisect
 import difflib
 import functools
 import itertools
@@ -1459,7 +1460,10 @@ class StepVerifier:
                     continue
                 if _bound_kept(term, full, seg_q):
                     continue
-                if _about_term(step.masked, term, gw, p):
+                # (The answer's sentences no step holds, where the term's clause may
+                # be said in few words: "- Week two onwards: nothing".)
+                free = [ws for at, ws, _ in al.sentences if not set(at) & (held | set(seg.at))]
+                if _about_term(step.masked, term, gw, p, free):
                     return "negated", f"declared negated term lost its negation: {term}", False
             if ORIGINAL_PAYMENT.search(term.casefold()) and paid_with(" ".join(gw)):
                 continue  # "original payment method" = "the card you paid with"
@@ -1603,9 +1607,11 @@ class StepVerifier:
         (``held``: where the other steps' sentences stand; ``own``: where this one
         stands) that states it (half of its words beside its quantities, or more):
         a negation word lost or added, where this sentence does not state the part and
-        the part has four content words or more, three fifths of them there (not a
-        modal or an antonym, read across sentences too often another step's; nor where
-        a third sentence states the part's negation); or a quantity of the part
+        the part has four content words or more, three fifths of them there, or two or
+        three, all of them there (not a modal or an antonym, read across sentences too
+        often another step's, but for a negative prefix, "non-refundable" / "fully
+        refundable"; nor where a third sentence states the part's negation); or, in a
+        part of three content words or more, a quantity of the part
         that neither sentence states, replaced in the clause that carries the part by
         one of its kind that the exemplar states nowhere ("If the same fault returns
         within 90 days, ..." -> "Same fault within 12 months: ...", the answer's "90
@@ -1625,14 +1631,38 @@ class StepVerifier:
             # (Its words beside its quantities, which may be what changed.)
             pw = [w for w in tokens(part) if not _quantity_word(w)]
             size = len(content(pw))
-            if size < 3:
+            if size < 2:
                 continue
             rec, home, at = max((_recall(pw, ws, p), text, at) for at, ws, text in others)
             if rec < 0.5:
                 continue
             # (A part of four words or more, three fifths of them there: "if the dock
-            # failed to lock" is not read in "we check the dock's lock log".)
-            if size >= 4 and rec >= 0.6 and _recall(pw, here, p) < 0.5:
+            # failed to lock" is not read in "we check the dock's lock log"; a shorter
+            # one, all of its words there: "the deposit is non-refundable" in "Heads up
+            # that the deposit is fully refundable".)
+            # (Where this sentence states it less well: under half of a long part, and
+            # not all of a short one, whose subject it often shares, "deposit".)
+            if size >= 4:
+                moved = rec >= 0.6 and _recall(pw, here, p) < 0.5
+            else:
+                # (Its words together there, as a clause: not "The cake itself is not
+                # recyclable, obviously, but the box is" for "the cake box is
+                # recyclable". A part that says something on its own, with a verb of
+                # being or a modal, and no quantity: not a list's item cut from its
+                # negation, "..., a code or a wax impression", nor a bound the quantity
+                # rules read, "cannot be moved more than twice". And a sentence that
+                # states it unconditionally: "the deposit is refundable only if we
+                # cancel" restates the exception.)
+                hw = tokens(home)
+                moved = (
+                    rec == 1.0
+                    and _recall(pw, here, p) < 1.0
+                    and bool(_STATING & set(tokens(part)))
+                    and not quantities(part)
+                    and not _CONDITIONAL & set(hw)
+                    and _close_together(content(pw), hw, p)
+                )
+            if moved:
                 # The answer's sentences but this one and the part's (told apart by
                 # where they stand: the step's sentence is masked here, and two may
                 # read alike). Read on the whole sentence, not on the clause that
@@ -1641,14 +1671,17 @@ class StepVerifier:
                 # cannot settle your claim without one").
                 rest = tuple(text for w, _, text in al.sentences if not set(w) & {*at, *own})
                 flip = polarity_flip(part, home, elsewhere=rest)
-                if flip and "negation" in flip.split(" + "):
+                reasons = flip.split(" + ") if flip else []
+                if "negation" in reasons or (
+                    reasons == ["antonym"] and _prefix_turned(tokens(part), tokens(home))
+                ):
                     return (
                         "negated",
                         f"polarity flipped in a part stated in another sentence ({flip})",
                         False,
                     )
             part_q = {q for q in main_readings(quantities(part)) if _movable(q)}
-            if not part_q:
+            if size < 3 or not part_q:
                 continue
             unit = self._polarity_unit(pw, home, "sentence")
             unit_q = quantities(mask_known(unit, al.values))
@@ -1693,6 +1726,65 @@ _MODAL_WAYS = (
 )
 # The negation words (:data:`NEGATORS`) and the prefix "non", counted in raw text.
 _NEGATIONS = re.compile(r"\b(?:" + "|".join(sorted(NEGATORS - {"n't"})) + r"|non)\b|n't\b")
+
+
+# Words that make a short part of a step a statement of its own: a verb of being, an
+# auxiliary or a modal ("the deposit is non-refundable", "parking cannot be booked").
+_STATING = frozenset(
+    """is are was were be been isn't aren't can cannot ca could may might must will wo
+    would shall should need needs do does don't doesn't has have""".split()
+)
+# Words that make a sentence's statement conditional or an exception.
+_CONDITIONAL = frozenset("if only unless except when whenever provided once".split())
+# How many words a short part's words may have between them in another sentence.
+_PART_SLACK = 3
+
+
+def _close_together(words: list[str], ws: list[str], p: int) -> bool:
+    """Whether ``ws`` holds every word of ``words`` within a run of their number plus
+    :data:`_PART_SLACK` words ("the deposit is fully refundable" for "deposit",
+    "non-refundable")."""
+    at = [[k for k, x in enumerate(ws) if same_word(w, x, p)] for w in words]
+    if not at or any(not ks for ks in at):
+        return False
+    reach = len(words) + _PART_SLACK
+
+    def within(ks: list[int], k: int) -> bool:
+        i = bisect.bisect_left(ks, k)
+        return i < len(ks) and ks[i] < k + reach
+
+    # (Each run starts at a word of the part; positions are sorted, so a long hostile
+    # sentence is read in n log n.)
+    return any(all(within(ks, k) for ks in at) for k in at[0] + [x for ks in at[1:] for x in ks])
+
+
+_NEGATIVE_PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
+
+
+def _prefix_turned(one: list[str], other: list[str]) -> bool:
+    """Whether a word of one text is a word of the other with a negative prefix
+    ("non-refundable" / "refundable", "unavailable" / "available"), both words of an
+    antonym pair (:data:`ANTONYM_PAIRS`; not "improving" / "proving"): the antonym is
+    the negation written into the word, as sure across sentences as a "not"."""
+
+    def turned(a: list[str], b: list[str]) -> bool:
+        bare = set(b)
+        return any(
+            w.startswith(pre) and w[len(pre) :] in bare and _paired(w[len(pre) :], w)
+            for w in a
+            if w in ANTONYM_WORDS
+            for pre in _NEGATIVE_PREFIXES
+        )
+
+    return turned(one, other) or turned(other, one)
+
+
+def _paired(word: str, prefixed: str) -> bool:
+    """Whether two words stand on the two sides of one antonym pair."""
+    return any(
+        (word in left and prefixed in right) or (word in right and prefixed in left)
+        for left, right in ANTONYM_PAIRS
+    )
 
 
 def _modal_turned(step: str, sentence: str) -> str | None:
@@ -2350,17 +2442,38 @@ def _number_value(w: str) -> float | None:
         return None
 
 
-def _about_term(step: str, term: str, gw: list[str], p: int) -> bool:
+def _about_term(
+    step: str, term: str, gw: list[str], p: int, others: Sequence[list[str]] = ()
+) -> bool:
     """Whether the sentence ``gw`` talks about what the step's clause with ``term``
     talks about: it shares a content word of that clause ("cash" of "Cash is not
     accepted at the kiosk", "refunded" of "no partial refunds are given"). A sentence
     that states another part of the step ("show the ticket at the gate" for "...;
-    screenshots are not accepted") says nothing of the term."""
+    screenshots are not accepted") says nothing of the term; nor does one that states
+    another clause of the step in that clause's own words and shares with the term's
+    clause only words both clauses have, where another sentence (``others``: those no
+    step holds) has a word of the term's clause's own and a negator ("- Until end of
+    week one: 50%" for "until the end of the first week you get 50% back; from the
+    second week onwards no refund is given", beside "- Week two onwards: nothing":
+    "week" is both clauses', "onwards" the term's)."""
     low = term.casefold()
-    clause = next((c for c in split_clauses(step) if low in c.casefold()), step)
+    clauses = split_clauses(step)
+    clause = next((c for c in clauses if low in c.casefold()), step)
     about = content(tokens(clause))
-    have = content(gw)
-    return any(same_word(w, x, p) for w in about for x in have)
+
+    def shares(words: list[str], ws: list[str]) -> bool:
+        have = content(ws)
+        return any(same_word(w, x, p) for w in words for x in have)
+
+    rest = [w for c in clauses if c != clause for w in content(tokens(c))]
+    own = [w for w in about if not any(same_word(w, x, p) for x in rest)]
+    theirs = [w for w in rest if not any(same_word(w, x, p) for x in about)]
+    elsewhere = (
+        bool(own)
+        and shares(theirs, gw)
+        and any(shares(own, ws) and any(w in NEGATORS for w in ws) for ws in others)
+    )
+    return shares(own if elsewhere else about, gw)
 
 
 def _kept_in_other_words(

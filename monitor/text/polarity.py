@@ -63,7 +63,33 @@ _CLAUSE_BREAKS = frozenset(
 )
 
 
-_COST_NOUN = re.compile(r"\b(?:costs?|fees?|charges?|prices?)\b", re.IGNORECASE)
+# Words that make a zero amount a price: what is charged, and what the customer pays
+# towards a claim or a booking ("Zero Excess cover $0", "excess £0", "you pay $0").
+_COST_NOUN = re.compile(
+    r"\b(?:costs?|fees?|charges?|prices?|surcharges?|excess(?:es)?|deductibles?|fares?"
+    r"|premiums?|co-?pays?|deposits?|tolls?|pay|pays|paying)\b",
+    re.IGNORECASE,
+)
+# A zero amount that is compared or starts a range is no price ("above $0", "from
+# $0", "between $0 and $50", "$0-$20"); nor is one that a balance, a card or an account
+# comes down to or reads, with no cost word beside it ("pay the balance down to $0", "if
+# the card shows $0", "until your balance is $0"). A price brought to zero or read out
+# is one ("the fee is reduced to $0", "the booking fee comes down to $0", "the app shows
+# $0 for the fee").
+_ZERO_COMPARED = re.compile(
+    r"\b(?:from|between|above|over|under|below|than|least|most)\s*$", re.IGNORECASE
+)
+_ZERO_OF_BALANCE = re.compile(
+    r"\b(?:balance|card|account|owe|owed|owing|outstanding)\b.*$", re.IGNORECASE
+)
+# (What is charged, as a noun: "pay" is as often the balance's.)
+_FEE_NOUN = re.compile(
+    r"\b(?:costs?|fees?|charges?|prices?|surcharges?|excess(?:es)?|deductibles?|fares?"
+    r"|premiums?|co-?pays?|deposits?|tolls?)\b",
+    re.IGNORECASE,
+)
+_ZERO_STARTS_RANGE = re.compile(r"\s*(?:to|and|-|\u2013)\s*[£$€]\s?\d", re.IGNORECASE)
+_ZERO_LOOK_BACK = 32
 # "Carried forward" says what "rolled over" says ("carry on" does not).
 _CARRY_PHRASES = tuple(
     (f"{c} {d}", r)
@@ -188,12 +214,55 @@ def _contrast_as_rather(text: str, other: str) -> str:
     return _CONTRAST_NOT.sub(repl, text)
 
 
+_CONDITION_TALK = frozenset(
+    "unless if except only until till when once before after provided providing".split()
+)
+
+
+def _unless_unsaid(
+    n: tuple[str | None, tuple[str, ...] | None], other: list[str], own: list[str]
+) -> bool:
+    """Whether ``n`` is an "unless" none of whose governed words (but one its own text,
+    ``own``, says twice) the other text (``other``, its words) has, nor a condition of
+    its own ("unless", "if", "until", "when", ...: "you won't be charged until it is
+    finished" / "it won't be finished unless you've paid" turns the condition round, a
+    flip)."""
+    if n[0] != "unless" or not n[1]:
+        return False
+    if _CONDITION_TALK & set(other):
+        return False
+    # (Not a word its own text has twice: the subject named again, "tickets are
+    # non-refundable unless the concert is cancelled", said of the "concert tickets".)
+    said = [w for w in n[1] if own.count(w) < 2]
+    return not any(same_word(w, x, 4) for w in said for x in content(other))
+
+
+def _zero_as_free(m: re.Match[str]) -> str:
+    """A zero amount as "free", unless it is compared, starts a range or is what a
+    balance comes to (:data:`_ZERO_COMPARED`, :data:`_ZERO_STARTS_RANGE`,
+    :data:`_ZERO_OF_BALANCE`)."""
+    before = m.string[max(0, m.start() - _ZERO_LOOK_BACK) : m.start()]
+    if _ZERO_COMPARED.search(before) or _ZERO_STARTS_RANGE.match(m.string, m.end()):
+        return m.group(0)
+    balance = _ZERO_OF_BALANCE.search(before)
+    after = m.string[m.end() : m.end() + _ZERO_LOOK_BACK]
+    if balance and not _FEE_NOUN.search(balance.group(0) + " " + after):
+        return m.group(0)
+    return " free "
+
+
+# "Non-refundable", "non-transferable": the negation of what can be done, "not
+# refundable" (against "can be refunded" as against "refundable"). Only on "-able" and
+# "-ible" words: "non-members" names other people.
+_NON_ABLE = re.compile(r"\bnon-?(?=[a-z]+(?:able|ible)\b)", re.IGNORECASE)
+
+
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
-    text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text))
+    text = _NON_ABLE.sub("not ", _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text)))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
-    if _COST_NOUN.search(text):  # "Cost to you: $0", not "pay the balance down to $0"
-        text = ZERO_AMOUNT.sub(" free ", text)
+    if _COST_NOUN.search(text):  # "Cost to you: $0" (not "the balance down to $0")
+        text = ZERO_AMOUNT.sub(_zero_as_free, text)
     low = plain_bounds(" " + " ".join(tokens(text)) + " ")
     for phrase, plain in (*_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
@@ -1661,6 +1730,103 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     )
 
 
+# A deadline on an act that changes or ends an arrangement, as the plain text writes
+# it: a length of time or a clock time right after a word that bounds it ("up to 48
+# hours before", "at least 2 days before", "within 14 days", "by 5 pm"; "no later than"
+# reads "by"), or said as notice ("48 hours' notice", "two days in advance"). The acts
+# are those a deadline is put on: "up to 2 hours before" on "check in" or "arrive" is
+# the earliest time, "until 3 pm" on "stay" how long, and "within 14 days" on "return"
+# as often a duty as a window.
+_DEADLINE_ACTS = frozenset(
+    """cancel cancels cancelled canceled change changes changed amend amends amended
+    reschedule reschedules rescheduled rebook rebooks rebooked move moves moved modify
+    modifies modified transfer transfers transferred withdraw withdraws withdrawn""".split()
+)
+# Words that end the clause of the act: a time after them is another act's.
+_ACT_ENDS = frozenset("and or but then so while".split())
+_DEADLINE_LEAD = re.compile(r" (within|until|till|by|up to|at least) $")
+_COUNTED_BACK = frozenset("before ahead prior advance beforehand notice".split())
+_AS_NOTICE = frozenset("notice advance ahead".split())
+_COUNTED_FROM = frozenset("of from since after".split())
+# A length the act lasts, or comes late by, is no deadline ("up to 15 minutes late",
+# "after 30 days").
+_NOT_DEADLINE_LEAD = re.compile(r" (?:for|after|over|past) $")
+_NOT_DEADLINE_TAIL = frozenset("late later overdue after".split())
+_DEADLINE_REACH = 8
+
+
+def _deadlines(padded: str, verbs: set[str]) -> frozenset[tuple[str, str, str]]:
+    """The deadlines a text puts on ``verbs``: for the first length of time or clock
+    time within a few words after each of them, when a bound word right before it or a
+    notice after it makes it a deadline, its quantities with how it is counted (back
+    from an event, from one, or by the bound alone; "within" a time before an event is
+    the last stretch before it, a way of its own) and the event or day named after it.
+    The time is read in the act's clause: not past an "and", "or" or "but" ("cancel the
+    order and pay within 2 days")."""
+    ws = padded.split()
+    out: set[tuple[str, str, str]] = set()
+    for i, w in enumerate(ws):
+        if w not in verbs:
+            continue
+        for j in range(i + 1, min(len(ws), i + _DEADLINE_REACH)):
+            n = ws[j]
+            if n in _ACT_ENDS:
+                break
+            if not (n[:1].isdigit() or n in SPELLED_NUMBERS):
+                continue
+            qs = [
+                q for q in quantities(" ".join(ws[j : j + 3])) if q.startswith(("min:", "clock:"))
+            ]
+            if not qs:
+                continue
+            before = " " + " ".join(ws[max(0, j - 2) : j]) + " "
+            after = ws[j + 1 : j + 6]
+            if _NOT_DEADLINE_LEAD.search(before) or _NOT_DEADLINE_TAIL & set(after[:3]):
+                break
+            lead = _DEADLINE_LEAD.search(before)
+            back = next((k for k, x in enumerate(after) if x in _COUNTED_BACK), None)
+            since = next((k for k, x in enumerate(after[:3]) if x in _COUNTED_FROM), None)
+            if not lead and not _AS_NOTICE & set(after[:3]):
+                break
+            if back is not None:
+                way = "inside" if lead and lead.group(1) == "within" else "back"
+                at = back
+            elif since is not None:
+                way, at = "from", since
+            else:
+                # (The day or event a bound time is on: "by 6 pm on Friday".)
+                way, at = "bound", 0
+            event = next((x for x in after[at + 1 :] if x not in STOPWORDS), "")
+            out |= {(q, way, event) for q in qs}
+            break
+    return frozenset(out)
+
+
+def _one_deadline(ms: str, ma: str) -> bool:
+    """Whether the step's permission and the answer's obligation are one deadline said
+    two ways: every verb the answer obliges is one the step permits, an act that
+    changes or ends an arrangement (:data:`_DEADLINE_ACTS`), and both texts put the same
+    deadline on it, the same length or clock time counted the same way from the same
+    event ("you can cancel free of charge up to 48 hours before the class" / "you need
+    to cancel at least 48 hours before the class"; "changes can be made until 6 pm the
+    day before" / "you have to change it by 6 pm the day before"). Not the other way
+    round (an obligation the answer turns into a permission, "must report it within 24
+    hours" / "can report it within 24 hours", loses the duty), nor another time, another
+    event ("within 24 hours of booking"), or another act ("can stay until 3 pm" / "must
+    stay until 3 pm")."""
+    permitted = {m.group(1) for m in _PERMITTED_VERB.finditer(ms)}
+    obliged = {m.group(1) for m in _OBLIGED_VERB.finditer(ma)}
+    if not obliged or len(permitted) > _OBLIGED_MAX or len(obliged) > _OBLIGED_MAX:
+        return False
+    for v in obliged:
+        if v not in _DEADLINE_ACTS:
+            return False
+        mine = {w for w in permitted if w in _DEADLINE_ACTS and same_word(v, w, 5)}
+        if not mine or not _deadlines(ms, mine) & _deadlines(ma, {v}):
+            return False
+    return True
+
+
 # A warning not to do something, at the head of a text: "don't", "do not", "never"
 # (after a "please"). The tokenizer writes "don't" as "do n't".
 _WARNING = re.compile(r"^ (?:please )?(?:do n't|do not|never) (\w+)")
@@ -1930,6 +2096,13 @@ def polarity_flip(
         there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]
         here = content(aw_own)
         neg_s = [n for n in neg_s if not _stated_elsewhere(n, neg_a, there, step, here)]
+    # An "unless" whose condition the other text does not mention at all is a condition
+    # that text leaves out, not a negation of what it says ("non-refundable unless the
+    # event is cancelled" / "in all other cases the tickets are refundable": the "not"
+    # is flipped whatever the "unless"). Dropped before the count, as it could otherwise
+    # cancel the negation that is flipped.
+    neg_s = [n for n in neg_s if not _unless_unsaid(n, aw_own, sw)]
+    neg_a = [n for n in neg_a if not _unless_unsaid(n, sw, aw_own)]
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         aw = _plain(context).split() if context is not None else aw_own
@@ -1970,7 +2143,11 @@ def polarity_flip(
     # change, not a modal flip of its own.
     unnegated = {n[1][0] for n in neg_s if n[1]} if flips else set()
     if (set(sw) | set(aw_own)) & ANTONYM_TRIGGERS:
-        for k, ((sl, sr), (al, ar)) in enumerate(zip(_sides(st), _sides(at), strict=True)):
+        # (Read without the negative phrases, which the negations counted: "are
+        # optional" is one negation, not an antonym of "required" as well.)
+        st_sides = _sides(_negative_phrases(s)[1].strip())
+        at_sides = _sides(_negative_phrases(a)[1].strip())
+        for k, ((sl, sr), (al, ar)) in enumerate(zip(st_sides, at_sides, strict=True)):
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
                 if k == _ORDER and _converse(sw, aw_own):
                     continue  # "renew after it has lapsed" = "let it lapse before renewing"
@@ -2010,8 +2187,10 @@ def polarity_flip(
         padded = _SUBORDINATE_MAY.sub(r" \1 \2 ", padded)
         return sub.sub(r" \1 \2 ", padded) if sub is not None else padded
 
-    if _modal_flip(ms, ma, s, same_change) and _modal_flip(
-        purposeless(ms), purposeless(ma), s, same_change
+    if (
+        _modal_flip(ms, ma, s, same_change)
+        and _modal_flip(purposeless(ms), purposeless(ma), s, same_change)
+        and not _one_deadline(ms, ma)
     ):
         flips += 1
         reasons.append("modal")
