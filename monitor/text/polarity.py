@@ -214,29 +214,6 @@ def _contrast_as_rather(text: str, other: str) -> str:
     return _CONTRAST_NOT.sub(repl, text)
 
 
-_CONDITION_TALK = frozenset(
-    "unless if except only until till when once before after provided providing".split()
-)
-
-
-def _unless_unsaid(
-    n: tuple[str | None, tuple[str, ...] | None], other: list[str], own: list[str]
-) -> bool:
-    """Whether ``n`` is an "unless" none of whose governed words (but one its own text,
-    ``own``, says twice) the other text (``other``, its words) has, nor a condition of
-    its own ("unless", "if", "until", "when", ...: "you won't be charged until it is
-    finished" / "it won't be finished unless you've paid" turns the condition round, a
-    flip)."""
-    if n[0] != "unless" or not n[1]:
-        return False
-    if _CONDITION_TALK & set(other):
-        return False
-    # (Not a word its own text has twice: the subject named again, "tickets are
-    # non-refundable unless the concert is cancelled", said of the "concert tickets".)
-    said = [w for w in n[1] if own.count(w) < 2]
-    return not any(same_word(w, x, 4) for w in said for x in content(other))
-
-
 def _zero_as_free(m: re.Match[str]) -> str:
     """A zero amount as "free", unless it is compared, starts a range or is what a
     balance comes to (:data:`_ZERO_COMPARED`, :data:`_ZERO_STARTS_RANGE`,
@@ -254,12 +231,32 @@ def _zero_as_free(m: re.Match[str]) -> str:
 # "Non-refundable", "non-transferable": the negation of what can be done, "not
 # refundable" (against "can be refunded" as against "refundable"). Only on "-able" and
 # "-ible" words: "non-members" names other people.
-_NON_ABLE = re.compile(r"\bnon-?(?=[a-z]+(?:able|ible)\b)", re.IGNORECASE)
+_NON_ABLE = re.compile(r"\bnon-?(?=([a-z]+(?:able|ible))\b)", re.IGNORECASE)
+
+
+# An exception beside the rule: "unless", "except".
+_HAS_EXCEPTION = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
+
+
+def _non_able(text: str, other: str) -> str:
+    """``text`` with "non-X" written "not X" where ``other`` does not say X itself:
+    against "refundable" the antonym pair reads it. Not beside an exception in either
+    text ("non-refundable unless the event is cancelled"): the "unless" counts as a
+    negation too, and the two would cancel ("... / in all other cases the tickets are
+    refundable") or flip a text that leaves the exception out ("... / tickets can't be
+    refunded")."""
+    low = other.casefold()
+    if _HAS_EXCEPTION.search(text) or _HAS_EXCEPTION.search(low):
+        return text
+    return _NON_ABLE.sub(
+        lambda m: m.group(0) if re.search(rf"\b{m.group(1).casefold()}\b", low) else "not ",
+        text,
+    )
 
 
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
-    text = _NON_ABLE.sub("not ", _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text)))
+    text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0" (not "the balance down to $0")
         text = ZERO_AMOUNT.sub(_zero_as_free, text)
@@ -1974,6 +1971,7 @@ def polarity_flip(
     ``answer`` lacks may be stated instead. ``sides``: a negation against the rule said
     from the other side of its threshold is no flip (:func:`_other_side`)."""
     step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
+    step, answer = _non_able(step, answer), _non_able(answer, step)
     if _OTHERWISE.search(step):
         answer = _IF_NOT.sub("otherwise", answer)
     elif _OTHERWISE.search(answer):
@@ -2096,13 +2094,6 @@ def polarity_flip(
         there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]
         here = content(aw_own)
         neg_s = [n for n in neg_s if not _stated_elsewhere(n, neg_a, there, step, here)]
-    # An "unless" whose condition the other text does not mention at all is a condition
-    # that text leaves out, not a negation of what it says ("non-refundable unless the
-    # event is cancelled" / "in all other cases the tickets are refundable": the "not"
-    # is flipped whatever the "unless"). Dropped before the count, as it could otherwise
-    # cancel the negation that is flipped.
-    neg_s = [n for n in neg_s if not _unless_unsaid(n, aw_own, sw)]
-    neg_a = [n for n in neg_a if not _unless_unsaid(n, sw, aw_own)]
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         aw = _plain(context).split() if context is not None else aw_own
