@@ -61,6 +61,7 @@ from monitor.text.lexicon import (
     NUMBER_WORDS,
     ORIGINAL_PAYMENT,
     POLARITY_NEGATORS,
+    PREFIXED_ANTONYMS,
     SAME_CLASS_WORDS,
     STOPWORDS,
     TERM_CLASS_WORDS,
@@ -1629,13 +1630,16 @@ class StepVerifier:
         here_q = quantities(mask_known(full, al.values))
         for part in parts:
             # (Its words beside its quantities, which may be what changed.)
-            pw = [w for w in tokens(part) if not _quantity_word(w)]
+            part_words = tokens(part)
+            pw = [w for w in part_words if not _quantity_word(w)]
             size = len(content(pw))
             if size < 2:
                 continue
             rec, home, at = max((_recall(pw, ws, p), text, at) for at, ws, text in others)
             if rec < 0.5:
                 continue
+            part_qs = quantities(part)
+            home_words = tokens(home)
             # (A part of four words or more, three fifths of them there: "if the dock
             # failed to lock" is not read in "we check the dock's lock log"; a shorter
             # one, all of its words there: "the deposit is non-refundable" in "Heads up
@@ -1653,14 +1657,13 @@ class StepVerifier:
                 # rules read, "cannot be moved more than twice". And a sentence that
                 # states it unconditionally: "the deposit is refundable only if we
                 # cancel" restates the exception.)
-                hw = tokens(home)
                 moved = (
                     rec == 1.0
                     and _recall(pw, here, p) < 1.0
-                    and bool(_STATING & set(tokens(part)))
-                    and not quantities(part)
-                    and not _CONDITIONAL & set(hw)
-                    and _close_together(content(pw), hw, p)
+                    and bool(_STATING & set(part_words))
+                    and not part_qs
+                    and not _CONDITIONAL & set(home_words)
+                    and _close_together(content(pw), home_words, p)
                 )
             if moved:
                 # The answer's sentences but this one and the part's (told apart by
@@ -1673,14 +1676,14 @@ class StepVerifier:
                 flip = polarity_flip(part, home, elsewhere=rest)
                 reasons = flip.split(" + ") if flip else []
                 if "negation" in reasons or (
-                    reasons == ["antonym"] and _prefix_turned(tokens(part), tokens(home))
+                    reasons == ["antonym"] and _prefix_turned(part_words, home_words)
                 ):
                     return (
                         "negated",
                         f"polarity flipped in a part stated in another sentence ({flip})",
                         False,
                     )
-            part_q = {q for q in main_readings(quantities(part)) if _movable(q)}
+            part_q = {q for q in main_readings(part_qs) if _movable(q)}
             if size < 3 or not part_q:
                 continue
             unit = self._polarity_unit(pw, home, "sentence")
@@ -1758,33 +1761,17 @@ def _close_together(words: list[str], ws: list[str], p: int) -> bool:
     return any(all(within(ks, k) for ks in at) for k in at[0] + [x for ks in at[1:] for x in ks])
 
 
-_NEGATIVE_PREFIXES = ("non-", "non", "un", "in", "im", "ir", "il", "dis")
-
-
 def _prefix_turned(one: list[str], other: list[str]) -> bool:
     """Whether a word of one text is a word of the other with a negative prefix
     ("non-refundable" / "refundable", "unavailable" / "available"), both words of an
-    antonym pair (:data:`ANTONYM_PAIRS`; not "improving" / "proving"): the antonym is
-    the negation written into the word, as sure across sentences as a "not"."""
+    antonym pair (:data:`PREFIXED_ANTONYMS`; not "improving" / "proving"): the antonym
+    is the negation written into the word, as sure across sentences as a "not"."""
 
     def turned(a: list[str], b: list[str]) -> bool:
         bare = set(b)
-        return any(
-            w.startswith(pre) and w[len(pre) :] in bare and _paired(w[len(pre) :], w)
-            for w in a
-            if w in ANTONYM_WORDS
-            for pre in _NEGATIVE_PREFIXES
-        )
+        return any(PREFIXED_ANTONYMS.get(w, frozenset()) & bare for w in a)
 
     return turned(one, other) or turned(other, one)
-
-
-def _paired(word: str, prefixed: str) -> bool:
-    """Whether two words stand on the two sides of one antonym pair."""
-    return any(
-        (word in left and prefixed in right) or (word in right and prefixed in left)
-        for left, right in ANTONYM_PAIRS
-    )
 
 
 def _modal_turned(step: str, sentence: str) -> str | None:

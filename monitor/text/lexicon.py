@@ -226,6 +226,17 @@ MONEY_BACK = (
     frozenset("forfeit forfeits forfeited lose loses".split()),
 )
 ANTONYM_PAIRS += (MONEY_BACK,)
+# Each one-word antonym that is a word of the other side of its pair with a negative
+# prefix ("non-refundable", "unavailable", "ineligible"), with those words.
+PREFIXED_ANTONYMS: dict[str, frozenset[str]] = {}
+for _left, _right in ANTONYM_PAIRS:
+    for _one, _two in ((_left, _right), (_right, _left)):
+        for _word in _one:
+            _bare = frozenset(
+                w for w in _two for pre in NEGATIVE_PREFIXES if " " not in w and _word == pre + w
+            )
+            if _bare and " " not in _word:
+                PREFIXED_ANTONYMS[_word] = PREFIXED_ANTONYMS.get(_word, frozenset()) | _bare
 # Every word of every antonym: a text without any of them needs no antonym check.
 ANTONYM_TRIGGERS = frozenset(
     t for pair in ANTONYM_PAIRS for side in pair for w in side for t in w.split()

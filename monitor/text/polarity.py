@@ -65,11 +65,11 @@ _CLAUSE_BREAKS = frozenset(
 
 # Words that make a zero amount a price: what is charged, and what the customer pays
 # towards a claim or a booking ("Zero Excess cover $0", "excess £0", "you pay $0").
-_COST_NOUN = re.compile(
-    r"\b(?:costs?|fees?|charges?|prices?|surcharges?|excess(?:es)?|deductibles?|fares?"
-    r"|premiums?|co-?pays?|deposits?|tolls?|pay|pays|paying)\b",
-    re.IGNORECASE,
+_FEE_WORDS = (
+    r"costs?|fees?|charges?|prices?|surcharges?|excess(?:es)?|deductibles?|fares?"
+    r"|premiums?|co-?pays?|deposits?|tolls?"
 )
+_COST_NOUN = re.compile(rf"\b(?:{_FEE_WORDS}|pay|pays|paying)\b", re.IGNORECASE)
 # A zero amount that is compared or starts a range is no price ("above $0", "from
 # $0", "between $0 and $50", "$0-$20"); nor is one that a balance, a card or an account
 # comes down to or reads, with no cost word beside it ("pay the balance down to $0", "if
@@ -83,11 +83,7 @@ _ZERO_OF_BALANCE = re.compile(
     r"\b(?:balance|card|account|owe|owed|owing|outstanding)\b.*$", re.IGNORECASE
 )
 # (What is charged, as a noun: "pay" is as often the balance's.)
-_FEE_NOUN = re.compile(
-    r"\b(?:costs?|fees?|charges?|prices?|surcharges?|excess(?:es)?|deductibles?|fares?"
-    r"|premiums?|co-?pays?|deposits?|tolls?)\b",
-    re.IGNORECASE,
-)
+_FEE_NOUN = re.compile(rf"\b(?:{_FEE_WORDS})\b", re.IGNORECASE)
 _ZERO_STARTS_RANGE = re.compile(r"\s*(?:to|and|-|\u2013)\s*[£$€]\s?\d", re.IGNORECASE)
 _ZERO_LOOK_BACK = 32
 # "Carried forward" says what "rolled over" says ("carry on" does not).
@@ -245,6 +241,8 @@ def _non_able(text: str, other: str) -> str:
     negation too, and the two would cancel ("... / in all other cases the tickets are
     refundable") or flip a text that leaves the exception out ("... / tickets can't be
     refunded")."""
+    if not _NON_ABLE.search(text):
+        return text  # (most texts: nothing to rewrite, nothing more to scan)
     low = other.casefold()
     if _HAS_EXCEPTION.search(text) or _HAS_EXCEPTION.search(low):
         return text
@@ -2133,11 +2131,12 @@ def polarity_flip(
     # "treatment can start ..."): a "can" the answer puts on one of them is that same
     # change, not a modal flip of its own.
     unnegated = {n[1][0] for n in neg_s if n[1]} if flips else set()
+    # The texts without their negative phrases, which the negations counted: "are
+    # optional" is one negation, not an antonym of "required" as well, nor a modal.
+    s_np, a_np = _negative_phrases(s)[1], _negative_phrases(a)[1]
     if (set(sw) | set(aw_own)) & ANTONYM_TRIGGERS:
-        # (Read without the negative phrases, which the negations counted: "are
-        # optional" is one negation, not an antonym of "required" as well.)
-        st_sides = _sides(_negative_phrases(s)[1].strip())
-        at_sides = _sides(_negative_phrases(a)[1].strip())
+        st_sides = _sides(s_np.strip())
+        at_sides = _sides(a_np.strip())
         for k, ((sl, sr), (al, ar)) in enumerate(zip(st_sides, at_sides, strict=True)):
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
                 if k == _ORDER and _converse(sw, aw_own):
@@ -2161,8 +2160,8 @@ def polarity_flip(
     # "may not be left"); against another modal the negation count above decides
     # ("must not park" / "may park" is a flip). Only affirmed modals differ in force
     # ("must" / "may"): the negated ones are left out here.
-    ms = _without_denied(_promises(_negative_phrases(s)[1], a))
-    ma = _without_denied(_promises(_negative_phrases(a)[1], s))
+    ms = _without_denied(_promises(s_np, a))
+    ma = _without_denied(_promises(a_np, s))
     same_change = any(
         w in _MAY and any(same_word(x, h, 4) for x in aw_own[i + 1 : i + 3] for h in unnegated)
         for i, w in enumerate(aw_own)
