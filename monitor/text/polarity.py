@@ -252,8 +252,29 @@ def _non_able(text: str, other: str) -> str:
     )
 
 
+# A fee let go is a fee waived ("we can let it go once a year", "we'll write it off"),
+# said of a fee: read only in a text that talks of one.
+_LET_GO = re.compile(
+    r"\b(?:let (it|them|that|this|the(?: \w+){1,3}?) (?:go|slide)"
+    r"|write (it|them|that|this|the(?: \w+){1,3}?) off)\b",
+    re.I,
+)
+_WRITTEN_OFF = re.compile(r"\b(?:written|wrote) off\b", re.I)
+_FEE_TALK = re.compile(
+    r"\b(?:fees?|charges?|charged|costs?|fines?|surcharges?|penalty|penalties)\b", re.I
+)
+
+
+def _let_go_as_waived(text: str) -> str:
+    if not _FEE_TALK.search(text):
+        return text
+    text = _LET_GO.sub(lambda m: f"waive {m.group(1) or m.group(2)}", text)
+    return _WRITTEN_OFF.sub("waived", text)
+
+
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
+    text = _let_go_as_waived(text)
     text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0" (not "the balance down to $0")
@@ -1686,6 +1707,20 @@ def _conditions_obliged(ms: str, ma: str) -> bool:
     return all(any(same_word(v, w, 4) for w in conditions) for v in verbs)
 
 
+# A need in a condition is no duty: "if you need to cancel, do it 24 hours before" sets
+# a deadline on a cancelling the reader may or may not want ("should you need to ...",
+# "in case you have to ...").
+_CONDITIONAL_NEED = re.compile(
+    r" (if|should|when|whenever|case) ((?:\S+ ){0,2}?)(?:need|needs|have|has) to "
+)
+
+
+def _without_conditional_need(padded: str) -> str:
+    """``padded`` with the need of each conditional need said as a wish ("if you need
+    to cancel" -> "if you want to cancel"), which neither obliges nor permits."""
+    return _CONDITIONAL_NEED.sub(r" \1 \2want to ", padded)
+
+
 def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     """Whether the padded texts ``ms`` (the step) and ``ma`` (the answer), negated
     modals and promises left out, turn an obligation into a permission or back;
@@ -1955,6 +1990,124 @@ def _other_side(s: str, a: str) -> bool:
     return any(not q.startswith(("n:", "pct:")) for q in q_s & q_a)
 
 
+# What puts a condition or an exception on a rule: a text with one of these may say an
+# "unless" of the other text in its own words ("only with a flexible fare").
+_RESTRICTS = frozenset(
+    """only except excepting if provided providing otherwise unless until till when
+    whenever subject""".split()
+)
+# How far an "unless" condition reads, in words (up to a clause break).
+_UNLESS_SPAN = 6
+
+
+def _unheard_unless(text: str, others: Sequence[str]) -> str:
+    """``text`` (padded, plain) without each "unless" whose condition none of
+    ``others`` speaks of: an exception the other text leaves out is no negation of
+    the rule it states ("book 48 hours before, unless you are a member" / "sessions
+    must be booked 48 hours before"; "tickets cannot be changed once issued unless you
+    bought the flexible fare" / "tickets can be changed once issued" keeps the
+    "cannot" and is the flip). Kept where the other text restricts the rule itself
+    ("only", "except", "if", ...), which may be the same exception in other words;
+    the condition is its content words up to a clause break."""
+    if " unless " not in text:
+        return text
+    other_words = [w for o in others for w in o.split()]
+    if _RESTRICTS & set(other_words):
+        return text
+    said = {w for w in content(other_words) if w not in POLARITY_NEGATORS}
+    ws = text.split()
+    out: list[str] = []
+    i = 0
+    while i < len(ws):
+        if ws[i] != "unless":
+            out.append(ws[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(ws) and j <= i + _UNLESS_SPAN and ws[j] not in _CLAUSE_BREAKS:
+            j += 1
+        cond = [w for w in content(ws[i + 1 : j]) if w not in POLARITY_NEGATORS]
+        if cond and not any(same_word(c, w, 4) for c in cond for w in said):
+            i = j  # the exception, unheard of in the other text, left out
+            continue
+        out.append(ws[i])
+        i += 1
+    return " " + " ".join(out) + " "
+
+
+# Words that let someone off a step: "skip it if you are a beginner" is the "unless you
+# are a beginner" of the other text.
+_LET_OFF = frozenset("skip skips skipped skipping exempt exempted excused".split())
+
+
+def _unless_as_let_off(text: str, other: str) -> str:
+    """``text`` (padded, plain) without the "unless" of an exception ``other`` states
+    as a let-off: a not-negated "skip" / "exempt" / "excused" with an "if" or "when"
+    whose next words share a content word with the "unless" condition ("take the
+    placement test, unless you are a complete beginner" / "skip it only if you're a
+    complete beginner"). The condition's words stay."""
+    if " unless " not in text:
+        return text
+    ow = other.split()
+    off = [
+        i
+        for i, w in enumerate(ow)
+        if w in _LET_OFF and not POLARITY_NEGATORS & set(ow[max(0, i - 3) : i])
+    ]
+    if not off:
+        return text
+    # (Its condition after an "if" / "when", or who is let off: "riders over 18 can skip
+    # them".)
+    heard = {
+        x
+        for i, w in enumerate(ow)
+        if w in ("if", "when")
+        for x in content(ow[i + 1 : i + 1 + _UNLESS_SPAN])
+    } | {x for i in off for x in content(ow[max(0, i - 4) : i])}
+    ws = text.split()
+    out: list[str] = []
+    for i, w in enumerate(ws):
+        if w == "unless":
+            cond = content(ws[i + 1 : i + 1 + _UNLESS_SPAN])
+            if any(same_word(c, h, 4) for c in cond for h in heard):
+                continue
+        out.append(w)
+    return " " + " ".join(out) + " "
+
+
+# Words that say something is left out of what follows "from" / "for": "excluded from
+# returns" is "not returnable".
+_SHUT_OUT = frozenset("excluded exempt exempted barred".split())
+
+
+def _shut_out(
+    negs: list[tuple[str | None, tuple[str, ...] | None]], own: list[str], other: list[str]
+) -> list[tuple[str | None, tuple[str, ...] | None]]:
+    """``own``'s negations with its shut-outs read as negations of what they shut out:
+    an "excluded" / "exempt" / "barred", then "from" or "for", then within two words
+    a word ``other`` has ("excluded from returns" is "not returnable"; "exempt from
+    the charge" is "not charged"). A negated shut-out affirms it: its negator is
+    dropped ("not excluded from returns" is "returnable"). Not where ``other`` has
+    the word's antonym ("included", "covered"): the antonym is read as such."""
+    said = content(other)
+    out = list(negs)
+    for i, w in enumerate(own[:-1]):
+        if w not in _SHUT_OUT or own[i + 1] not in ("from", "for"):
+            continue
+        if _PAIR_WORDS.get(w, frozenset()) & set(other):
+            continue
+        after = [x for x in own[i + 2 : i + 5] if x not in STOPWORDS][:2]
+        target = next((x for x in after if any(same_word(x, y, 4) for y in said)), None)
+        if target is None:
+            continue
+        denied = next((k for k, n in enumerate(out) if n[0] and n[1] and n[1][0] == w), None)
+        if denied is not None:
+            del out[denied]
+        else:
+            out.append((w, (target,)))
+    return out
+
+
 def polarity_flip(
     step: str,
     answer: str,
@@ -1995,6 +2148,12 @@ def polarity_flip(
         s = s.replace(" unless ", " or if ")
     elif " unless " in a and " unless " not in s and _ONLY_OR.search(s) and not _negates(a):
         a = a.replace(" unless ", " or if ")
+    # An exception one text puts on the rule and the other leaves out is no negation.
+    # (The answer's exception is looked for in the step; the step's in the answer,
+    # its other sentences and its context, where it may be said apart.)
+    heard = [a, *(_plain(e) for e in elsewhere), *([_plain(context)] if context else [])]
+    s, a = _unheard_unless(s, heard), _unheard_unless(a, [s])
+    s, a = _unless_as_let_off(s, a), _unless_as_let_off(a, s)
     st, at = s.strip(), a.strip()
     sw, aw_own = st.split(), at.split()
     neg_s = _negations(s, aw_own)
@@ -2088,6 +2247,7 @@ def polarity_flip(
             or _bound_restated(n, bounds_s, nums_a, aw_own)
         )
     ]
+    neg_s, neg_a = _shut_out(neg_s, sw, aw_own), _shut_out(neg_a, aw_own, sw)
     if elsewhere and (len(neg_s) + len(neg_a)) % 2:
         there = [(_negations(_plain(e)), content(tokens(e))) for e in elsewhere]
         here = content(aw_own)
@@ -2160,8 +2320,8 @@ def polarity_flip(
     # "may not be left"); against another modal the negation count above decides
     # ("must not park" / "may park" is a flip). Only affirmed modals differ in force
     # ("must" / "may"): the negated ones are left out here.
-    ms = _without_denied(_promises(s_np, a))
-    ma = _without_denied(_promises(a_np, s))
+    ms = _without_conditional_need(_without_denied(_promises(s_np, a)))
+    ma = _without_conditional_need(_without_denied(_promises(a_np, s)))
     same_change = any(
         w in _MAY and any(same_word(x, h, 4) for x in aw_own[i + 1 : i + 3] for h in unnegated)
         for i, w in enumerate(aw_own)

@@ -451,15 +451,11 @@ STORAGE = item(
             "Sadly your membership does cover the fee, and we can only let it go once a year.",
             True,
         ),
-        pytest.param(
+        # ("let it go" is "waive" where the text talks of a fee: test_failure_classes_25)
+        (
             SHOP_FEE,
             "Sadly your membership doesn't cover the fee, and we can only let it go once a year.",
             False,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap: 'waive' said in other words ('let it go') reads as a lost "
-                "negation of the whole sentence",
-            ),
         ),
         (
             ROWING,

@@ -1,0 +1,261 @@
+"""Exceptions left out or said as a let-off, and "excluded from" said for "not" (issue 19,
+class 4), on hand-written cases from invented domains (a bowling alley, a paddleboard
+hire, a sailing school, a climbing wall, a picture framer, a swimming school, an
+outlet shop, a theatre, a hotel, a coach company; none is a bench seed).
+
+- An "unless" whose condition the other text does not speak of (in the sentence, its
+  other sentences or its context) is an exception left out, not a negation: "book 2
+  hours ahead, unless you are a league member" / "lanes must be booked 2 hours ahead"
+  is one rule, and "lessons cannot be moved once booked unless you hold a flexi pass" /
+  "lessons can be moved once booked" keeps its "cannot" and is a flip. Kept where the
+  other text puts its own restriction on the rule ("only", "if", "except", "until",
+  ...), which may be the same exception in other words.
+- An exception said as a let-off ("skip it if you hold a level 3 badge", "paddlers over
+  16 can skip them") is the other text's "unless" with the same condition.
+- "Excluded from" / "exempt from" / "barred from" what the other text names is a
+  negation of it ("excluded from returns" / "not returnable"); negated, it affirms
+  ("not excluded from returns" / "not returnable" is a flip). Beside the word's own
+  antonym ("included", "covered") the antonym reads it, as before.
+- A need in a condition ("if you need to cancel, do so 48 hours before", "should you
+  need to change the date") is no duty against the step's permission ("you can cancel
+  up to 48 hours before"); a need in the main clause still is ("you need to bring a
+  guest" / "you can bring a guest").
+- A fee let go or written off is a fee waived ("we're only able to let it go once a
+  year" / "we can waive it only once a year"), in a text that talks of a fee.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.steps import StepVerifier
+from monitor.text.polarity import polarity_flip
+from tests.unit.monitor.test_failure_classes import item
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "Book your lane at least 2 hours ahead, unless you are a league member.",
+            "Lanes must be booked at least 2 hours ahead.",
+        ),
+        (
+            "Return the paddleboard by 6 pm unless the instructor agrees a later time.",
+            "The paddleboard has to be back by 6 pm.",
+        ),
+        # the answer's exception, which the step leaves out
+        (
+            "Framing orders are not refunded.",
+            "Framing orders are not refunded unless we damaged the artwork.",
+        ),
+        # the same exception in other words, beside the answer's own restriction
+        (
+            "Lessons cannot be moved once booked unless you hold a flexi pass.",
+            "Once booked, lessons can only be moved with a flexi pass.",
+        ),
+        (
+            "Lessons cannot be moved once booked unless you hold a flexi pass.",
+            "A booked lesson can't be moved, except on a flexi pass.",
+        ),
+    ],
+)
+def test_an_exception_left_out_is_no_negation(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+def test_an_exception_said_in_another_sentence_is_heard() -> None:
+    step = "Lessons cannot be moved once booked unless you hold a flexi pass."
+    answer = "Lessons can be moved once booked."
+    assert polarity_flip(step, answer, elsewhere=("That is for flexi pass holders.",)) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # the exception left out and the rule turned
+        (
+            "Lessons cannot be moved once booked unless you hold a flexi pass.",
+            "Lessons can be moved once booked.",
+        ),
+        (
+            "You must wear a harness on the wall unless you are bouldering.",
+            "You don't need a harness on the wall.",
+        ),
+        # an "unless" the other text's "until" bears on is kept
+        (
+            "You won't be charged until the treatment is finished.",
+            "The treatment won't be finished unless you've paid.",
+        ),
+    ],
+)
+def test_an_exception_left_out_does_not_hide_a_turned_rule(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is not None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "Take the swimming assessment before your first lesson, unless you already "
+            "hold a level 3 badge.",
+            "Swimming assessment: before lesson one (skip it only if you hold a level 3 badge)",
+        ),
+        (
+            "Take the swimming assessment before your first lesson, unless you already "
+            "hold a level 3 badge.",
+            "Do the swimming assessment before lesson one; you can skip it if you hold a "
+            "level 3 badge.",
+        ),
+        (
+            "Wear a buoyancy aid on the water unless you are over 16.",
+            "Buoyancy aids are needed on the water; paddlers over 16 can skip them.",
+        ),
+        (
+            "Wear a buoyancy aid on the water unless you are over 16.",
+            "Buoyancy aids on the water: paddlers over 16 are exempt.",
+        ),
+    ],
+)
+def test_an_exception_said_as_a_let_off_is_the_unless(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        ("Sale items are not returnable.", "Sale items are excluded from returns."),
+        ("Gift cards are not refundable.", "Gift cards are excluded from refunds."),
+        ("Seniors do not pay the booking fee.", "Seniors are exempt from the booking fee."),
+        (
+            "Staff cannot enter the prize draw.",
+            "Staff are barred from entering the prize draw.",
+        ),
+        # the antonym reads its own pair
+        ("Breakfast is not included in the rate.", "Breakfast is excluded from the rate."),
+    ],
+)
+def test_excluded_from_is_a_negation(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        ("Sale items are not returnable.", "Sale items are not excluded from returns."),
+        ("Sale items are returnable.", "Sale items are excluded from returns."),
+        ("Seniors pay the booking fee.", "Seniors are exempt from the booking fee."),
+        ("Members can enter the prize draw.", "Members are excluded from the prize draw."),
+        ("Breakfast is included in the rate.", "Breakfast is excluded from the rate."),
+    ],
+)
+def test_excluded_from_against_the_affirmed_rule_is_a_flip(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is not None
+
+
+OUTLET = item(
+    "outlet_returns",
+    "Unworn items can be returned within 30 days with the receipt. Items bought in the "
+    "clearance sale cannot be returned unless they are faulty, and swimwear with the "
+    "hygiene strip removed is not returnable. Refunds go back to the card you paid with.",
+    [
+        "Unworn items can be returned within 30 days with the receipt.",
+        "Items bought in the clearance sale cannot be returned unless they are faulty, "
+        "and swimwear with the hygiene strip removed is not returnable.",
+        "Refunds go back to the card you paid with.",
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "You can return unworn items within 30 days if you have the receipt. Please "
+            "note that clearance sale items cannot be returned unless they are faulty. "
+            "Swimwear whose hygiene strip has been removed is also excluded from returns. "
+            "The refund goes back to the card you paid with.",
+            "covered",
+        ),
+        (
+            "You can return unworn items within 30 days if you have the receipt. Please "
+            "note that clearance sale items cannot be returned unless they are faulty. "
+            "Swimwear whose hygiene strip has been removed is not excluded from returns. "
+            "The refund goes back to the card you paid with.",
+            "negated",
+        ),
+    ],
+)
+def test_a_step_said_as_excluded_from_returns(answer: str, expected: str) -> None:
+    verdicts = {v.index: v for v in StepVerifier().verify(OUTLET, answer, [])}
+    assert verdicts[1].status == expected, verdicts[1].cue
+    assert verdicts[0].status == verdicts[2].status == "covered"
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "You can cancel a lane up to 48 hours before your slot.",
+            "If you need to cancel, please do so at least 48 hours before your slot.",
+        ),
+        (
+            "You can change the coach date online before the trip.",
+            "Should you need to change the date, do it online before the trip.",
+        ),
+        (
+            "You can move your sailing lesson until noon the day before.",
+            "In case you have to move a lesson, tell us by noon the day before.",
+        ),
+    ],
+)
+def test_a_need_in_a_condition_is_no_duty(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "You can bring a guest to the theatre bar.",
+            "You need to bring a guest to the theatre bar.",
+        ),
+        (
+            "You can change the coach date online before the trip.",
+            "You have to change the coach date online before the trip.",
+        ),
+    ],
+)
+def test_a_need_in_the_main_clause_stays_a_duty(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) == "modal"
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "The late fee is not covered by your locker plan, and we can waive it only "
+            "once in any 12 months.",
+            "Your locker plan doesn't cover the late fee, and we're only able to let it go "
+            "once in a twelve-month period.",
+            False,
+        ),
+        (
+            "We can waive the late return fee once a year.",
+            "We can write the late return fee off once a year.",
+            False,
+        ),
+        (
+            "We can waive the late return fee once a year.",
+            "We can let the late return fee slide once a year.",
+            False,
+        ),
+        (
+            "We can waive the late return fee once a year.",
+            "We cannot write the late return fee off.",
+            True,
+        ),
+    ],
+)
+def test_a_fee_let_go_is_waived(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
