@@ -252,24 +252,23 @@ def _non_able(text: str, other: str) -> str:
     )
 
 
-# A fee let go is a fee waived ("we can let it go once a year", "we'll write it off"),
-# said of a fee: read only in a text that talks of one.
+# A fee let go is a fee waived ("we can let it go once a year", "we'll write the fee
+# off"): "it" / "that" / "this" in a text that talks of a fee, or the fee named; not
+# what is let go somewhere ("let them go home", "let the car go") nor a car written off.
+_FEE_NOUNS = r"(?:fees?|charges?|fines?|surcharges?|penalty|penalties|costs?)"
 _LET_GO = re.compile(
-    r"\b(?:let (it|them|that|this|the(?: \w+){1,3}?) (?:go|slide)"
-    r"|write (it|them|that|this|the(?: \w+){1,3}?) off)\b",
+    r"\b(?:let (it|that|this|the(?: \w+){0,2} " + _FEE_NOUNS + r") (?:go|slide)"
+    r"|write (it|that|this|the(?: \w+){0,2} " + _FEE_NOUNS + r") off)\b"
+    r"(?! (?:home|back|out|away|free|through|in)\b)",
     re.I,
 )
-_WRITTEN_OFF = re.compile(r"\b(?:written|wrote) off\b", re.I)
-_FEE_TALK = re.compile(
-    r"\b(?:fees?|charges?|charged|costs?|fines?|surcharges?|penalty|penalties)\b", re.I
-)
+_FEE_TALK = re.compile(r"\b" + _FEE_NOUNS + r"\b|\bcharged\b", re.I)
 
 
 def _let_go_as_waived(text: str) -> str:
     if not _FEE_TALK.search(text):
         return text
-    text = _LET_GO.sub(lambda m: f"waive {m.group(1) or m.group(2)}", text)
-    return _WRITTEN_OFF.sub("waived", text)
+    return _LET_GO.sub(lambda m: f"waive {m.group(1) or m.group(2)}", text)
 
 
 def _plain(text: str) -> str:
@@ -1711,14 +1710,15 @@ def _conditions_obliged(ms: str, ma: str) -> bool:
 # a deadline on a cancelling the reader may or may not want ("should you need to ...",
 # "in case you have to ...").
 _CONDITIONAL_NEED = re.compile(
-    r" (if|should|when|whenever|case) ((?:\S+ ){0,2}?)(?:need|needs|have|has) to "
+    r" (if|should|when|whenever|in case) (you|we|they|someone|somebody|anyone|anybody)"
+    r" ((?:ever |really |still |urgently )?)(?:need|needs|have|has) to "
 )
 
 
 def _without_conditional_need(padded: str) -> str:
     """``padded`` with the need of each conditional need said as a wish ("if you need
     to cancel" -> "if you want to cancel"), which neither obliges nor permits."""
-    return _CONDITIONAL_NEED.sub(r" \1 \2want to ", padded)
+    return _CONDITIONAL_NEED.sub(r" \1 \2 \3want to ", padded)
 
 
 def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
@@ -1990,31 +1990,41 @@ def _other_side(s: str, a: str) -> bool:
     return any(not q.startswith(("n:", "pct:")) for q in q_s & q_a)
 
 
-# What puts a condition or an exception on a rule: a text with one of these may say an
-# "unless" of the other text in its own words ("only with a flexible fare").
+# What puts a condition or an exception on a rule, or speaks to one: a sentence with one
+# of these may say an "unless" of the other text in its own words ("only with a flexible
+# fare") or deny it ("always charged, even with a doctor's note").
 _RESTRICTS = frozenset(
     """only except excepting if provided providing otherwise unless until till when
-    whenever subject""".split()
+    whenever subject even regardless irrespective always still including included""".split()
 )
 # How far an "unless" condition reads, in words (up to a clause break).
 _UNLESS_SPAN = 6
+_SIGNS = POLARITY_NEGATORS - {"unless"}
 
 
-def _unheard_unless(text: str, others: Sequence[str]) -> str:
-    """``text`` (padded, plain) without each "unless" whose condition none of
-    ``others`` speaks of: an exception the other text leaves out is no negation of
-    the rule it states ("book 48 hours before, unless you are a member" / "sessions
-    must be booked 48 hours before"; "tickets cannot be changed once issued unless you
-    bought the flexible fare" / "tickets can be changed once issued" keeps the
-    "cannot" and is the flip). Kept where the other text restricts the rule itself
-    ("only", "except", "if", ...), which may be the same exception in other words;
-    the condition is its content words up to a clause break."""
+def _negated(padded: str) -> bool:
+    """Whether a padded text has a negator of polarity other than "unless"."""
+    return any(w in _SIGNS or w == "n't" for w in padded.split())
+
+
+def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
+    """``text`` (padded, plain) without each "unless" whose condition neither the other
+    sentence ``other`` nor the texts ``more`` speak of, where the two state the rule
+    with the same sign (both negate it or neither does): an exception left out is no
+    negation of the rule ("book 48 hours before, unless you are a member" / "sessions
+    must be booked 48 hours before"; "tickets cannot be changed unless you bought the
+    flexible fare" / "tickets cannot be changed"). Kept where the signs differ, as an
+    exception is often said as the rule turned ("members cannot freeze unless they have
+    a medical reason" / "you can freeze with a doctor's note"; "charged in full unless
+    ..." / "free with a doctor's note"), and where the other sentence restricts the rule
+    or speaks to its exceptions ("only", "except", "if", "until", "even", "always",
+    ...). The condition is its content words up to a clause break."""
     if " unless " not in text:
         return text
-    other_words = [w for o in others for w in o.split()]
-    if _RESTRICTS & set(other_words):
+    ow = other.split()
+    if _RESTRICTS & set(ow) or _negated(text) != _negated(other):
         return text
-    said = {w for w in content(other_words) if w not in POLARITY_NEGATORS}
+    said = {w for w in content([*ow, *(x for m in more for x in m.split())]) if w not in _SIGNS}
     ws = text.split()
     out: list[str] = []
     i = 0
@@ -2038,32 +2048,36 @@ def _unheard_unless(text: str, others: Sequence[str]) -> str:
 # Words that let someone off a step: "skip it if you are a beginner" is the "unless you
 # are a beginner" of the other text.
 _LET_OFF = frozenset("skip skips skipped skipping exempt exempted excused".split())
+# A let-off that was, and no longer is ("members used to be exempt").
+_BYGONE = frozenset("used was were previously formerly".split())
 
 
 def _unless_as_let_off(text: str, other: str) -> str:
     """``text`` (padded, plain) without the "unless" of an exception ``other`` states
-    as a let-off: a not-negated "skip" / "exempt" / "excused" with an "if" or "when"
-    whose next words share a content word with the "unless" condition ("take the
-    placement test, unless you are a complete beginner" / "skip it only if you're a
-    complete beginner"). The condition's words stay."""
+    as a let-off: a "skip" / "exempt" / "excused", negated neither in the three words
+    before nor after it, nor said of the past, with an "if" or "when" within the four
+    words after it, or the three words right before it, that share a content word with the
+    "unless" condition ("take the placement test, unless you are a complete beginner" /
+    "skip it only if you're a complete beginner"; "paddlers over 16 can skip them").
+    The condition's words stay."""
     if " unless " not in text:
         return text
     ow = other.split()
-    off = [
-        i
-        for i, w in enumerate(ow)
-        if w in _LET_OFF and not POLARITY_NEGATORS & set(ow[max(0, i - 3) : i])
-    ]
-    if not off:
+    heard: set[str] = set()
+    for i, w in enumerate(ow):
+        if w not in _LET_OFF:
+            continue
+        near = set(ow[max(0, i - 4) : i + 4])
+        if (NEGATORS | {"n't"}) & near or _BYGONE & near:
+            continue
+        after = ow[i + 1 : i + 5]
+        if_at = next((k for k, x in enumerate(after) if x in ("if", "when")), None)
+        if if_at is not None:
+            at = i + 1 + if_at
+            heard.update(content(ow[at + 1 : at + 1 + _UNLESS_SPAN]))
+        heard.update(content(ow[max(0, i - 3) : i]))
+    if not heard:
         return text
-    # (Its condition after an "if" / "when", or who is let off: "riders over 18 can skip
-    # them".)
-    heard = {
-        x
-        for i, w in enumerate(ow)
-        if w in ("if", "when")
-        for x in content(ow[i + 1 : i + 1 + _UNLESS_SPAN])
-    } | {x for i in off for x in content(ow[max(0, i - 4) : i])}
     ws = text.split()
     out: list[str] = []
     for i, w in enumerate(ws):
@@ -2078,17 +2092,22 @@ def _unless_as_let_off(text: str, other: str) -> str:
 # Words that say something is left out of what follows "from" / "for": "excluded from
 # returns" is "not returnable".
 _SHUT_OUT = frozenset("excluded exempt exempted barred".split())
+# How far on a shut-out may be said again with a negator.
+_RESTATED_SPAN = 8
 
 
 def _shut_out(
     negs: list[tuple[str | None, tuple[str, ...] | None]], own: list[str], other: list[str]
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """``own``'s negations with its shut-outs read as negations of what they shut out:
-    an "excluded" / "exempt" / "barred", then "from" or "for", then within two words
-    a word ``other`` has ("excluded from returns" is "not returnable"; "exempt from
-    the charge" is "not charged"). A negated shut-out affirms it: its negator is
-    dropped ("not excluded from returns" is "returnable"). Not where ``other`` has
-    the word's antonym ("included", "covered"): the antonym is read as such."""
+    an "excluded" / "exempt" / "barred", then "from" or "for", then a first content word
+    that ``other`` has ("excluded from returns" is "not returnable"; "exempt from the
+    booking fee" is "do not pay the booking fee"; not "excluded from fare refunds" for
+    "a refund of taxes"). A negated shut-out affirms it: its negator is dropped ("not
+    excluded from returns" is "returnable"). Not where ``other`` has the word's antonym
+    ("included", "covered"), which the antonym pair reads, nor where a negator follows
+    within a few words ("exempt from the entry fee and won't be charged" says it
+    twice)."""
     said = content(other)
     out = list(negs)
     for i, w in enumerate(own[:-1]):
@@ -2096,14 +2115,13 @@ def _shut_out(
             continue
         if _PAIR_WORDS.get(w, frozenset()) & set(other):
             continue
-        after = [x for x in own[i + 2 : i + 5] if x not in STOPWORDS][:2]
-        target = next((x for x in after if any(same_word(x, y, 4) for y in said)), None)
-        if target is None:
+        target = next((x for x in own[i + 2 : i + 5] if x not in STOPWORDS), None)
+        if target is None or not any(same_word(target, y, 4) for y in said):
             continue
         denied = next((k for k, n in enumerate(out) if n[0] and n[1] and n[1][0] == w), None)
         if denied is not None:
             del out[denied]
-        else:
+        elif not (POLARITY_NEGATORS | {"n't"}) & set(own[i + 2 : i + 2 + _RESTATED_SPAN]):
             out.append((w, (target,)))
     return out
 
@@ -2151,8 +2169,8 @@ def polarity_flip(
     # An exception one text puts on the rule and the other leaves out is no negation.
     # (The answer's exception is looked for in the step; the step's in the answer,
     # its other sentences and its context, where it may be said apart.)
-    heard = [a, *(_plain(e) for e in elsewhere), *([_plain(context)] if context else [])]
-    s, a = _unheard_unless(s, heard), _unheard_unless(a, [s])
+    more = [*(_plain(e) for e in elsewhere), *([_plain(context)] if context else [])]
+    s, a = _unheard_unless(s, a, more), _unheard_unless(a, s)
     s, a = _unless_as_let_off(s, a), _unless_as_let_off(a, s)
     st, at = s.strip(), a.strip()
     sw, aw_own = st.split(), at.split()
