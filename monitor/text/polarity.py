@@ -255,14 +255,16 @@ def _non_able(text: str, other: str) -> str:
 # A fee let go is a fee waived ("we can let it go once a year", "we'll write the fee
 # off"): "it" / "that" / "this" in a text that talks of a fee, or the fee named; not
 # what is let go somewhere ("let them go home", "let the car go") nor a car written off.
-_FEE_NOUNS = r"(?:fees?|charges?|fines?|surcharges?|penalty|penalties|costs?)"
+_FEE_NOUNS = r"(?:fees?|charges?|fines?|surcharges?|penalty|penalties)"
 _LET_GO = re.compile(
     r"\b(?:let (it|that|this|the(?: \w+){0,2} " + _FEE_NOUNS + r") (?:go|slide)"
-    r"|write (it|that|this|the(?: \w+){0,2} " + _FEE_NOUNS + r") off)\b"
-    r"(?! (?:home|back|out|away|free|through|in)\b)",
+    r"|write (the(?: \w+){0,2} " + _FEE_NOUNS + r") off)\b"
+    r"(?! (?:home|back|out|away|free|through|in|past|unpaid|overdue|to|up|over|by|beyond)\b)",
     re.I,
 )
-_FEE_TALK = re.compile(r"\b" + _FEE_NOUNS + r"\b|\bcharged\b", re.I)
+_FEE_TALK = re.compile(
+    r"\b(?:fees?|charges?|fines?|surcharges?|penalty|penalties)\b|\bcharged\b", re.I
+)
 
 
 def _let_go_as_waived(text: str) -> str:
@@ -1710,14 +1712,18 @@ def _conditions_obliged(ms: str, ma: str) -> bool:
 # a deadline on a cancelling the reader may or may not want ("should you need to ...",
 # "in case you have to ...").
 _CONDITIONAL_NEED = re.compile(
-    r" (if|should|when|whenever|in case) (you|we|they|someone|somebody|anyone|anybody)"
+    r" (if|should|in case) (you|we|they|someone|somebody|anyone|anybody)"
     r" ((?:ever |really |still |urgently )?)(?:need|needs|have|has) to "
 )
 
 
 def _without_conditional_need(padded: str) -> str:
     """``padded`` with the need of each conditional need said as a wish ("if you need
-    to cancel" -> "if you want to cancel"), which neither obliges nor permits."""
+    to cancel" -> "if you want to cancel"), which neither obliges nor permits; as
+    written where the text grants something ("if you need to cancel, you can do so up
+    to 24 hours before" is that permission, against a "must")."""
+    if any(_has(padded, w) for w in PERMISSION):
+        return padded
     return _CONDITIONAL_NEED.sub(r" \1 \2 \3want to ", padded)
 
 
@@ -1995,22 +2001,28 @@ def _other_side(s: str, a: str) -> bool:
 # fare") or deny it ("always charged, even with a doctor's note").
 _RESTRICTS = frozenset(
     """only except excepting if provided providing otherwise unless until till when
-    whenever subject even regardless irrespective always still including included""".split()
+    whenever subject even regardless irrespective always still including included
+    without""".split()
 )
 # How far an "unless" condition reads, in words (up to a clause break).
 _UNLESS_SPAN = 6
 _SIGNS = POLARITY_NEGATORS - {"unless"}
 
 
-def _negated(padded: str) -> bool:
-    """Whether a padded text has a negator of polarity other than "unless"."""
-    return any(w in _SIGNS or w == "n't" for w in padded.split())
+def _signs(padded: str) -> tuple[bool, bool]:
+    """Whether a padded text denies a verb ("not", "n't", "never", "cannot"), and
+    whether it has any negator of polarity but "unless" ("no", "free", "without", ...):
+    its rule's sign, read both ways ("you can cancel free of charge" turns "cannot be
+    cancelled unless ..." as "you can cancel" does; "free with a doctor's note" is the
+    exception of "charged in full unless you have a medical certificate")."""
+    ws = padded.split()
+    return any(w in _VERB_NEGATORS for w in ws), any(w in _SIGNS or w == "n't" for w in ws)
 
 
 def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
     """``text`` (padded, plain) without each "unless" whose condition neither the other
     sentence ``other`` nor the texts ``more`` speak of, where the two state the rule
-    with the same sign (both negate it or neither does): an exception left out is no
+    with the same sign (:func:`_signs`): an exception left out is no
     negation of the rule ("book 48 hours before, unless you are a member" / "sessions
     must be booked 48 hours before"; "tickets cannot be changed unless you bought the
     flexible fare" / "tickets cannot be changed"). Kept where the signs differ, as an
@@ -2022,7 +2034,7 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
     if " unless " not in text:
         return text
     ow = other.split()
-    if _RESTRICTS & set(ow) or _negated(text) != _negated(other):
+    if _RESTRICTS & set(ow) or _signs(text) != _signs(other):
         return text
     said = {w for w in content([*ow, *(x for m in more for x in m.split())]) if w not in _SIGNS}
     ws = text.split()
@@ -2050,32 +2062,60 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
 _LET_OFF = frozenset("skip skips skipped skipping exempt exempted excused".split())
 # A let-off that was, and no longer is ("members used to be exempt").
 _BYGONE = frozenset("used was were previously formerly".split())
+# A condition's bound word and its opposite: "under 40 years old" is no "over 40".
+_BOUND_OPPOSITES = {
+    "over": "under",
+    "under": "over",
+    "above": "below",
+    "below": "above",
+    "more": "less",
+    "less": "more",
+    "older": "younger",
+    "younger": "older",
+}
+_PRONOUNS = frozenset("it them this that these those one".split())
 
 
 def _unless_as_let_off(text: str, other: str) -> str:
     """``text`` (padded, plain) without the "unless" of an exception ``other`` states
-    as a let-off: a "skip" / "exempt" / "excused", negated neither in the three words
-    before nor after it, nor said of the past, with an "if" or "when" within the four
-    words after it, or the three words right before it, that share a content word with the
-    "unless" condition ("take the placement test, unless you are a complete beginner" /
-    "skip it only if you're a complete beginner"; "paddlers over 16 can skip them").
-    The condition's words stay."""
+    as a let-off: a "skip" / "exempt" / "excused", with no negator within four words
+    either side, not said of the past nor followed by a "but" / "however", of what
+    ``text`` names (a pronoun, or a word of
+    ``text`` right after it: not "members can skip the queue" for "pay the deposit,
+    unless you are a member"), with an "if" or "when" within the four words after it,
+    or the three words right before it, that share a content word with the "unless"
+    condition and no bound word turned ("take the placement test, unless you are a
+    complete beginner" / "skip it only if you're a complete beginner"; "paddlers over 16
+    can skip them"; not "cars under 40 years old are exempt" for "unless your car is
+    over 40 years old"). The condition's words stay."""
     if " unless " not in text:
         return text
     ow = other.split()
+    own = set(content(text.split()))
     heard: set[str] = set()
+    heard_words: set[str] = set()
     for i, w in enumerate(ow):
         if w not in _LET_OFF:
             continue
-        near = set(ow[max(0, i - 4) : i + 4])
-        if (NEGATORS | {"n't"}) & near or _BYGONE & near:
+        near = set(ow[max(0, i - 4) : i + 5])
+        if (NEGATORS | {"n't"}) & near or _BYGONE & near or {"but", "however"} & set(ow[i:]):
+            continue
+        what = next((x for x in ow[i + 1 : i + 4] if x not in STOPWORDS or x in _PRONOUNS), None)
+        if (
+            what is not None
+            and what not in _PRONOUNS
+            and what not in ("if", "when")
+            and not any(same_word(what, x, 4) for x in own)
+        ):
             continue
         after = ow[i + 1 : i + 5]
         if_at = next((k for k, x in enumerate(after) if x in ("if", "when")), None)
         if if_at is not None:
             at = i + 1 + if_at
             heard.update(content(ow[at + 1 : at + 1 + _UNLESS_SPAN]))
+            heard_words.update(ow[at + 1 : at + 1 + _UNLESS_SPAN])
         heard.update(content(ow[max(0, i - 3) : i]))
+        heard_words.update(ow[max(0, i - 6) : i])
     if not heard:
         return text
     ws = text.split()
@@ -2083,7 +2123,12 @@ def _unless_as_let_off(text: str, other: str) -> str:
     for i, w in enumerate(ws):
         if w == "unless":
             cond = content(ws[i + 1 : i + 1 + _UNLESS_SPAN])
-            if any(same_word(c, h, 4) for c in cond for h in heard):
+            bounds = {
+                _BOUND_OPPOSITES[x]
+                for x in ws[i + 1 : i + 1 + _UNLESS_SPAN]
+                if x in _BOUND_OPPOSITES
+            }
+            if not bounds & heard_words and any(same_word(c, h, 4) for c in cond for h in heard):
                 continue
         out.append(w)
     return " " + " ".join(out) + " "
@@ -2092,6 +2137,12 @@ def _unless_as_let_off(text: str, other: str) -> str:
 # Words that say something is left out of what follows "from" / "for": "excluded from
 # returns" is "not returnable".
 _SHUT_OUT = frozenset("excluded exempt exempted barred".split())
+# Words with which the other text says the exclusion itself, in its own words ("banned
+# from the prize draw", "ineligible for the bonus", "only non-members pay").
+_EXCLUDING = frozenset(
+    """banned barred ineligible disqualified excused exempt exempted excluded excluding
+    except excepting unavailable only apart prohibited forbidden spared""".split()
+)
 # How far on a shut-out may be said again with a negator.
 _RESTATED_SPAN = 8
 
@@ -2105,7 +2156,9 @@ def _shut_out(
     booking fee" is "do not pay the booking fee"; not "excluded from fare refunds" for
     "a refund of taxes"). A negated shut-out affirms it: its negator is dropped ("not
     excluded from returns" is "returnable"). Not where ``other`` has the word's antonym
-    ("included", "covered"), which the antonym pair reads, nor where a negator follows
+    ("included", "covered"), which the antonym pair reads, or says the exclusion in a
+    word of its own ("banned", "ineligible", "except", "only", "non-..."), nor where a
+    negator follows
     within a few words ("exempt from the entry fee and won't be charged" says it
     twice)."""
     said = content(other)
@@ -2115,13 +2168,15 @@ def _shut_out(
             continue
         if _PAIR_WORDS.get(w, frozenset()) & set(other):
             continue
+        if any(x in _EXCLUDING or x.startswith("non-") for x in other):
+            continue
         target = next((x for x in own[i + 2 : i + 5] if x not in STOPWORDS), None)
         if target is None or not any(same_word(target, y, 4) for y in said):
             continue
         denied = next((k for k, n in enumerate(out) if n[0] and n[1] and n[1][0] == w), None)
         if denied is not None:
             del out[denied]
-        elif not (POLARITY_NEGATORS | {"n't"}) & set(own[i + 2 : i + 2 + _RESTATED_SPAN]):
+        elif not (NEGATORS | {"n't"}) & set(own[i + 2 : i + 2 + _RESTATED_SPAN]):
             out.append((w, (target,)))
     return out
 

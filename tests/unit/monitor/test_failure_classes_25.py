@@ -88,6 +88,25 @@ def test_an_exception_said_in_another_sentence_is_heard() -> None:
             "Pay the locker deposit unless you are a member.",
             "Members used to be exempt, but now everyone pays the locker deposit.",
         ),
+        # the rule turned, with a "free" or "at no extra cost" beside it
+        (
+            "Hotel rooms cannot be cancelled unless you booked a flexible rate.",
+            "You can cancel your hotel room free of charge up to 24 hours before arrival.",
+        ),
+        (
+            "Pets are not allowed in the hotel rooms unless they are assistance dogs.",
+            "Pets are welcome in the hotel rooms at no extra cost.",
+        ),
+        # a let-off of something else, or taken back
+        (
+            "Pay the locker deposit at check-in unless you are a member.",
+            "Members can skip the queue at check-in, but everyone pays the locker deposit.",
+        ),
+        (
+            "Attend the bike safety briefing unless you have ridden with us in the last 12 months.",
+            "Riders sometimes ask to skip the bike safety briefing if they've ridden with us "
+            "before, but it's required every time.",
+        ),
         (
             "Everyone does the gym induction unless they are a returning member.",
             "Everyone does the gym induction, even if you're a returning member; personal "
@@ -111,6 +130,10 @@ def test_an_exception_left_out_does_not_hide_a_turned_rule(step: str, answer: st
             "Late cancellations of a physio session are charged in full unless you have a "
             "medical certificate.",
             "Late cancellations of a physio session are free with a doctor's note.",
+        ),
+        (
+            "We won't disconnect your gas supply unless all other options have failed.",
+            "Disconnection never happens without trying every alternative first.",
         ),
     ],
 )
@@ -186,6 +209,15 @@ def test_an_exception_said_as_a_let_off_is_the_unless(step: str, answer: str) ->
         (
             "Seniors don't pay the museum entry fee.",
             "Seniors are exempt from the museum entry fee and won't be charged.",
+        ),
+        # the exclusion said in a word of its own
+        (
+            "Staff are prohibited from entering the prize draw.",
+            "Staff are barred from entering the prize draw.",
+        ),
+        (
+            "Next-day delivery is unavailable for oversized parcels.",
+            "Oversized parcels are excluded from next-day delivery.",
         ),
         # a shut-out of something narrower than the step names
         (
@@ -276,6 +308,20 @@ def test_a_need_in_a_condition_is_no_duty(step: str, answer: str) -> None:
 @pytest.mark.parametrize(
     ("step", "answer"),
     [
+        # the permission beside the conditional need is read as written
+        (
+            "Dental check-up cancellations must be made at least 24 hours before your appointment.",
+            "If you need to cancel, you can do so up to 24 hours before your appointment.",
+        ),
+    ],
+)
+def test_a_permission_beside_a_conditional_need(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
         (
             "You can bring a guest to the theatre bar.",
             "You need to bring a guest to the theatre bar.",
@@ -296,6 +342,11 @@ def test_a_need_in_a_condition_is_no_duty(step: str, answer: str) -> None:
         (
             "You can refuel the hire car before returning it.",
             "When returning, you need to refuel the hire car.",
+        ),
+        # "when" is as often no condition
+        (
+            "You can pay the holiday balance at any time before arrival.",
+            "We'll tell you when you need to pay the holiday balance.",
         ),
     ],
 )
