@@ -4,24 +4,32 @@ hire, a sailing school, a climbing wall, a picture framer, a swimming school, an
 outlet shop, a theatre, a hotel, a coach company; none is a bench seed).
 
 - An "unless" whose condition the other text does not speak of (in the sentence, its
-  other sentences or its context) is an exception left out, not a negation: "book 2
-  hours ahead, unless you are a league member" / "lanes must be booked 2 hours ahead"
-  is one rule, and "lessons cannot be moved once booked unless you hold a flexi pass" /
-  "lessons can be moved once booked" keeps its "cannot" and is a flip. Kept where the
-  other text puts its own restriction on the rule ("only", "if", "except", "until",
-  ...), which may be the same exception in other words.
+  other sentences or its context) is an exception left out, not a negation, where the
+  two texts state the rule with the same sign: "book 2 hours ahead, unless you are a
+  league member" / "lanes must be booked 2 hours ahead". Kept where a sign differs (an
+  exception is as often said as the rule turned: "cannot freeze unless you have a
+  medical reason" / "can freeze with a doctor's note"), and where the other sentence
+  restricts the rule or speaks to its exceptions ("only", "if", "except", "until",
+  "even", "always", "without", ...). So a rule turned with its exception left out is
+  still read through the "unless" as before: a known gap.
 - An exception said as a let-off ("skip it if you hold a level 3 badge", "paddlers over
-  16 can skip them") is the other text's "unless" with the same condition.
+  16 can skip them") is the other text's "unless" with the same condition; not a
+  let-off of something else ("skip the queue"), taken back ("..., but it's required"),
+  or said of the past ("used to be exempt").
 - "Excluded from" / "exempt from" / "barred from" what the other text names is a
   negation of it ("excluded from returns" / "not returnable"); negated, it affirms
-  ("not excluded from returns" / "not returnable" is a flip). Beside the word's own
-  antonym ("included", "covered") the antonym reads it, as before.
+  ("not excluded from returns" / "not returnable" is a flip). Not where the other text
+  says the exclusion in a word of its own ("banned", "unavailable", "only", ...);
+  beside the word's own antonym ("included", "covered") the antonym reads it, as
+  before.
 - A need in a condition ("if you need to cancel, do so 48 hours before", "should you
   need to change the date") is no duty against the step's permission ("you can cancel
   up to 48 hours before"); a need in the main clause still is ("you need to bring a
-  guest" / "you can bring a guest").
+  guest" / "you can bring a guest"), and so is one after "when" ("we'll tell you when
+  you need to pay").
 - A fee let go or written off is a fee waived ("we're only able to let it go once a
-  year" / "we can waive it only once a year"), in a text that talks of a fee.
+  year" / "we can waive it only once a year"), in a text that talks of a fee; not what
+  is let go somewhere ("let them go home") nor a car written off.
 """
 
 from __future__ import annotations
