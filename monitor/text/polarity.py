@@ -2006,6 +2006,9 @@ _RESTRICTS = frozenset(
 )
 # How far an "unless" condition reads, in words (up to a clause break).
 _UNLESS_SPAN = 6
+# A text with more exceptions, let-offs or shut-outs than any answer sentence states is
+# read as written: hostile input would be compared word by word with the other text.
+_EXCEPTIONS_MAX = 8
 _SIGNS = POLARITY_NEGATORS - {"unless"}
 
 
@@ -2022,8 +2025,8 @@ def _signs(padded: str) -> tuple[bool, bool]:
 def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
     """``text`` (padded, plain) without each "unless" whose condition neither the other
     sentence ``other`` nor the texts ``more`` speak of, where the two state the rule
-    with the same sign (:func:`_signs`): an exception left out is no
-    negation of the rule ("book 48 hours before, unless you are a member" / "sessions
+    with the same sign (:func:`_signs`): an exception left out is no negation of the
+    rule ("book 48 hours before, unless you are a member" / "sessions
     must be booked 48 hours before"; "tickets cannot be changed unless you bought the
     flexible fare" / "tickets cannot be changed"). Kept where the signs differ, as an
     exception is often said as the rule turned ("members cannot freeze unless they have
@@ -2031,12 +2034,19 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
     ..." / "free with a doctor's note"), and where the other sentence restricts the rule
     or speaks to its exceptions ("only", "except", "if", "until", "even", "always",
     ...). The condition is its content words up to a clause break."""
-    if " unless " not in text:
+    if " unless " not in text or text.count(" unless ") > _EXCEPTIONS_MAX:
         return text
     ow = other.split()
     if _RESTRICTS & set(ow) or _signs(text) != _signs(other):
         return text
     said = {w for w in content([*ow, *(x for m in more for x in m.split())]) if w not in _SIGNS}
+    known: dict[str, bool] = {}
+
+    def heard(c: str) -> bool:
+        if c not in known:
+            known[c] = c in said or any(same_word(c, w, 4) for w in said)
+        return known[c]
+
     ws = text.split()
     out: list[str] = []
     i = 0
@@ -2049,7 +2059,7 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
         while j < len(ws) and j <= i + _UNLESS_SPAN and ws[j] not in _CLAUSE_BREAKS:
             j += 1
         cond = [w for w in content(ws[i + 1 : j]) if w not in POLARITY_NEGATORS]
-        if cond and not any(same_word(c, w, 4) for c in cond for w in said):
+        if cond and not any(map(heard, cond)):
             i = j  # the exception, unheard of in the other text, left out
             continue
         out.append(ws[i])
@@ -2080,25 +2090,28 @@ def _unless_as_let_off(text: str, other: str) -> str:
     """``text`` (padded, plain) without the "unless" of an exception ``other`` states
     as a let-off: a "skip" / "exempt" / "excused", with no negator within four words
     either side, not said of the past nor followed by a "but" / "however", of what
-    ``text`` names (a pronoun, or a word of
-    ``text`` right after it: not "members can skip the queue" for "pay the deposit,
-    unless you are a member"), with an "if" or "when" within the four words after it,
-    or the three words right before it, that share a content word with the "unless"
-    condition and no bound word turned ("take the placement test, unless you are a
-    complete beginner" / "skip it only if you're a complete beginner"; "paddlers over 16
-    can skip them"; not "cars under 40 years old are exempt" for "unless your car is
-    over 40 years old"). The condition's words stay."""
-    if " unless " not in text:
+    ``text`` names (a pronoun, or a word of ``text`` right after it: not "members can
+    skip the queue" for "pay the deposit, unless you are a member"), with an "if" or
+    "when" within the four words after it, or the three words right before it, that
+    share a content word with the "unless" condition and no bound word turned ("take the
+    placement test, unless you are a complete beginner" / "skip it only if you're a
+    complete beginner"; "paddlers over 16 can skip them"; not "cars under 40 years old
+    are exempt" for "unless your car is over 40 years old"). The condition's words stay.
+    (A text with more than :data:`_EXCEPTIONS_MAX` let-offs or exceptions is read as
+    written.)"""
+    if " unless " not in text or text.count(" unless ") > _EXCEPTIONS_MAX:
         return text
     ow = other.split()
+    offs = [i for i, w in enumerate(ow) if w in _LET_OFF]
+    if not offs or len(offs) > _EXCEPTIONS_MAX:
+        return text
     own = set(content(text.split()))
     heard: set[str] = set()
     heard_words: set[str] = set()
-    for i, w in enumerate(ow):
-        if w not in _LET_OFF:
-            continue
+    last_but = max((i for i, w in enumerate(ow) if w in ("but", "however")), default=-1)
+    for i in offs:
         near = set(ow[max(0, i - 4) : i + 5])
-        if (NEGATORS | {"n't"}) & near or _BYGONE & near or {"but", "however"} & set(ow[i:]):
+        if (NEGATORS | {"n't"}) & near or _BYGONE & near or last_but > i:
             continue
         what = next((x for x in ow[i + 1 : i + 4] if x not in STOPWORDS or x in _PRONOUNS), None)
         if (
@@ -2158,17 +2171,19 @@ def _shut_out(
     excluded from returns" is "returnable"). Not where ``other`` has the word's antonym
     ("included", "covered"), which the antonym pair reads, or says the exclusion in a
     word of its own ("banned", "ineligible", "except", "only", "non-..."), nor where a
-    negator follows
-    within a few words ("exempt from the entry fee and won't be charged" says it
-    twice)."""
+    negator follows within a few words ("exempt from the entry fee and won't be charged"
+    says it twice)."""
+    at = [i for i, w in enumerate(own[:-1]) if w in _SHUT_OUT and own[i + 1] in ("from", "for")]
+    if not at or len(at) > _EXCEPTIONS_MAX:
+        return negs
+    if any(x in _EXCLUDING or x.startswith("non-") for x in other):
+        return negs
     said = content(other)
+    others = set(other)
     out = list(negs)
-    for i, w in enumerate(own[:-1]):
-        if w not in _SHUT_OUT or own[i + 1] not in ("from", "for"):
-            continue
-        if _PAIR_WORDS.get(w, frozenset()) & set(other):
-            continue
-        if any(x in _EXCLUDING or x.startswith("non-") for x in other):
+    for i in at:
+        w = own[i]
+        if _PAIR_WORDS.get(w, frozenset()) & others:
             continue
         target = next((x for x in own[i + 2 : i + 5] if x not in STOPWORDS), None)
         if target is None or not any(same_word(target, y, 4) for y in said):
@@ -2224,8 +2239,10 @@ def polarity_flip(
     # An exception one text puts on the rule and the other leaves out is no negation.
     # (The answer's exception is looked for in the step; the step's in the answer,
     # its other sentences and its context, where it may be said apart.)
-    more = [*(_plain(e) for e in elsewhere), *([_plain(context)] if context else [])]
-    s, a = _unheard_unless(s, a, more), _unheard_unless(a, s)
+    if " unless " in s:
+        more = [*(_plain(e) for e in elsewhere), *([_plain(context)] if context else [])]
+        s = _unheard_unless(s, a, more)
+    a = _unheard_unless(a, s)
     s, a = _unless_as_let_off(s, a), _unless_as_let_off(a, s)
     st, at = s.strip(), a.strip()
     sw, aw_own = st.split(), at.split()

@@ -37,7 +37,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.steps import StepVerifier
-from monitor.text.polarity import polarity_flip
+from monitor.text.polarity import _EXCEPTIONS_MAX, _plain, _shut_out, _unheard_unless, polarity_flip
 from tests.unit.monitor.test_failure_classes import item
 
 
@@ -407,3 +407,16 @@ def test_a_need_in_the_main_clause_stays_a_duty(step: str, answer: str) -> None:
 )
 def test_a_fee_let_go_is_waived(step: str, answer: str, flip: bool) -> None:
     assert (polarity_flip(step, answer) is not None) is flip
+
+
+def test_a_text_of_many_exceptions_is_read_as_written() -> None:
+    # (hostile input: each exception or shut-out would be compared with every word of
+    # the other text)
+    many = _plain(" ".join(f"unless you hold pass {i}" for i in range(_EXCEPTIONS_MAX + 1)))
+    assert _unheard_unless(many, _plain("Book the session.")) == many
+    few = _plain("Book the session unless you hold a pass.")
+    assert " unless " not in _unheard_unless(few, _plain("Book the session."))
+    own = _plain(" ".join(f"excluded from returns {i}" for i in range(_EXCEPTIONS_MAX + 1)))
+    assert _shut_out([], own.split(), _plain("Sale items are not returnable.").split()) == []
+    one = _plain("Sale items are excluded from returns.").split()
+    assert _shut_out([], one, _plain("Sale items are not returnable.").split()) != []
