@@ -262,9 +262,7 @@ _LET_GO = re.compile(
     r"(?! (?:home|back|out|away|free|through|in|past|unpaid|overdue|to|up|over|by|beyond)\b)",
     re.I,
 )
-_FEE_TALK = re.compile(
-    r"\b(?:fees?|charges?|fines?|surcharges?|penalty|penalties)\b|\bcharged\b", re.I
-)
+_FEE_TALK = re.compile(rf"\b{_FEE_NOUNS}\b|\bcharged\b", re.I)
 
 
 def _let_go_as_waived(text: str) -> str:
@@ -2010,6 +2008,8 @@ _UNLESS_SPAN = 6
 # read as written: hostile input would be compared word by word with the other text.
 _EXCEPTIONS_MAX = 8
 _SIGNS = POLARITY_NEGATORS - {"unless"}
+# The negator words, as the tokenizer writes them ("can't" is "ca" + "n't").
+_NEGATOR_WORDS = NEGATORS | {"n't"}
 
 
 def _signs(padded: str) -> tuple[bool, bool]:
@@ -2111,7 +2111,7 @@ def _unless_as_let_off(text: str, other: str) -> str:
     last_but = max((i for i, w in enumerate(ow) if w in ("but", "however")), default=-1)
     for i in offs:
         near = set(ow[max(0, i - 4) : i + 5])
-        if (NEGATORS | {"n't"}) & near or _BYGONE & near or last_but > i:
+        if _NEGATOR_WORDS & near or _BYGONE & near or last_but > i:
             continue
         what = next((x for x in ow[i + 1 : i + 4] if x not in STOPWORDS or x in _PRONOUNS), None)
         if (
@@ -2152,9 +2152,9 @@ def _unless_as_let_off(text: str, other: str) -> str:
 _SHUT_OUT = frozenset("excluded exempt exempted barred".split())
 # Words with which the other text says the exclusion itself, in its own words ("banned
 # from the prize draw", "ineligible for the bonus", "only non-members pay").
-_EXCLUDING = frozenset(
-    """banned barred ineligible disqualified excused exempt exempted excluded excluding
-    except excepting unavailable only apart prohibited forbidden spared""".split()
+_EXCLUDING = _SHUT_OUT | frozenset(
+    """banned ineligible disqualified excused excluding except excepting unavailable only
+    apart prohibited forbidden spared""".split()
 )
 # How far on a shut-out may be said again with a negator.
 _RESTATED_SPAN = 8
@@ -2191,7 +2191,7 @@ def _shut_out(
         denied = next((k for k, n in enumerate(out) if n[0] and n[1] and n[1][0] == w), None)
         if denied is not None:
             del out[denied]
-        elif not (NEGATORS | {"n't"}) & set(own[i + 2 : i + 2 + _RESTATED_SPAN]):
+        elif not _NEGATOR_WORDS & set(own[i + 2 : i + 2 + _RESTATED_SPAN]):
             out.append((w, (target,)))
     return out
 

@@ -307,15 +307,6 @@ def test_a_step_said_as_excluded_from_returns(answer: str, expected: str) -> Non
             "You can move your sailing lesson until noon the day before.",
             "In case you have to move a lesson, tell us by noon the day before.",
         ),
-    ],
-)
-def test_a_need_in_a_condition_is_no_duty(step: str, answer: str) -> None:
-    assert polarity_flip(step, answer) is None
-
-
-@pytest.mark.parametrize(
-    ("step", "answer"),
-    [
         # the permission beside the conditional need is read as written
         (
             "Dental check-up cancellations must be made at least 24 hours before your appointment.",
@@ -323,7 +314,7 @@ def test_a_need_in_a_condition_is_no_duty(step: str, answer: str) -> None:
         ),
     ],
 )
-def test_a_permission_beside_a_conditional_need(step: str, answer: str) -> None:
+def test_a_need_in_a_condition_is_no_duty(step: str, answer: str) -> None:
     assert polarity_flip(step, answer) is None
 
 
