@@ -68,7 +68,7 @@ from monitor.text.lexicon import (
     UP_WORDS,
     paid_with,
 )
-from monitor.text.polarity import ZERO_AMOUNT, plain_bounds
+from monitor.text.polarity import ZERO_AMOUNT, free_of, plain_bounds
 from monitor.text.quantities import (
     conflict,
     counted_nouns,
@@ -1461,6 +1461,8 @@ class StepVerifier:
                     continue
                 if _bound_kept(term, full, seg_q):
                     continue
+                if _said_free_of(term_words, gw, content(tokens(step.text))):
+                    continue
                 # (The answer's sentences no step holds, where the term's clause may
                 # be said in few words: "- Week two onwards: nothing".)
                 free = [ws for at, ws, _ in al.sentences if not set(at) & (held | set(seg.at))]
@@ -2012,6 +2014,19 @@ _COMPARED = frozenset("than over under above below after before".split())
 _MASKED_AMOUNTS = frozenset({"<money>", "<value>"})
 
 
+def _said_free_of(term_words: list[str], gw: list[str], step_words: list[str]) -> bool:
+    """Whether a declared term that denies a thing ("no interest", "without gluten")
+    is said by ``gw`` as free of it: "interest-free", "free of interest"; not where
+    ``gw`` names the thing again on its own ("salt-free herbs, then add salt to
+    taste"). (Not a cost word: "free of charge" is read in its own clause, as every
+    "free" is.)"""
+    at = next((i for i, w in enumerate(term_words) if w in ("no", "without")), None)
+    if at is None:
+        return False
+    things = [w for w in content(term_words[at + 1 :]) if len(w) > 1 and w not in COST_WORDS]
+    return bool(things) and free_of(things, gw, step_words)
+
+
 def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
     """Whether a declared term that is a bound written with a negator ("no more than
     12 students", "no later than 10 days") is stated by ``sentence`` as the same
@@ -2026,10 +2041,11 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
     if not found:
         return False
     term_q = main_readings(quantities(term))
+    numbers = {_times_value(w) for w in tokens(term)} - {None}
     # A bound on no quantity ("no later than Friday", "no later than check-out") is
     # read at the first word after its phrase, stated in the sentence.
     anchor = None
-    if not term_q:
+    if not term_q and not numbers:
         rest = content(tokens(low.split(f" {found[0][0]} ", 1)[1]))
         if not rest or any(w[:1].isdigit() for w in rest):
             return False
@@ -2037,7 +2053,7 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
     elif not all(stated(q, seg_q) for q in term_q):
         return False
     before_words, after_words = found[0][1]
-    numbers = {_number_value(w) for w in tokens(term)} - {None}
+    upper = "most" in before_words
     ws = tokens(_GLUED_PLUS.sub(r"\1 or more", sentence))
     for i, w in enumerate(ws):
         # The number as written, or an amount masked as a value ("$20" -> "<money>");
@@ -2045,15 +2061,28 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
         if anchor is not None:
             if not same_word(w, anchor, 4):
                 continue
-        elif _number_value(w) not in numbers and w not in _MASKED_AMOUNTS:
+        elif _times_value(w) not in numbers and w not in _MASKED_AMOUNTS:
             continue
         before = ws[max(0, i - 4) : i]
         # Its own phrase right after the number or its noun ("two children at most",
-        # "3 nights at least", "by Friday at the latest"), whatever word comes before
-        # ("look after two children at most"; not "more than 2 children at most", nor
-        # "6 players, with at most 2 children").
+        # "3 nights at least", "by Friday at the latest"), or after a rate on it ("once
+        # a year at most"), whatever word comes before ("look after two children at
+        # most"; not "more than 2 children at most", nor "6 players, with at most 2
+        # children").
+        reach = (1, 2, 3) if ws[i + 1 : i + 2] and ws[i + 1] in _RATE_WORDS else (1, 2)
         if before[-1:] != ["than"] and any(
-            ws[i + k : i + k + len(p)] == p for k in (1, 2) for p in _AFTER_PHRASES[found[0][1]]
+            ws[i + k : i + k + len(p)] == p for k in reach for p in _AFTER_PHRASES[found[0][1]]
+        ):
+            return True
+        # An upper bound said as an allowance per unit ("two exchanges per ticket",
+        # "twice per booking"), with no comparison of its own before the number and no
+        # word of a floor or an open top near it ("at least one night per week", "twice
+        # per season or more", "two guests per visit is the minimum").
+        if (
+            upper
+            and "per" in ws[i + 1 : i + 3]
+            and not (set(before) & _COMPARED)
+            and not (set(ws[max(0, i - 4) : i + 8]) & _FLOOR_WORDS)
         ):
             return True
         if before[-1:] and before[-1] in _COMPARED and before[-1] not in before_words:
@@ -2416,6 +2445,19 @@ def _same_bound(step: str, sentence: str) -> bool:
 def _value(q: str) -> float:
     """The number of a canonical quantity ("n:3" -> 3.0)."""
     return float(q.rsplit(":", 1)[-1])
+
+
+# Words of a floor or an open top, which no allowance per unit is said with.
+_FLOOR_WORDS = frozenset("least minimum min more over above exceed exceeds often".split())
+# Rates after a count ("once a year", "twice per booking").
+_RATE_WORDS = frozenset("a an per each every".split())
+
+
+def _times_value(w: str) -> float | None:
+    """The number a token writes (:func:`_number_value`), or the count a multiplicative
+    word says ("twice" is 2)."""
+    v = _number_value(w)
+    return _TIMES_WORDS.get(w) if v is None else v
 
 
 def _number_value(w: str) -> float | None:

@@ -123,6 +123,14 @@ _BEYOND = (
     ("beyond economic repair", "not economically repairable"),
     ("beyond repair", "not repairable"),
 )
+# "Costs nothing" is "free": one "free" with the "free" said beside it ("samples from
+# the free box cost nothing and are not returnable" / "free samples, no returns").
+_COSTS_NOTHING = (
+    ("costs nothing", "is free"),
+    ("cost nothing", "are free"),
+    ("costs you nothing", "is free"),
+    ("cost you nothing", "are free"),
+)
 # "If the dock failed to lock" = "if the dock did not lock": a negation with the verb
 # as its scope ("don't fail to" is litotes, so not the bare "fail to").
 _FAILED = (
@@ -133,7 +141,8 @@ _FAILED = (
 )
 # "We are unable to accept cash" = "we cannot accept cash" (and "is impossible to
 # secure" = "cannot be secured"); "permanent colour is off limits for under-16s" = "...
-# is not allowed"; "save where the supplier ..." = "unless the supplier ...".
+# is not allowed"; "save where the supplier ..." = "unless the supplier ..."; "the
+# only exception is if the teacher is ill" = "unless the teacher is ill".
 _UNABLE = (
     ("unable to", "cannot"),
     ("impossible to", "cannot"),
@@ -143,6 +152,14 @@ _UNABLE = (
     ("except where", "unless"),
     ("except when", "unless"),
     ("except if", "unless"),
+    *(
+        (f"{lead} {one} {said}{how}", "unless")
+        for lead in ("the", "our")
+        for one in ("only exception", "1 exception", "exception")
+        for said in ("is", "being")
+        for how in (" if", " when", "")
+    ),
+    ("with the exception of", "except"),
 )
 # "The guarantee lets you switch once" = "you can switch once": a permission (not "we'll
 # let you know", "let you in").
@@ -279,7 +296,7 @@ def _plain(text: str) -> str:
     if _COST_NOUN.search(text):  # "Cost to you: $0" (not "the balance down to $0")
         text = ZERO_AMOUNT.sub(_zero_as_free, text)
     low = plain_bounds(" " + " ".join(tokens(text)) + " ")
-    for phrase, plain in (*_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND):
+    for phrase, plain in (*_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND, *_COSTS_NOTHING):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     return _LETS_YOU.sub(" you can ", low)
 
@@ -1058,7 +1075,31 @@ def _no_shows(ws: list[str]) -> int:
     return sum(w.startswith("no-show") for w in ws)
 
 
-def _prefixed(head: str, other: list[str], more_no_shows: bool = False) -> bool:
+def free_of(things: Sequence[str], ws: Sequence[str], own: Sequence[str] = ()) -> bool:
+    """Whether ``ws`` says it is free of one of ``things`` ("gluten-free", "free of
+    gluten", "free of any added sugar") and names none of them elsewhere. A "-free"
+    before a noun frees that noun, which ``own`` (the words of the text that denies the
+    thing) must name: "an interest-free instalment plan" for "an instalment plan with
+    no interest", not "salt-free herbs" for "no salt in the soup"."""
+
+    def thing(w: str) -> bool:
+        return any(same_word(t, w, 4) for t in things)
+
+    freed: set[int] = set()
+    for i, w in enumerate(ws):
+        if w.endswith("-free") and thing(w[: -len("-free")]):
+            noun = content(ws[i + 1 : i + 2])
+            if noun and not any(same_word(noun[0], x, 4) for x in own):
+                return False
+            freed.add(i)
+        elif w == "free" and ws[i + 1 : i + 2] == ["of"]:
+            freed.update(k for k in range(i + 2, min(i + 5, len(ws))) if thing(ws[k]))
+    return bool(freed) and not any(thing(w) for k, w in enumerate(ws) if k not in freed)
+
+
+def _prefixed(
+    head: str, other: list[str], more_no_shows: bool = False, own: Sequence[str] = ()
+) -> bool:
     """Whether the other text has ``head`` (or a word of its family) with a negative
     prefix: "not refund" against "non-refundable", "don't use" against "unused". A
     "no-show" the other text has where this one says it does not attend (``more_no_shows``:
@@ -1071,6 +1112,13 @@ def _prefixed(head: str, other: list[str], more_no_shows: bool = False) -> bool:
     # "Out of" is the other text's negation of the noun after it: "left without water"
     # / "left out of water".
     if head not in _OUT_OF_IDIOMS and forms & _out_of_heads(tuple(other)):
+        return True
+
+    # A "-free" after it, or "free of" before it, and no mention of it of its own:
+    # "without gluten" / "gluten-free", "with no commission" / "free of commission";
+    # not "salt-free herbs, then add salt". (Not a cost word: "free of charge" is read
+    # in its own clause, as every "free" is.)
+    if head not in COST_WORDS and free_of((head,), other, own):
         return True
     return any(
         w.startswith(p)
@@ -1948,6 +1996,23 @@ _LEAD = frozenset("before ahead notice prior advance".split())
 _ALTERNATIVE = frozenset("or otherwise unless else only except".split())
 
 
+def _alternative(ws: list[str]) -> bool:
+    """Whether a text offers an alternative to its rule (:data:`_ALTERNATIVE`): not an
+    "or" between two participles of one verb slot ("may be cancelled or moved", "lost
+    or damaged"), which joins two acts under the same rule."""
+    for i, w in enumerate(ws):
+        if w not in _ALTERNATIVE:
+            continue
+        if (
+            w == "or"
+            and 0 < i < len(ws) - 1
+            and all(x.endswith("ed") for x in (ws[i - 1], ws[i + 1]))
+        ):
+            continue
+        return True
+    return False
+
+
 def _sides_of(padded: str) -> list[tuple[str, frozenset[str], str | None]]:
     """The sides of a threshold (``above``, ``below``) a text states on a number, each
     with the quantities of the bound ("more than 15 minutes") and the event it is
@@ -1982,7 +2047,7 @@ def _other_side(s: str, a: str) -> bool:
     same event where both name one ("before the class" / "of booking" is another
     rule), and neither offers an alternative ("or", "otherwise", "unless", "else",
     "only", "except")."""
-    if _ALTERNATIVE & (set(s.split()) | set(a.split())):
+    if any(_alternative(t.split()) for t in (s, a)):
         return False
     side_s, side_a = _sides_of(s), _sides_of(a)
     if len(side_s) != 1 or len(side_a) != 1:
@@ -2065,6 +2130,61 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
         out.append(ws[i])
         i += 1
     return " " + " ".join(out) + " "
+
+
+# Where the condition of an "unless" ends, read as the way out of the rule.
+_WAY_OUT_ENDS = frozenset("but however although though so because while whereas".split())
+# An instruction that states the way out is short: a longer sentence is read as written
+# (and hostile input is not compared word by word).
+_WAY_OUT_WORDS = 24
+# Words after which a sentence goes on to a purpose or a result of its own ("cancel 48
+# hours ahead and you lose it", "... to trigger the siren").
+_WAY_OUT_GOES_ON = frozenset("and or so then to otherwise else".split())
+
+
+def _way_out(text: str, other: str) -> str:
+    """``text`` (padded, plain) with its one "unless" read as an "if" where the other
+    sentence only tells the reader to do what the "unless" names: "your plan renews
+    each month unless you cancel at least 24 hours before the renewal date" / "cancel
+    at least a day before the renewal date". Such a sentence states the way out, not
+    the rule. Only where the "unless" follows its rule, and ``other`` is short
+    (:data:`_WAY_OUT_WORDS`), has no negator and no word that restricts or speaks to
+    exceptions (:data:`_RESTRICTS`), says at least half of the condition's content words
+    and none of the rule's own (those of the rule's clause that the condition does not
+    share, in a word of their family), and adds at most one word of its own, not after
+    an "and", "to", "so", ... (:data:`_WAY_OUT_GOES_ON`): "your plan renews each month if
+    you cancel ...", "pay the deposit within 5 days and the place goes to the next
+    student", "cancel 48 hours ahead and you lose it", "enter the code within 30 seconds
+    to trigger the siren" keep the flip."""
+    if text.count(" unless ") != 1 or " unless " in other:
+        return text
+    ow = other.split()
+    if len(ow) > _WAY_OUT_WORDS or _RESTRICTS & set(ow) or _signs(other) != (False, False):
+        return text
+    rule, cond_text = text.split(" unless ", 1)
+    rw = rule.split()
+    start = max((k + 1 for k, w in enumerate(rw) if w in _CLAUSE_BREAKS), default=0)
+    cw = cond_text.split()[:_WAY_OUT_WORDS]
+    end = next((k for k, w in enumerate(cw) if w in _WAY_OUT_ENDS), len(cw))
+    cond = {w for w in content(cw[:end]) if w not in POLARITY_NEGATORS}
+    own = {
+        w
+        for w in content(rw[start:][-_WAY_OUT_WORDS:])
+        if w not in POLARITY_NEGATORS and not any(same_word(w, c, 4) for c in cond)
+    }
+    if not cond or not own:
+        return text
+    said = set(content(ow))
+
+    def heard(w: str, among: set[str]) -> bool:
+        return w in among or any(same_word(w, x, 4) for x in among)
+
+    if any(heard(w, said) for w in own) or 2 * sum(heard(w, said) for w in cond) < len(cond):
+        return text
+    extra = [k for k, w in enumerate(ow) if w in said and not heard(w, cond)]
+    if len(extra) > 1 or (extra and _WAY_OUT_GOES_ON & set(ow[: extra[0]])):
+        return text
+    return text.replace(" unless ", " if ", 1)
 
 
 # Words that let someone off a step: "skip it if you are a beginner" is the "unless you
@@ -2236,6 +2356,9 @@ def polarity_flip(
         s = s.replace(" unless ", " or if ")
     elif " unless " in a and " unless " not in s and _ONLY_OR.search(s) and not _negates(a):
         a = a.replace(" unless ", " or if ")
+    # A sentence that only tells the reader to take the way out an "unless" names
+    # states no rule to negate.
+    s, a = _way_out(s, a), _way_out(a, s)
     # An exception one text puts on the rule and the other leaves out is no negation.
     # (The answer's exception is looked for in the step; the step's in the answer,
     # its other sentences and its context, where it may be said apart.)
@@ -2279,8 +2402,8 @@ def polarity_flip(
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
     shows_s, shows_a = _no_shows(sw), _no_shows(aw_own)
-    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, shows_a > shows_s))]
-    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, shows_s > shows_a))]
+    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, shows_a > shows_s, sw))]
+    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, shows_s > shows_a, aw_own))]
     # ... or "free" said as "complimentary", which is no negator ("guests get a
     # complimentary drink" / "guests don't get a drink" is a flip). Only a "free" the
     # other text does not say too: "included free of charge" / "all free" is one
