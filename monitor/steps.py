@@ -1459,7 +1459,7 @@ class StepVerifier:
                     gw, content(tokens(step.masked))
                 ):
                     continue
-                if _bound_kept(term, full, seg_q):
+                if _bound_kept(term, full, seg_q, step.text):
                     continue
                 if _said_free_of(term_words, gw, content(tokens(step.text))):
                     continue
@@ -2027,7 +2027,7 @@ def _said_free_of(term_words: list[str], gw: list[str], step_words: list[str]) -
     return bool(things) and free_of(things, gw, step_words)
 
 
-def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
+def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "") -> bool:
     """Whether a declared term that is a bound written with a negator ("no more than
     12 students", "no later than 10 days") is stated by ``sentence`` as the same
     bound without one ("Max 12 students", "within 10 days", "14+ days"): the term's
@@ -2074,15 +2074,19 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str]) -> bool:
             ws[i + k : i + k + len(p)] == p for k in reach for p in _AFTER_PHRASES[found[0][1]]
         ):
             return True
-        # An upper bound said as an allowance per unit ("two exchanges per ticket",
-        # "twice per booking"), with no comparison of its own before the number and no
-        # word of a floor or an open top near it ("at least one night per week", "twice
-        # per season or more", "two guests per visit is the minimum").
+        # An upper bound said as an allowance per unit the step names ("two exchanges
+        # per ticket" for "each ticket can be exchanged no more than twice"; not "twice
+        # per day"), with no comparison of its own before the number and no word of a
+        # floor or an open top in the sentence ("at least one night per week", "twice
+        # per season or more", "two guests per visit is the minimum", "unlimited").
+        per = next((k for k in (i + 1, i + 2) if k < len(ws) and ws[k] == "per"), None)
         if (
             upper
-            and "per" in ws[i + 1 : i + 3]
+            and per is not None
+            and content(ws[per + 1 : per + 2])
+            and any(same_word(ws[per + 1], x, 4) for x in content(tokens(step)))
             and not (set(before) & _COMPARED)
-            and not (set(ws[max(0, i - 4) : i + 8]) & _FLOOR_WORDS)
+            and not (set(ws) & _FLOOR_WORDS)
         ):
             return True
         if before[-1:] and before[-1] in _COMPARED and before[-1] not in before_words:
@@ -2448,7 +2452,10 @@ def _value(q: str) -> float:
 
 
 # Words of a floor or an open top, which no allowance per unit is said with.
-_FLOOR_WORDS = frozenset("least minimum min more over above exceed exceeds often".split())
+_FLOOR_WORDS = frozenset(
+    """least minimum min more over above exceed exceeds often plus extra again beyond
+    any unlimited additional further""".split()
+)
 # Rates after a count ("once a year", "twice per booking").
 _RATE_WORDS = frozenset("a an per each every".split())
 

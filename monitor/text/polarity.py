@@ -20,6 +20,7 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from monitor.text.lexicon import (
     ANTONYM_PAIRS,
@@ -141,8 +142,7 @@ _FAILED = (
 )
 # "We are unable to accept cash" = "we cannot accept cash" (and "is impossible to
 # secure" = "cannot be secured"); "permanent colour is off limits for under-16s" = "...
-# is not allowed"; "save where the supplier ..." = "unless the supplier ..."; "the
-# only exception is if the teacher is ill" = "unless the teacher is ill".
+# is not allowed"; "save where the supplier ..." = "unless the supplier ...".
 _UNABLE = (
     ("unable to", "cannot"),
     ("impossible to", "cannot"),
@@ -152,14 +152,16 @@ _UNABLE = (
     ("except where", "unless"),
     ("except when", "unless"),
     ("except if", "unless"),
-    *(
-        (f"{lead} {one} {said}{how}", "unless")
-        for lead in ("the", "our")
-        for one in ("only exception", "1 exception", "exception")
-        for said in ("is", "being")
-        for how in (" if", " when", "")
-    ),
     ("with the exception of", "except"),
+)
+# "The only exception is if the teacher is ill" = "unless the teacher is ill"; "the only
+# exception is the attic" = "except the attic". Not an exception that is made, given,
+# granted or denied ("the only exception is made for late arrivals", "the exception is
+# not guaranteed", "the exception is reviewed"), nor one said as a clause ("the
+# exception is that ...").
+_EXCEPTION_IS = re.compile(
+    r" (?:the|our) (?:(?:only|1) )?exception (?:is|being) "
+    r"(?!(?:not|never|n't|that|made|given|granted|allowed|approved|\S+ed) )(?:(if|when) )?"
 )
 # "The guarantee lets you switch once" = "you can switch once": a permission (not "we'll
 # let you know", "let you in").
@@ -298,6 +300,8 @@ def _plain(text: str) -> str:
     low = plain_bounds(" " + " ".join(tokens(text)) + " ")
     for phrase, plain in (*_CARRY_PHRASES, *_FAILED, *_UNABLE, *_BEYOND, *_COSTS_NOTHING):
         low = low.replace(" " + phrase + " ", " " + plain + " ")
+    if " exception " in low:
+        low = _EXCEPTION_IS.sub(lambda m: " unless " if m.group(1) else " except ", low)
     return _LETS_YOU.sub(" you can ", low)
 
 
@@ -1075,30 +1079,45 @@ def _no_shows(ws: list[str]) -> int:
     return sum(w.startswith("no-show") for w in ws)
 
 
-def free_of(things: Sequence[str], ws: Sequence[str], own: Sequence[str] = ()) -> bool:
-    """Whether ``ws`` says it is free of one of ``things`` ("gluten-free", "free of
-    gluten", "free of any added sugar") and names none of them elsewhere. A "-free"
-    before a noun frees that noun, which ``own`` (the words of the text that denies the
-    thing) must name: "an interest-free instalment plan" for "an instalment plan with
-    no interest", not "salt-free herbs" for "no salt in the soup"."""
+# Words between "free of" and what it frees ("free of any added sugar").
+_FREE_OF_FILLERS = frozenset("any all added extra".split())
 
-    def thing(w: str) -> bool:
-        return any(same_word(t, w, 4) for t in things)
 
-    freed: set[int] = set()
+def freed(ws: Sequence[str], own: Sequence[str] = ()) -> tuple[str, ...]:
+    """The things ``ws`` says it is free of ("gluten" of "gluten-free", "free of
+    gluten", "free of any added sugar") and names nowhere else ("salt-free herbs, then
+    add salt" frees nothing). A "-free" before a noun frees that noun, which ``own`` (the
+    words of the other text) must name: "an interest-free instalment plan" for "an
+    instalment plan with no interest", not "salt-free herbs" for "no salt in the soup".
+    (Read once per text; more than :data:`_EXCEPTIONS_MAX` of them are read as
+    nothing.)"""
+    found: list[tuple[int, str]] = []
     for i, w in enumerate(ws):
-        if w.endswith("-free") and thing(w[: -len("-free")]):
+        if w.endswith("-free") and len(w) > len("-free"):
             noun = content(ws[i + 1 : i + 2])
-            if noun and not any(same_word(noun[0], x, 4) for x in own):
-                return False
-            freed.add(i)
+            if not noun or any(same_word(noun[0], x, 4) for x in own):
+                found.append((i, w[: -len("-free")]))
         elif w == "free" and ws[i + 1 : i + 2] == ["of"]:
-            freed.update(k for k in range(i + 2, min(i + 5, len(ws))) if thing(ws[k]))
-    return bool(freed) and not any(thing(w) for k, w in enumerate(ws) if k not in freed)
+            k = i + 2
+            while k < len(ws) and k < i + 4 and ws[k] in _FREE_OF_FILLERS:
+                k += 1
+            if content(ws[k : k + 1]):
+                found.append((k, ws[k]))
+        if len(found) > _EXCEPTIONS_MAX:
+            return ()
+    at = {k for k, _ in found}
+    return tuple(
+        t for _, t in found if not any(same_word(t, w, 4) for k, w in enumerate(ws) if k not in at)
+    )
+
+
+def free_of(things: Sequence[str], ws: Sequence[str], own: Sequence[str] = ()) -> bool:
+    """Whether ``ws`` says it is free of one of ``things`` (:func:`freed`)."""
+    return any(same_word(t, f, 4) for f in freed(ws, own) for t in things)
 
 
 def _prefixed(
-    head: str, other: list[str], more_no_shows: bool = False, own: Sequence[str] = ()
+    head: str, other: list[str], more_no_shows: bool = False, other_freed: Sequence[str] = ()
 ) -> bool:
     """Whether the other text has ``head`` (or a word of its family) with a negative
     prefix: "not refund" against "non-refundable", "don't use" against "unused". A
@@ -1118,7 +1137,7 @@ def _prefixed(
     # "without gluten" / "gluten-free", "with no commission" / "free of commission";
     # not "salt-free herbs, then add salt". (Not a cost word: "free of charge" is read
     # in its own clause, as every "free" is.)
-    if head not in COST_WORDS and free_of((head,), other, own):
+    if head not in COST_WORDS and any(same_word(head, f, 4) for f in other_freed):
         return True
     return any(
         w.startswith(p)
@@ -1998,19 +2017,29 @@ _ALTERNATIVE = frozenset("or otherwise unless else only except".split())
 
 def _alternative(ws: list[str]) -> bool:
     """Whether a text offers an alternative to its rule (:data:`_ALTERNATIVE`): not an
-    "or" between two participles of one verb slot ("may be cancelled or moved", "lost
-    or damaged"), which joins two acts under the same rule."""
+    "or" between two regular participles ("may be cancelled or moved"), which joins two
+    acts under the same rule; an antonym, a word of money lost or a negative verb on
+    either side is an alternative ("used or forfeited", "refunded or credited")."""
     for i, w in enumerate(ws):
         if w not in _ALTERNATIVE:
             continue
-        if (
-            w == "or"
-            and 0 < i < len(ws) - 1
-            and all(x.endswith("ed") for x in (ws[i - 1], ws[i + 1]))
-        ):
+        if w == "or" and 0 < i < len(ws) - 1 and all(map(_plain_participle, ws[i - 1 : i + 2 : 2])):
             continue
         return True
     return False
+
+
+def _plain_participle(w: str) -> bool:
+    """A regular past participle that is no antonym, money word or negative verb
+    ("cancelled", "moved"; not "need", "shed", "forfeited", "missed")."""
+    return (
+        len(w) >= 5
+        and w.endswith("ed")
+        and not w.endswith("eed")
+        and w not in ANTONYM_TRIGGERS
+        and w not in NEGATIVE_VERBS
+        and not any(w in side for side in MONEY_BACK)
+    )
 
 
 def _sides_of(padded: str) -> list[tuple[str, frozenset[str], str | None]]:
@@ -2132,11 +2161,36 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
     return " " + " ".join(out) + " "
 
 
+def _one_exception_word(text: str, other: str) -> str:
+    """``text`` (padded, plain) with its "except" read as the other text's "unless",
+    where that text says "unless" and no "except" and this one no "unless": one
+    exception in two words ("classes can't be moved except for teacher illness" /
+    "cannot be moved unless the teacher is ill"). Not beside an "including", which is
+    the antonym of "except"."""
+    if (
+        " except " not in text
+        or " unless " in text
+        or " unless " not in other
+        or " except " in other
+        or any(f" {w} " in text or f" {w} " in other for w in ("including", "included"))
+    ):
+        return text
+    return text.replace(" except for ", " unless ").replace(" except ", " unless ")
+
+
 # Where the condition of an "unless" ends, read as the way out of the rule.
 _WAY_OUT_ENDS = frozenset("but however although though so because while whereas".split())
 # An instruction that states the way out is short: a longer sentence is read as written
 # (and hostile input is not compared word by word).
 _WAY_OUT_WORDS = 24
+# Particles and order words, which the way out says as its condition does (not the
+# other particle after the same word: "opt in" is no "opt out").
+_PARTICLES = MappingProxyType(
+    {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
+)
+_WAY_OUT_MARKS = frozenset(_PARTICLES) | frozenset(
+    "before after within by until over under more less".split()
+)
 # Words after which a sentence goes on to a purpose or a result of its own ("cancel 48
 # hours ahead and you lose it", "... to trigger the siren").
 _WAY_OUT_GOES_ON = frozenset("and or so then to otherwise else".split())
@@ -2152,14 +2206,13 @@ def _way_out(text: str, other: str) -> str:
     exceptions (:data:`_RESTRICTS`), says at least half of the condition's content words
     and none of the rule's own (those of the rule's clause that the condition does not
     share, in a word of their family), and adds at most one word of its own, not after
-    an "and", "to", "so", ... (:data:`_WAY_OUT_GOES_ON`): "your plan renews each month if
+    an "and", "to", "so", ... (:data:`_WAY_OUT_GOES_ON`), with no particle, order word or
+    number the condition does not have (:data:`_WAY_OUT_MARKS`: "opt in" is no "opt
+    out", "after 14 days" no "within 14 days"): "your plan renews each month if
     you cancel ...", "pay the deposit within 5 days and the place goes to the next
     student", "cancel 48 hours ahead and you lose it", "enter the code within 30 seconds
     to trigger the siren" keep the flip."""
-    if text.count(" unless ") != 1 or " unless " in other:
-        return text
-    ow = other.split()
-    if len(ow) > _WAY_OUT_WORDS or _RESTRICTS & set(ow) or _signs(other) != (False, False):
+    if text.count(" unless ") != 1 or " unless " in other or _signs(other) != (False, False):
         return text
     rule, cond_text = text.split(" unless ", 1)
     rw = rule.split()
@@ -2174,17 +2227,34 @@ def _way_out(text: str, other: str) -> str:
     }
     if not cond or not own:
         return text
+    if _only_the_way_out(other.split(), cond, own, cw[:end]):
+        return text.replace(" unless ", " if ", 1)
+    return text
+
+
+def _heard(w: str, among: set[str]) -> bool:
+    return w in among or any(same_word(w, x, 4) for x in among)
+
+
+def _only_the_way_out(ow: list[str], cond: set[str], own: set[str], marks: list[str]) -> bool:
+    """Whether the plain words ``ow`` only tell the reader to take the way out whose
+    content words are ``cond`` (:func:`_way_out`), saying none of the rule's ``own``."""
+    if len(ow) > _WAY_OUT_WORDS or _RESTRICTS & set(ow) or _signs(" ".join(ow)) != (False, False):
+        return False
     said = set(content(ow))
-
-    def heard(w: str, among: set[str]) -> bool:
-        return w in among or any(same_word(w, x, 4) for x in among)
-
-    if any(heard(w, said) for w in own) or 2 * sum(heard(w, said) for w in cond) < len(cond):
-        return text
-    extra = [k for k, w in enumerate(ow) if w in said and not heard(w, cond)]
+    if any(_heard(w, said) for w in own) or 2 * sum(_heard(w, said) for w in cond) < len(cond):
+        return False
+    extra = [k for k, w in enumerate(ow) if w in said and not _heard(w, cond)]
     if len(extra) > 1 or (extra and _WAY_OUT_GOES_ON & set(ow[: extra[0]])):
-        return text
-    return text.replace(" unless ", " if ", 1)
+        return False
+    # Its particles, order words and numbers are the condition's: "opt in" is no "opt
+    # out", "return the kit after 14 days" no "within 14 days".
+    pairs = set(itertools.pairwise(marks))
+    return not any(
+        ((w in _WAY_OUT_MARKS or w[:1].isdigit()) and w not in marks)
+        or (w in _PARTICLES and k and (ow[k - 1], _PARTICLES[w]) in pairs)
+        for k, w in enumerate(ow)
+    )
 
 
 # Words that let someone off a step: "skip it if you are a beginner" is the "unless you
@@ -2337,6 +2407,7 @@ def polarity_flip(
         step = _IF_NOT.sub("otherwise", step)
     s, a = _one_form(_plain(step), _plain(answer))
     s, a = _one_condition(s, a, step, answer)
+    s, a = _one_exception_word(s, a), _one_exception_word(a, s)
     # "Not ... until" against an "only at / from" sets the same time, it denies
     # nothing: "was not docked until 18:40" = "was docked only at 18:40" (against
     # another negation, "not before 18:40", or "only until", it stays one). Nor
@@ -2402,8 +2473,11 @@ def polarity_flip(
     # A negation the other text writes with a negative prefix is the same statement,
     # whatever else either text negates: "if you don't use it" = "unused".
     shows_s, shows_a = _no_shows(sw), _no_shows(aw_own)
-    neg_s = [n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, shows_a > shows_s, sw))]
-    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, shows_s > shows_a, aw_own))]
+    freed_s, freed_a = freed(sw, aw_own), freed(aw_own, sw)
+    neg_s = [
+        n for n in neg_s if not (n[1] and _prefixed(n[1][0], aw_own, shows_a > shows_s, freed_a))
+    ]
+    neg_a = [n for n in neg_a if not (n[1] and _prefixed(n[1][0], sw, shows_s > shows_a, freed_s))]
     # ... or "free" said as "complimentary", which is no negator ("guests get a
     # complimentary drink" / "guests don't get a drink" is a flip). Only a "free" the
     # other text does not say too: "included free of charge" / "all free" is one

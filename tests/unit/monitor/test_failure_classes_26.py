@@ -397,3 +397,93 @@ def test_an_or_between_participles_offers_no_alternative(
     step: str, answer: str, flips: bool
 ) -> None:
     assert (polarity_flip(step, answer) is not None) is flips
+
+
+# Cases a second helper review wrote against the mended rules, each of which that
+# version got wrong.
+@pytest.mark.parametrize(
+    ("step", "answer", "flips"),
+    [
+        # an exception that is made, or said as a clause, is no "unless"
+        (
+            "Exceptions are not made for late arrivals.",
+            "The only exception is made for late arrivals.",
+            True,
+        ),
+        (
+            "Refunds are given to everyone.",
+            "The exception is that refunds are never given.",
+            True,
+        ),
+        # a noun exception is an "except", and against an "unless" the same exception
+        (
+            "Every room is cleaned daily except the attic.",
+            "Every room is cleaned daily; the only exception is the attic.",
+            False,
+        ),
+        (
+            "Pets are welcome in all rooms.",
+            "Pets are not welcome in any room; the only exception is the garden suite.",
+            True,
+        ),
+        (
+            "Dance classes cannot be moved unless the teacher is ill.",
+            "Dance classes can't be moved except for teacher illness.",
+            False,
+        ),
+        # the way out with the other particle, order word or number
+        (
+            "Your email is shared with partners unless you opt out of marketing in your "
+            "account settings.",
+            "Opt in to marketing in your account settings.",
+            True,
+        ),
+        ("The heater stays on unless you turn it off.", "Turn it on.", True),
+        ("The heater stays on unless you turn it off.", "Turn it off.", False),
+        (
+            "The hire fee is charged unless you return the kit within 14 days.",
+            "Return the kit after 14 days.",
+            True,
+        ),
+        (
+            "The place goes to the next student unless you pay the deposit within 5 days.",
+            "Pay the deposit within 50 days.",
+            True,
+        ),
+        # an "or" that offers an alternative: a word of money lost
+        (
+            "Gift credits must be used or forfeited within 12 months.",
+            "Gift credits unused for more than 12 months are not forfeited.",
+            True,
+        ),
+    ],
+)
+def test_second_review_polarity_cases(step: str, answer: str, flips: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flips
+
+
+@pytest.mark.parametrize(
+    ("step", "term", "answer"),
+    [
+        # an allowance per unit the step does not name, or beside an open top
+        (
+            "Each ticket can be exchanged no more than twice.",
+            "no more than twice",
+            "Each ticket can be exchanged twice per day.",
+        ),
+        (
+            "A library loan can be renewed no more than 3 times online.",
+            "no more than 3 times",
+            "Renew the loan online 3 times per month.",
+        ),
+        (
+            "Each ticket can be exchanged no more than twice.",
+            "no more than twice",
+            "Exchanges are unlimited, with a fee waived twice per ticket.",
+        ),
+        # "free of" something else
+        ("Cabins take no pets.", "no pets", "The cabin is free of charge for pets."),
+    ],
+)
+def test_second_review_term_cases(step: str, term: str, answer: str) -> None:
+    assert _verdict(step, term, answer)[0] != "covered"
