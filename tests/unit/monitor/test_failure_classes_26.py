@@ -1,22 +1,30 @@
-"""A declared bound or "no ..." term said in other words, and an exception's way out said
-as the instruction (issue 19, classes 4 and 5), on hand-written cases from invented
+"""A declared bound or "no ..." term said in other words, an exception's way out said
+as the instruction, an exception said as "the only exception is", and an "or" between
+two acts under one rule (issue 19, classes 4 and 5), on hand-written cases from invented
 domains (a library, a theatre box office, a gym, a car-park permit office, a council tax
 office, a bike hire, a currency exchange, a bakery, a streaming service, a meal-kit
-box, a coworking space, a language school; none is a bench seed).
+box, a language school, a yoga studio, a boat hire, a hotel; none is a bench seed).
 
 - A declared bound written with a negator ("no more than twice") is kept by the same
   bound said on a multiplicative word ("twice at most", "up to two times") and, for an
-  upper bound, by the allowance said per unit ("two exchanges per ticket"); not by
-  "more than twice" or "at least twice".
+  upper bound, by the allowance said per unit the step names ("two exchanges per
+  ticket"); not by "more than twice", "at least twice", "twice per day", nor beside an
+  open top ("unlimited", "or more").
 - A declared "no X" / "without X" term is kept by "X-free" or "free of X" ("no
-  interest" / "an interest-free plan"); not by "with interest" nor a denied "X-free".
-- "Costs nothing" is "free" (one "free" with a "free" said beside it), and "the only
-  exception is (if)" is an "unless", "with the exception of" an "except".
+  interest" / "an interest-free plan"); not by "with interest", a denied "X-free", nor
+  an "X-free" beside X named again or before a noun the step does not name.
+- "Costs nothing" is "free" (one "free" with a "free" said beside it); "the only
+  exception is if" is an "unless", "the only exception is" before a noun and "with the
+  exception of" an "except", and an "except" against an "unless" one exception word.
 - "A happens unless you do B" is not negated by a sentence that only tells you to do
   B ("your plan renews each month unless you cancel at least 24 hours before the
   renewal date" / "cancel at least a day before the renewal date"): the sentence states
   the way out, not the rule. Kept as a flip where the sentence speaks of the rule's own
-  words ("your plan renews each month if you cancel ..."), negates or restricts.
+  words ("your plan renews each month if you cancel ..."), negates, restricts, goes on
+  to a result of its own, or says another particle, order word or number.
+- An "or" between two regular participles ("may be cancelled or moved") offers no
+  alternative to a rule said from the other side of its threshold; "used or forfeited"
+  does.
 """
 
 from __future__ import annotations
