@@ -495,3 +495,50 @@ def test_second_review_polarity_cases(step: str, answer: str, flips: bool) -> No
 )
 def test_second_review_term_cases(step: str, term: str, answer: str) -> None:
     assert _verdict(step, term, answer)[0] != "covered"
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flips"),
+    [
+        # a "free" beside what is charged "otherwise" is that rule's first branch
+        (
+            "The shoes must be unworn, otherwise the exchange is charged at our standard rate.",
+            "We'll exchange them for free; they just need to be unworn, otherwise we'd "
+            "charge our standard rate.",
+            False,
+        ),
+        (
+            "Bring the garment back within 7 days with your ticket, otherwise re-cleaning "
+            "is charged at the full price.",
+            "We re-clean it free of charge if you bring it back within 7 days with your "
+            "ticket; otherwise we charge the full price.",
+            False,
+        ),
+        (
+            "Book the bike check within a month of purchase, otherwise the check costs £30.",
+            "The bike check is free when booked within a month of purchase, otherwise it "
+            "costs £30.",
+            False,
+        ),
+        # not where the other text puts a cost on the first branch, nor without an
+        # "otherwise" in both
+        (
+            "Repairs are free within the warranty, otherwise they are charged at £40 an hour.",
+            "Repairs within the warranty are charged at £40 an hour; otherwise they cost £60.",
+            True,
+        ),
+        (
+            "The shoes must be unworn, otherwise the exchange is charged at our standard rate.",
+            "We'll exchange them for free even if worn.",
+            True,
+        ),
+        (
+            "The shoes must be unworn, otherwise the exchange is charged at our standard rate.",
+            "We'll exchange them for free; they don't need to be unworn, otherwise we'd "
+            "charge our standard rate.",
+            True,
+        ),
+    ],
+)
+def test_a_free_beside_what_is_charged_otherwise(step: str, answer: str, flips: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flips
