@@ -664,19 +664,6 @@ def _says_free(other: list[str], own: list[str]) -> bool:
     )
 
 
-def _charged_otherwise(ws: list[str]) -> bool:
-    """Whether a text says what is charged "otherwise": a cost word within the four
-    words after an "otherwise" ("otherwise we'd charge our standard rate", "otherwise
-    the exchange is charged")."""
-    return any(w == "otherwise" and COST_WORDS & set(ws[i + 1 : i + 5]) for i, w in enumerate(ws))
-
-
-def _charged_only_otherwise(ws: list[str]) -> bool:
-    """Whether a text that says what is charged "otherwise" names no cost before it."""
-    first = ws.index("otherwise") if "otherwise" in ws else len(ws)
-    return not COST_WORDS & set(ws[:first])
-
-
 def _free_count(negs: list[tuple[str | None, tuple[str, ...] | None]]) -> int:
     """How many of ``negs`` are a "free" of cost."""
     return sum(n in COST_FREE_WORDS for n, _ in negs)
@@ -2506,17 +2493,6 @@ def polarity_flip(
         for n in neg_a
         if not (n[0] in COST_FREE_WORDS and free_s < free_a and _says_free(sw, aw_own))
     ]
-    # A "free" beside what is charged "otherwise" is that rule's first branch, against a
-    # text that says what is charged otherwise too ("we'll exchange them for free; they
-    # just need to be unworn, otherwise we'd charge our standard rate" / "they must be
-    # unworn, otherwise the exchange is charged at our standard rate").
-    # (Not where that text puts a cost on the first branch: "repairs within the
-    # warranty are charged at £40 an hour; otherwise they cost £60".)
-    if _charged_otherwise(sw) and _charged_otherwise(aw_own):
-        if not _free_count(neg_s) and _charged_only_otherwise(sw):
-            neg_a = [n for n in neg_a if n[0] not in COST_FREE_WORDS]
-        if not _free_count(neg_a) and _charged_only_otherwise(aw_own):
-            neg_s = [n for n in neg_s if n[0] not in COST_FREE_WORDS]
     # A "free" said again in the same text ("includes a free screen protector, fitted
     # at no charge" / "screen protectors are fitted free") is one "free" against a text
     # that says "free" too and puts a cost on nothing ("parking is free, Wi-Fi costs
