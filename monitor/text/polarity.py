@@ -1124,7 +1124,9 @@ def _prefixed(
     "no-show" the other text has where this one says it does not attend (``more_no_shows``:
     the other text has more of them, counted once per text by the caller):
     "failing to attend", "not turning up" (not where both say "no-show": "if you do not
-    arrive in time, it counts as a no-show" / "if you arrive in time, ...")."""
+    arrive in time, it counts as a no-show" / "if you arrive in time, ..."). Or a thing
+    the other text says it is free of (``other_freed``, :func:`freed`): "without gluten"
+    / "gluten-free"."""
     forms = {head, head + "d", head + "ed", head + "s"}
     if head in _ATTEND and more_no_shows:
         return True
@@ -1132,7 +1134,6 @@ def _prefixed(
     # / "left out of water".
     if head not in _OUT_OF_IDIOMS and forms & _out_of_heads(tuple(other)):
         return True
-
     # A "-free" after it, or "free of" before it, and no mention of it of its own:
     # "without gluten" / "gluten-free", "with no commission" / "free of commission";
     # not "salt-free herbs, then add salt". (Not a cost word: "free of charge" is read
@@ -2233,6 +2234,7 @@ def _way_out(text: str, other: str) -> str:
 
 
 def _heard(w: str, among: set[str]) -> bool:
+    """Whether ``w`` or a word of its family (:func:`same_word`) is among ``among``."""
     return w in among or any(same_word(w, x, 4) for x in among)
 
 
