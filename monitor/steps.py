@@ -1461,7 +1461,7 @@ class StepVerifier:
                     continue
                 if _bound_kept(term, full, seg_q, step.text):
                     continue
-                if _said_free_of(term_words, gw, content(tokens(step.text))):
+                if _said_free_of(term_words, gw, step.text):
                     continue
                 # (The answer's sentences no step holds, where the term's clause may
                 # be said in few words: "- Week two onwards: nothing".)
@@ -2014,7 +2014,7 @@ _COMPARED = frozenset("than over under above below after before".split())
 _MASKED_AMOUNTS = frozenset({"<money>", "<value>"})
 
 
-def _said_free_of(term_words: list[str], gw: list[str], step_words: list[str]) -> bool:
+def _said_free_of(term_words: list[str], gw: list[str], step: str) -> bool:
     """Whether a declared term that denies a thing ("no interest", "without gluten")
     is said by ``gw`` as free of it: "interest-free", "free of interest"; not where
     ``gw`` names the thing again on its own ("salt-free herbs, then add salt to
@@ -2024,7 +2024,7 @@ def _said_free_of(term_words: list[str], gw: list[str], step_words: list[str]) -
     if at is None:
         return False
     things = [w for w in content(term_words[at + 1 :]) if len(w) > 1 and w not in COST_WORDS]
-    return bool(things) and free_of(things, gw, step_words)
+    return bool(things) and free_of(things, gw, content(tokens(step)))
 
 
 def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "") -> bool:
@@ -2054,6 +2054,7 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "")
         return False
     before_words, after_words = found[0][1]
     upper = "most" in before_words
+    step_words: list[str] | None = None  # (read once, for an allowance per unit)
     ws = tokens(_GLUED_PLUS.sub(r"\1 or more", sentence))
     for i, w in enumerate(ws):
         # The number as written, or an amount masked as a value ("$20" -> "<money>");
@@ -2080,15 +2081,15 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "")
         # floor or an open top in the sentence ("at least one night per week", "twice
         # per season or more", "two guests per visit is the minimum", "unlimited").
         per = next((k for k in (i + 1, i + 2) if k < len(ws) and ws[k] == "per"), None)
-        if (
-            upper
-            and per is not None
-            and content(ws[per + 1 : per + 2])
-            and any(same_word(ws[per + 1], x, 4) for x in content(tokens(step)))
-            and not (set(before) & _COMPARED)
-            and not (set(ws) & _FLOOR_WORDS)
-        ):
-            return True
+        if upper and per is not None and content(ws[per + 1 : per + 2]):
+            if step_words is None:
+                step_words = content(tokens(step))
+            if (
+                any(same_word(ws[per + 1], x, 4) for x in step_words)
+                and not (set(before) & _COMPARED)
+                and not (set(ws) & _FLOOR_WORDS)
+            ):
+                return True
         if before[-1:] and before[-1] in _COMPARED and before[-1] not in before_words:
             continue
         if anchor is not None:

@@ -2135,12 +2135,8 @@ def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
     if _RESTRICTS & set(ow) or _signs(text) != _signs(other):
         return text
     said = {w for w in content([*ow, *(x for m in more for x in m.split())]) if w not in _SIGNS}
-    known: dict[str, bool] = {}
-
-    def heard(c: str) -> bool:
-        if c not in known:
-            known[c] = c in said or any(same_word(c, w, 4) for w in said)
-        return known[c]
+    # (Each condition word looked up once: a text may repeat its exceptions.)
+    heard = functools.cache(lambda c: _heard(c, said))
 
     ws = text.split()
     out: list[str] = []
@@ -2213,7 +2209,10 @@ def _way_out(text: str, other: str) -> str:
     you cancel ...", "pay the deposit within 5 days and the place goes to the next
     student", "cancel 48 hours ahead and you lose it", "enter the code within 30 seconds
     to trigger the siren" keep the flip."""
-    if text.count(" unless ") != 1 or " unless " in other or _signs(other) != (False, False):
+    if text.count(" unless ") != 1 or " unless " in other:
+        return text
+    ow = other.split()
+    if len(ow) > _WAY_OUT_WORDS or _RESTRICTS & set(ow) or _signs(other) != (False, False):
         return text
     rule, cond_text = text.split(" unless ", 1)
     rw = rule.split()
@@ -2228,7 +2227,7 @@ def _way_out(text: str, other: str) -> str:
     }
     if not cond or not own:
         return text
-    if _only_the_way_out(other.split(), cond, own, cw[:end]):
+    if _only_the_way_out(ow, cond, own, cw[:end]):
         return text.replace(" unless ", " if ", 1)
     return text
 
@@ -2239,10 +2238,9 @@ def _heard(w: str, among: set[str]) -> bool:
 
 
 def _only_the_way_out(ow: list[str], cond: set[str], own: set[str], marks: list[str]) -> bool:
-    """Whether the plain words ``ow`` only tell the reader to take the way out whose
-    content words are ``cond`` (:func:`_way_out`), saying none of the rule's ``own``."""
-    if len(ow) > _WAY_OUT_WORDS or _RESTRICTS & set(ow) or _signs(" ".join(ow)) != (False, False):
-        return False
+    """Whether the plain words ``ow`` (short, with no negator nor restricting word:
+    :func:`_way_out` has seen to that) only tell the reader to take the way out whose
+    content words are ``cond``, saying none of the rule's ``own``."""
     said = set(content(ow))
     if any(_heard(w, said) for w in own) or 2 * sum(_heard(w, said) for w in cond) < len(cond):
         return False
