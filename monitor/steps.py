@@ -832,7 +832,12 @@ class StepVerifier:
         parts = _parts(step)
         units = _clauses(full)
         if len(parts) > 1 and len(units) > 1:
-            recall = [[_recall(tokens(part), tokens(u), p) for u in units] for part in parts]
+            # (Which clause states a part is read past a negative prefix: the clause
+            # that turned "non-refundable" into "can be refunded" states that part.)
+            recall = [
+                [_recall(_unprefixed(tokens(part)), _unprefixed(tokens(u)), p) for u in units]
+                for part in parts
+            ]
             best = [max(zip(r, units, strict=True)) for r in recall]
             taken = {u for _, u in best}
             # As many parts as clauses, each clause the best of its own part but one,
@@ -1959,6 +1964,21 @@ def _clauses(full: str) -> list[str]:
     """The clauses of a sentence that have a content word, each with the sentence's
     closing parenthetical (:func:`_with_tail`)."""
     return _with_tail(_parts(full), full)
+
+
+def _unprefixed(ws: list[str]) -> list[str]:
+    """``ws`` with a negative prefix taken off an "-able" / "-ible" word
+    ("non-refundable", "unavailable" -> "refundable", "available")."""
+    return [_bare_able(w) for w in ws]
+
+
+def _bare_able(w: str) -> str:
+    """``w`` without a "non-" / "non" / "un" prefix on an "-able" / "-ible" word."""
+    if w.endswith(("able", "ible")):
+        for pre in ("non-", "non", "un"):
+            if w.startswith(pre) and len(w) - len(pre) >= 6:
+                return w[len(pre) :]
+    return w
 
 
 def _one_each(rec: list[list[float]], units: list[str]) -> list[tuple[float, str]] | None:

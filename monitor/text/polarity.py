@@ -45,7 +45,7 @@ from monitor.text.lexicon import (
 )
 from monitor.text.quantities import SPELLED_NUMBERS, quantities
 from monitor.text.sentences import split_clauses
-from monitor.text.tokens import content, same_word, tokens
+from monitor.text.tokens import content, same_word, singular, tokens
 
 _SCOPE_WINDOW = 4
 # How far back a "nor" looks for its "neither".
@@ -106,6 +106,28 @@ ZERO_AMOUNT = re.compile(
 _ANSWER_NO = re.compile(
     r"(^|[.!?\n]\s*)(?:no|nope)\s*(?:[,:;!]|\.(?!\s*\d)|\s[-\u2013\u2014])\s", re.I
 )
+# One said with how sure or how sorry the reply is ("Normally, no: ...", "Sadly not.",
+# "I'm afraid not -") is a reply too where the clause after it says the negation
+# again ("Sadly not: day passes can't be transferred"); before a clause that does not
+# ("Usually not. The class has spaces most days", "Sadly not: we deliver Monday to
+# Saturday") the reply is the negation, and stays.
+_ANSWER_NO_LEAD = re.compile(
+    r"(^|[.!?\n]\s*)(?:normally|usually|generally|typically|mostly|sadly|unfortunately|"
+    r"regrettably|alas|honestly|i['\u2019]?m afraid|i am afraid|in general|as a rule)"
+    r"\s*[,:]?\s*(?:no|nope|not)\s*(?:[,:;!]|\.(?!\s*\d)|\s[-\u2013\u2014])\s"
+    r"(?=([^.!?\n]*))",
+    re.I,
+)
+_ECHOED = re.compile(
+    r"\b(?:not|no|never|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|weren't|"
+    r"shouldn't|mustn't|couldn't|wouldn't|nothing|nobody|none)\b|n['\u2019]t\b",
+    re.I,
+)
+
+
+def _reply_echoed(m: re.Match[str]) -> str:
+    """An :data:`_ANSWER_NO_LEAD` reply, dropped where its clause says it again."""
+    return m.group(1) if _ECHOED.search(m.group(2)) else m.group(0)
 
 
 # "No problem!", "no stress: you can ..." reassure; they negate nothing (not "if no
@@ -254,21 +276,47 @@ _HAS_EXCEPTION = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 
 
 def _non_able(text: str, other: str) -> str:
-    """``text`` with "non-X" written "not X" where ``other`` does not say X itself:
-    against "refundable" the antonym pair reads it. Not beside an exception in either
-    text ("non-refundable unless the event is cancelled"): the "unless" counts as a
-    negation too, and the two would cancel ("... / in all other cases the tickets are
-    refundable") or flip a text that leaves the exception out ("... / tickets can't be
-    refunded")."""
+    """``text`` with "non-X" written "not X" where ``other`` does not say X itself or
+    no antonym pair has the two (:data:`_PAIRED_ABLE`): against "refundable" the
+    antonym pair reads it ("non-transferable" / "transferable" is read as "not
+    transferable"). Not beside an exception in one text only ("non-refundable unless
+    the event is cancelled"): the "unless" counts as a negation too, and the two would
+    cancel ("... / in all other cases the tickets are refundable") or flip a text that
+    leaves the exception out ("... / tickets can't be refunded"). Where both state one
+    exception (sharing a word), the two "unless" cancel and the prefix is read ("... /
+    tickets can be refunded unless the event gets cancelled" is a flip)."""
     if not _NON_ABLE.search(text):
         return text  # (most texts: nothing to rewrite, nothing more to scan)
     low = other.casefold()
-    if _HAS_EXCEPTION.search(text) or _HAS_EXCEPTION.search(low):
+    mine, theirs = _HAS_EXCEPTION.search(text), _HAS_EXCEPTION.search(low)
+    if (mine or theirs) and not (mine and theirs and _same_exception(text, low)):
         return text
     return _NON_ABLE.sub(
-        lambda m: m.group(0) if re.search(rf"\b{m.group(1).casefold()}\b", low) else "not ",
+        lambda m: (
+            m.group(0)
+            if m.group(1).casefold() in _PAIRED_ABLE
+            and re.search(rf"\b{m.group(1).casefold()}\b", low)
+            else "not "
+        ),
         text,
     )
+
+
+# The words of an exception read for what it names ("unless the event is cancelled").
+_EXCEPTION_WORDS = 6
+
+
+def _same_exception(text: str, other: str) -> bool:
+    """Whether the first exceptions of two texts share a content word ("unless the
+    event is cancelled" / "unless the event gets cancelled"; not "except for medical
+    reasons" / "except the $20 admin fee")."""
+
+    def named(t: str) -> list[str]:
+        m = _HAS_EXCEPTION.search(t)
+        return content(tokens(t[m.end() :])[:_EXCEPTION_WORDS]) if m else []
+
+    theirs = named(other)
+    return any(same_word(w, x, 4) for w in named(text) for x in theirs)
 
 
 # A fee let go is a fee waived ("we can let it go once a year", "we'll write the fee
@@ -293,7 +341,7 @@ def _let_go_as_waived(text: str) -> str:
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
     text = _let_go_as_waived(text)
-    text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", text))
+    text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", _ANSWER_NO_LEAD.sub(_reply_echoed, text)))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0" (not "the balance down to $0")
         text = ZERO_AMOUNT.sub(_zero_as_free, text)
@@ -538,6 +586,63 @@ def _one_form(s: str, a: str) -> tuple[str, str]:
     return s, a
 
 
+# How far after an "only" the word it restricts to is looked for ("only paid-up
+# members", "only for players who turn up").
+_ONLY_REACH = 4
+# What names those outside a group: "non-" before any word ("non-members"), "non" or
+# "un" before a participle or an "-able" / "-ible" word ("nonperishable", "unpaid",
+# "unregistered"; not "nonstop", "unlock", "unit", "until", "unless").
+_OUTSIDE_ENDS = ("ed", "able", "ible", "paid", "known")
+
+
+def _outside(w: str, x: str) -> bool:
+    """Whether ``x`` names what is outside ``w`` by a negative prefix, or ``w`` what
+    is outside ``x`` ("members" / "non-members", "unopened" / "opened"): the word
+    without its prefix is the other word, or its plural, of four letters or more."""
+    for inner, outer in ((w, x), (x, w)):
+        if outer.startswith("non-"):
+            bare = outer[4:]
+        elif outer.startswith(("non", "un")) and outer.endswith(_OUTSIDE_ENDS):
+            bare = outer[3:] if outer.startswith("non") else outer[2:]
+        else:
+            continue
+        if len(bare) >= 4 and singular(bare) == singular(inner):
+            return True
+    return False
+
+
+def _only_from_outside(s: str, a: str) -> tuple[str, str, tuple[str, str] | None]:
+    """``s`` and ``a`` (padded, plain) where one text restricts a rule to a group with
+    "only" and the other says it of those outside the group, by a negative prefix: the
+    same rule said from the other side ("only members can book" = "non-members cannot
+    book"; "we only refund unopened items" = "opened items are not refunded"). The
+    "only" is read as a "not" and the outside group as the group, so that the
+    negation of the one and the restriction of the other are one statement, and an
+    outside group granted the rule ("non-members can book too") is a flip. One
+    "only" text, the other with no "only" of its own. The third value: the answer's
+    word for the outside group and the group's, where the answer's was replaced."""
+    for one, other, swap in ((s, a, False), (a, s, True)):
+        ow = one.split()
+        if ow.count("only") != 1 or " only " in other:
+            continue
+        i = ow.index("only")
+        group = [w for w in ow[i + 1 : i + 1 + _ONLY_REACH] if w not in STOPWORDS]
+        xw = other.split()
+        hit = next(
+            ((j, g) for j, x in enumerate(xw) for g in group if _outside(g, x)),
+            None,
+        )
+        if hit is None:
+            continue
+        j, g = hit
+        outer = xw[j]
+        ow[i] = "not"
+        xw[j] = g
+        one2, other2 = " " + " ".join(ow) + " ", " " + " ".join(xw) + " "
+        return (other2, one2, None) if swap else (one2, other2, (outer, g))
+    return s, a, None
+
+
 # Antonyms that are their word with a negative prefix, and the negators that write
 # them in two words ("not refundable", "isn't refundable").
 _PREFIXED = {
@@ -547,6 +652,12 @@ _PREFIXED = {
     for right in rights
     if " " not in left and right in {f"non-{left}", f"non{left}", f"un{left}"}
 }
+
+
+# The "-able" / "-ible" words whose "non-" form an antonym pair reads.
+_PAIRED_ABLE = frozenset(
+    left for left, right in _PREFIXED.items() if right in (f"non-{left}", f"non{left}")
+)
 
 
 # A negator that is the opposite of a quantifier: "never" against "always" negates
@@ -1932,6 +2043,20 @@ def _one_deadline(ms: str, ma: str) -> bool:
 # A warning not to do something, at the head of a text: "don't", "do not", "never"
 # (after a "please"). The tokenizer writes "don't" as "do n't".
 _WARNING = re.compile(r"^ (?:please )?(?:do n't|do not|never) (\w+)")
+# A warning under a heading that names what it is about ("Casing: do not open (voids
+# warranty)"), read as the warning said of it ("do not open casing ...").
+_HEADED_WARNING = re.compile(
+    r"^\s*(?:[-\u2022*]\s*)?((?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)\s*:\s*"
+    r"((?:please\s+)?(?:do not|don't|don\u2019t|never)\s+\w+)",
+    re.I,
+)
+
+
+def _warning_unheaded(m: re.Match[str]) -> str:
+    """A :data:`_HEADED_WARNING` with its heading said after the warned verb."""
+    return f"{m.group(2)} {m.group(1)}"
+
+
 # How the other text states the act whose consequence it gives: "opening ...", "if you
 # open ...", "when you open ...".
 _ACT_AS_CONDITION = re.compile(r"^ (?:(\w+ing)|(?:if|when|once) you (\w+)) ")
@@ -2400,12 +2525,17 @@ def polarity_flip(
     ``answer`` lacks may be stated instead. ``sides``: a negation against the rule said
     from the other side of its threshold is no flip (:func:`_other_side`)."""
     step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
+    step, answer = (
+        _HEADED_WARNING.sub(_warning_unheaded, step),
+        _HEADED_WARNING.sub(_warning_unheaded, answer),
+    )
     step, answer = _non_able(step, answer), _non_able(answer, step)
     if _OTHERWISE.search(step):
         answer = _IF_NOT.sub("otherwise", answer)
     elif _OTHERWISE.search(answer):
         step = _IF_NOT.sub("otherwise", step)
     s, a = _one_form(_plain(step), _plain(answer))
+    s, a, outside = _only_from_outside(s, a)
     s, a = _one_condition(s, a, step, answer)
     s, a = _one_exception_word(s, a), _one_exception_word(a, s)
     # "Not ... until" against an "only at / from" sets the same time, it denies
@@ -2542,6 +2672,9 @@ def polarity_flip(
     flips = (len(neg_s) + len(neg_a)) % 2
     if flips:
         aw = _plain(context).split() if context is not None else aw_own
+        if outside and context is not None:
+            # (The answer's outside group read as the group, in its context too.)
+            aw = [outside[1] if w == outside[0] else w for w in aw]
         # A negation against an "always" the negating text does not repeat denies it,
         # whatever verb each uses ("are always discussed with you by phone" -> "will
         # not call you about it").

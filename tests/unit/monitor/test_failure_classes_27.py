@@ -1,0 +1,303 @@
+"""A rule said of the group outside an "only", a reply that says how sure it is, an
+exception on both sides of a "non-...able", a warning under a heading, and a part of a
+step found past its negative prefix (issue 19, class 4), on hand-written cases from
+invented domains (a climbing wall, a ferry, a print shop, a dog groomer, a bike repair
+shop, a concert hall, a coworking space, a pottery studio, a tool library, a car wash,
+an escape room, a ski locker; none is a bench seed).
+
+- "Only members can book" is "non-members cannot book": the restriction of one text
+  and the negation of the other, said of those outside the group by a negative prefix
+  ("non-" on any word, "non" / "un" on a participle or an "-able" word), are one
+  rule; "non-members can book too" is a flip, as is the group itself denied ("members
+  cannot book"). "Nonstop", "unlock", "unit", "until" name no outside group.
+- "Normally, no: ...", "Sadly not.", "I'm afraid not -" reply to the question, as "No:"
+  does, where the clause after them says the negation again; the clause is then read
+  as written. Before a clause that does not ("Usually not, but guide dogs are
+  allowed"), the reply is the negation ("Normally no refunds are given" is no reply).
+- "Non-refundable unless ..." against "can be refunded unless ..." is a flip where both
+  texts state the same exception (a word shared; "can't be refunded unless ..." is
+  not); where only one does, or the two name different things, the "unless" still
+  counts as a negation and the antonym pair reads the prefix. A "non-...able" word no
+  antonym pair has is "not ...able" ("non-transferable" / "transferable" is a flip).
+- "Casing: do not open (voids warranty)" is the warning "do not open the casing" for
+  "opening the casing voids the warranty", no flip.
+- A step of several parts read clause by clause finds the clause that states a part past
+  its negative prefix: "the deposit is non-refundable, but it comes off the final bill"
+  against "Just so you know, the deposit can be refunded, but we take it off your final
+  bill" is a flip.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.steps import StepVerifier
+from monitor.text.polarity import polarity_flip
+from tests.unit.monitor.test_failure_classes import item
+
+
+def _status(step: str, answer: str) -> str:
+    golden = item("t", step, [step])
+    (v,) = StepVerifier().verify(golden, answer, [])
+    return v.status
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "Only members can book the bouldering wall after 6 pm.",
+            "Non-members cannot book the bouldering wall after 6 pm.",
+        ),
+        (
+            "Only registered drivers may take the car onto the 7:40 ferry.",
+            "Unregistered drivers may not take the car onto the 7:40 ferry.",
+        ),
+        (
+            "We only reprint unopened boxes of business cards.",
+            "Opened boxes of business cards are not reprinted.",
+        ),
+        (
+            "Only vaccinated dogs are groomed in the shared room.",
+            "Unvaccinated dogs are never groomed in the shared room.",
+        ),
+        (
+            "Non-members cannot borrow the tile saw.",
+            "The tile saw can only be borrowed by members.",
+        ),
+    ],
+)
+def test_a_rule_said_of_those_outside_the_only_is_no_flip(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "Only members can book the bouldering wall after 6 pm.",
+            "Non-members can book the bouldering wall after 6 pm too.",
+        ),
+        (
+            "Only registered drivers may take the car onto the 7:40 ferry.",
+            "Unregistered drivers may also take the car onto the 7:40 ferry.",
+        ),
+        (
+            "We only reprint unopened boxes of business cards.",
+            "Opened boxes of business cards are reprinted as well.",
+        ),
+        (
+            "Only vaccinated dogs are groomed in the shared room.",
+            "Vaccinated dogs are not groomed in the shared room.",
+        ),
+        (
+            "Non-members cannot borrow the tile saw.",
+            "The tile saw can be borrowed by non-members.",
+        ),
+    ],
+)
+def test_the_outside_group_granted_the_rule_is_a_flip(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is not None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "Only members can book the bouldering wall after 6 pm.",
+            "Non-members can book the bouldering wall after 6 pm too.",
+        ),
+        (
+            "Only insured drivers can rent the moving van.",
+            "Uninsured drivers can rent the moving van for an extra fee.",
+        ),
+    ],
+)
+def test_the_outside_group_granted_the_rule_is_a_negated_step(step: str, answer: str) -> None:
+    assert _status(step, answer) == "negated"
+
+
+def test_the_outside_group_denied_the_rule_is_a_covered_step() -> None:
+    step = "Only members can book the bouldering wall after 6 pm."
+    assert _status(step, "Non-members cannot book the bouldering wall after 6 pm.") == "covered"
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # Prefixes that name no group outside another: "nonstop", "unlock", "unit",
+        # "until", "unless".
+        (
+            "The airport shuttle runs nonstop to Terminal 2.",
+            "The shuttle only stops at Terminal 2.",
+        ),
+        ("Members unlock the lockers with the app.", "Only lockers on level 1 open with the app."),
+        (
+            "Only itemised receipts are accepted for dental claims.",
+            "Dental claims need a receipt that shows the unit price of each treatment.",
+        ),
+        (
+            "Only tiles bought from our showroom can be returned.",
+            "Keep your receipt until the tiles are fitted; tiles from our showroom can be "
+            "returned.",
+        ),
+    ],
+)
+def test_a_prefix_that_names_no_outside_group_is_read_as_written(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+def test_the_only_word_kept_on_the_group_is_no_outside_group() -> None:
+    # ("unused" on both sides names the same group, not its outside.)
+    assert (
+        polarity_flip(
+            "Returned tools must be unused and in their original case.",
+            "Only unused tools in their original case are taken back.",
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        # (An answer that says "no" and then the opposite is read by its reply: the
+        # reply is kept where the clause does not say it again.)
+        (
+            "Tickets for the concert hall are non-refundable unless the concert is cancelled.",
+            "Normally, no: tickets for the concert hall can be refunded at any time unless "
+            "the concert is cancelled.",
+            False,
+        ),
+        (
+            "Tickets for the concert hall are non-refundable unless the concert is cancelled.",
+            "Normally, no: tickets for the concert hall can't be refunded unless the concert "
+            "is cancelled.",
+            False,
+        ),
+        (
+            "Day passes cannot be transferred to another person.",
+            "Sadly not. Day passes can be transferred to another person.",
+            False,
+        ),
+        (
+            "Day passes can be transferred to another person.",
+            "Sadly not: day passes can't be transferred to another person.",
+            True,
+        ),
+        (
+            "Day passes cannot be transferred to another person.",
+            "I'm afraid not - day passes can't be transferred to another person.",
+            False,
+        ),
+        (
+            "Refunds are given for unused locker days.",
+            "Normally no refunds are given for unused locker days.",
+            True,
+        ),
+        # A reply the clause after it does not say again is the negation.
+        (
+            "Dogs are not allowed in the clinic.",
+            "Usually not, but guide dogs are allowed in the clinic.",
+            False,
+        ),
+        (
+            "The pharmacy does not deliver on Sundays.",
+            "Sadly not: the pharmacy delivers Monday to Saturday.",
+            False,
+        ),
+        (
+            "The 9 am spin class usually fills up.",
+            "Usually not. The 9 am spin class has spaces most days.",
+            True,
+        ),
+    ],
+)
+def test_a_reply_with_how_sure_it_is_negates_nothing(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flip"),
+    [
+        (
+            "Studio firings are non-refundable unless the kiln breaks down.",
+            "Studio firings can be refunded unless the kiln breaks down.",
+            True,
+        ),
+        (
+            "Studio firings are non-refundable unless the kiln breaks down.",
+            "Studio firings can't be refunded unless the kiln breaks down.",
+            False,
+        ),
+        (
+            "Studio firings are non-refundable unless the kiln breaks down.",
+            "We cannot refund a studio firing, except when the kiln breaks down.",
+            False,
+        ),
+        (
+            "Studio firings are non-refundable unless the kiln breaks down.",
+            "Studio firings can't be refunded.",
+            False,
+        ),
+        # Two exceptions that name different things do not cancel.
+        (
+            "Course fees are non-refundable except for medical reasons.",
+            "Course fees can only be refunded for medical reasons, except the $20 admin fee.",
+            False,
+        ),
+        # No antonym pair has the word: the prefix is read as "not".
+        (
+            "The parking permit is non-transferable.",
+            "Your parking permit is transferable.",
+            True,
+        ),
+    ],
+)
+def test_an_exception_on_both_sides_of_a_non_able_word(step: str, answer: str, flip: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+@pytest.mark.parametrize(
+    ("answer", "flip"),
+    [
+        ("Casing: do not open (voids warranty)", False),
+        ("- Casing: never open it yourself (voids the warranty)", False),
+        ("Casing: do not open - it voids the warranty", False),
+        ("Casing: opening it voids the warranty", False),
+    ],
+)
+def test_a_warning_under_a_heading_is_the_warning(answer: str, flip: bool) -> None:
+    step = "Opening the pump casing yourself voids the warranty."
+    assert (polarity_flip(step, answer) is not None) is flip
+
+
+def test_a_headed_warning_lifted_is_still_a_flip() -> None:
+    assert polarity_flip("Do not open the pump casing yourself.", "Casing: open it if you like")
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "status"),
+    [
+        (
+            "The 40 pound deposit you paid is non-refundable, but it comes off the final bill.",
+            "Just so you know, the 40 pound deposit can be refunded, but we take it off your "
+            "final bill.",
+            "negated",
+        ),
+        (
+            "The 40 pound deposit you paid is non-refundable, but it comes off the final bill.",
+            "Just so you know, the 40 pound deposit can't be refunded, but we take it off "
+            "your final bill.",
+            "covered",
+        ),
+        (
+            "The escape room booking is non-transferable, and the team leader must show ID.",
+            "Heads up, the escape room booking is transferable to a friend, and the team "
+            "leader has to show ID.",
+            "negated",
+        ),
+    ],
+)
+def test_a_part_found_past_its_negative_prefix(step: str, answer: str, status: str) -> None:
+    assert _status(step, answer) == status
