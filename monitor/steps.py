@@ -119,6 +119,15 @@ class ProcedureConfig:
       sentence of its own wins over a clause of a neighbour's sentence unless the
       clause fits clearly better. The ownership margin's value: a segment within it
       of another step's score is one that step could claim.
+    * ``weak_match`` 0.5 and ``stand_in_margin`` 0.2: a step whose best score is
+      under ``weak_match`` is not read from the part of the answer that carries
+      another step scoring at least ``stand_in_margin`` more (that step's segment,
+      or the clause of it that shares most words with that step): such a segment is
+      a neighbour standing in for a step the answer left out. The step is read from
+      its best segment elsewhere, or is missing. Chosen on the read held-out sets
+      (docs/cargo-bench.md): there 187 missed deletions of a step from a paraphrase
+      are caught and 15 correct paraphrases flagged (of about 2,400); a correct
+      transplant (P1) or an answer with extra fields (P3) is never flagged.
     """
 
     cover_threshold: float = 0.35
@@ -129,6 +138,8 @@ class ProcedureConfig:
     tie_margin: float = 0.2
     uncertain_band: float = 0.1
     share_penalty: float = 0.25
+    weak_match: float = 0.5
+    stand_in_margin: float = 0.2
 
 
 def mask_known(text: str, values: Sequence[str]) -> str:
@@ -675,8 +686,15 @@ class StepVerifier:
         anchors = _anchors(score_for_step, segs, cfg.share_penalty)
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
+        picks = self._without_stand_ins(
+            [self._anchored(k, score_for_step[k], segs, anchors) for k in range(len(steps))],
+            score_for_step,
+            segs,
+            anchors,
+            step_words,
+        )
         for k, step in enumerate(steps):
-            j, best = self._anchored(k, score_for_step[k], segs, anchors)
+            j, best = picks[k]
             # The best score any segment has for this step, before ownership took
             # segments away: how close the answer came to stating it.
             raw = float(score[k].max())
@@ -778,6 +796,53 @@ class StepVerifier:
                     uncertain=not settled,
                 )
             )
+        return out
+
+    def _without_stand_ins(
+        self,
+        picks: list[tuple[int, float]],
+        score: np.ndarray,
+        segs: list[Segment],
+        anchors: list[int | None],
+        step_words: list[list[str]],
+    ) -> list[tuple[int, float]]:
+        """``picks`` (each step's segment and score) where a weakly matched step
+        (under ``weak_match``) is read from the part of the answer that carries another
+        step scoring ``stand_in_margin`` more: that step's segment, a segment inside
+        it, or the clause of it that shares most words with that step (its words the
+        weak step only borrows: "Keep the confirmation email until the final payment
+        has been taken" read from "... only one final monthly payment will be taken",
+        which states another step). Such a step is read from its best segment outside
+        that part instead, or left under the cover threshold (missing). A clause of the
+        other step's sentence that does not carry it is the weak step's own ("It never
+        covers bedding plants ..." read from the clause "..., houseplants or items from
+        the reduced-to-clear area" of a sentence that states the exclusions and the
+        guarantee's conditions)."""
+        cfg = self.config
+        if len(picks) < 2:
+            return picks
+        out = list(picks)
+        for k, (j, best) in enumerate(picks):
+            if best < cfg.cover_threshold or best >= cfg.weak_match:
+                continue
+            mine = segs[j].text
+            taken: set[int] = set()
+            for m, (jm, bm) in enumerate(picks):
+                if m == k or bm < best + cfg.stand_in_margin:
+                    continue
+                theirs = segs[jm].text
+                carrying = _carrying(step_words[m], theirs, cfg.stem_prefix)
+                if not (theirs in mine or (mine in theirs and _overlap(mine, carrying))):
+                    continue
+                taken |= {
+                    i
+                    for i, g in enumerate(segs)
+                    if g.text in carrying or carrying in g.text or theirs in g.text
+                }
+            if taken:
+                row = score[k].copy()
+                row[list(taken)] = 0.0
+                out[k] = self._anchored(k, row, segs, anchors)
         return out
 
     def _anchored(
@@ -1964,6 +2029,20 @@ def _clauses(full: str) -> list[str]:
     """The clauses of a sentence that have a content word, each with the sentence's
     closing parenthetical (:func:`_with_tail`)."""
     return _with_tail(_parts(full), full)
+
+
+def _carrying(step_words: list[str], text: str, prefix: int) -> str:
+    """The clause of ``text`` that shares most words with a step (``text`` itself
+    when it has one clause)."""
+    units = _clauses(text)
+    if len(units) < 2:
+        return text
+    return max(units, key=lambda u: _recall(step_words, tokens(u), prefix))
+
+
+def _overlap(a: str, b: str) -> bool:
+    """Whether one text is part of the other."""
+    return a in b or b in a
 
 
 def _unprefixed(ws: list[str]) -> list[str]:
