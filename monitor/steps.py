@@ -834,10 +834,14 @@ class StepVerifier:
                 carrying = _carrying(step_words[m], theirs, cfg.stem_prefix)
                 if not (theirs in mine or (mine in theirs and _overlap(mine, carrying))):
                     continue
+                # (In the other step's sentences only: the same words elsewhere in the
+                # answer are another place.)
+                where = set(segs[jm].at)
                 taken |= {
                     i
                     for i, g in enumerate(segs)
-                    if g.text in carrying or carrying in g.text or theirs in g.text
+                    if where & set(g.at)
+                    and (g.text in carrying or carrying in g.text or theirs in g.text)
                 }
             if taken:
                 row = score[k].copy()
