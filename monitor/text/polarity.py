@@ -313,7 +313,12 @@ def _same_exception(text: str, other: str) -> bool:
 
     def named(t: str) -> list[str]:
         m = _HAS_EXCEPTION.search(t)
-        return content(tokens(t[m.end() :])[:_EXCEPTION_WORDS]) if m else []
+        # (A few words only: a long text is not tokenised to its end.)
+        return (
+            content(tokens(t[m.end() : m.end() + 40 * _EXCEPTION_WORDS])[:_EXCEPTION_WORDS])
+            if m
+            else []
+        )
 
     theirs = named(other)
     return any(same_word(w, x, 4) for w in named(text) for x in theirs)
