@@ -824,6 +824,7 @@ class StepVerifier:
         if len(picks) < 2:
             return picks
         out = list(picks)
+        carried: dict[int, str] = {}  # (each strong step's clause, read once)
         for k, (j, best) in enumerate(picks):
             if best < cfg.cover_threshold or best >= cfg.weak_match:
                 continue
@@ -833,7 +834,9 @@ class StepVerifier:
                 if m == k or bm < best + cfg.stand_in_margin:
                     continue
                 theirs = segs[jm].text
-                carrying = _carrying(step_words[m], theirs, cfg.stem_prefix)
+                if m not in carried:
+                    carried[m] = _carrying(step_words[m], theirs, cfg.stem_prefix)
+                carrying = carried[m]
                 if not (theirs in mine or (mine in theirs and _overlap(mine, carrying))):
                     continue
                 # (In the other step's sentences only: the same words elsewhere in the
@@ -842,8 +845,7 @@ class StepVerifier:
                 taken |= {
                     i
                     for i, g in enumerate(segs)
-                    if where & set(g.at)
-                    and (g.text in carrying or carrying in g.text or theirs in g.text)
+                    if where & set(g.at) and (_overlap(g.text, carrying) or theirs in g.text)
                 }
             if taken:
                 row = score[k].copy()
@@ -905,9 +907,10 @@ class StepVerifier:
         if len(parts) > 1 and len(units) > 1:
             # (Which clause states a part is read past a negative prefix: the clause
             # that turned "non-refundable" into "can be refunded" states that part.)
+            unit_words = [_unprefixed(tokens(u)) for u in units]
             recall = [
-                [_recall(_unprefixed(tokens(part)), _unprefixed(tokens(u)), p) for u in units]
-                for part in parts
+                [_recall(pw, uw, p) for uw in unit_words]
+                for pw in (_unprefixed(tokens(part)) for part in parts)
             ]
             best = [max(zip(r, units, strict=True)) for r in recall]
             taken = {u for _, u in best}

@@ -103,9 +103,9 @@ ZERO_AMOUNT = re.compile(
 
 # "No" answering a yes/no question ("No: tickets can't be refunded ...", "No, you
 # can't") is a reply, not a negation of the clause after it; "No. 5" is a number.
-_ANSWER_NO = re.compile(
-    r"(^|[.!?\n]\s*)(?:no|nope)\s*(?:[,:;!]|\.(?!\s*\d)|\s[-\u2013\u2014])\s", re.I
-)
+# What ends a reply: a mark, a full stop that is no number's, or a dash.
+_REPLY_END = r"\s*(?:[,:;!]|\.(?!\s*\d)|\s[-\u2013\u2014])\s"
+_ANSWER_NO = re.compile(r"(^|[.!?\n]\s*)(?:no|nope)" + _REPLY_END, re.I)
 # One said with how sure or how sorry the reply is ("Normally, no: ...", "Sadly not.",
 # "I'm afraid not -") is a reply too where the clause after it says the negation
 # again ("Sadly not: day passes can't be transferred"); before a clause that does not
@@ -114,8 +114,7 @@ _ANSWER_NO = re.compile(
 _ANSWER_NO_LEAD = re.compile(
     r"(^|[.!?\n]\s*)(?:normally|usually|generally|typically|mostly|sadly|unfortunately|"
     r"regrettably|alas|honestly|i['\u2019]?m afraid|i am afraid|in general|as a rule)"
-    r"\s*[,:]?\s*(?:no|nope|not)\s*(?:[,:;!]|\.(?!\s*\d)|\s[-\u2013\u2014])\s"
-    r"(?=([^.!?\n]*))",
+    r"\s*[,:]?\s*(?:no|nope|not)" + _REPLY_END + r"(?=([^.!?\n]*))",
     re.I,
 )
 _ECHOED = re.compile(
