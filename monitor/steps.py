@@ -758,6 +758,17 @@ class StepVerifier:
             # The sentences the other steps are assigned to: a part of this step is
             # not read in them (:meth:`_moved_part`).
             held = frozenset(x for i, x in enumerate(anchors) if i != k and x is not None)
+            # The clauses of this step's sentence that other steps are matched to
+            # (:meth:`_compare` does not read their negations against this step).
+            taken = frozenset(
+                segs[i_j].masked.strip()
+                for i, (i_j, i_best) in enumerate(picks)
+                if i != k
+                and i_j != j
+                and i_best >= cfg.cover_threshold
+                and segs[i_j].kind == "clause"
+                and segs[i_j].at == seg.at
+            )
             status, cue, settled = self._compare(
                 step,
                 seg,
@@ -768,6 +779,7 @@ class StepVerifier:
                 ref.declared,
                 al,
                 held,
+                taken,
             )
             if status == "covered" and not settled:
                 # Covered by a borderline score: perhaps a neighbour standing in for
@@ -1150,6 +1162,7 @@ class StepVerifier:
         declared: tuple[str, ...],
         al: _Alignment,
         held: frozenset[int] = frozenset(),
+        taken: frozenset[str] = frozenset(),
     ) -> tuple[StepStatusT, str, bool]:
         """``covered`` unless there is positive evidence of a changed meaning: a
         flipped polarity, a changed quantity, a declared policy term replaced, or a
@@ -1164,6 +1177,18 @@ class StepVerifier:
         the words changed, whether the meaning did is open."""
         p = self.config.stem_prefix
         full = seg.sentence or seg.masked
+        # A clause of this sentence that another step stands on is that step's: its
+        # negation is not read against this one ("alterations after sign-off are charged
+        # at £38 an hour; those before sign-off are free of charge" states two steps,
+        # and the "free" is the second's). Only a clause that negates is left out: the
+        # rest of the sentence still says what the step's negation bears on. (Read for
+        # polarity only; quantities and terms are read in the whole sentence.)
+        whole = full
+        if taken and seg.kind != "window":
+            units = split_clauses(full)
+            rest = [c for c in units if c.strip() not in taken or not polarity(c)]
+            if rest and len(rest) < len(units):
+                full = "; ".join(c.strip().rstrip(".;,") for c in rest) + "."
         # Polarity is read on the whole sentence (or window) and on the part of
         # it that carries the step; both must disagree with the step, so that a
         # negation elsewhere in the sentence, or a clause cut off from its
@@ -1243,6 +1268,7 @@ class StepVerifier:
                 and _negation_in_place(sw, fw)
             )
             return "negated", f"polarity flipped ({flip})", settled
+        full = whole
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         # Evidence needs a lost and a new quantity in conflict (see conflict(): two of
