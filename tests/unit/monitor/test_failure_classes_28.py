@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pytest
 
+from monitor.text.polarity import polarity_flip
 from tests.unit.monitor.test_failure_classes import item, statuses
 
 BIKE = item(
@@ -98,3 +99,41 @@ def test_a_negation_in_the_steps_own_clause_is_still_read(
     ref: object, answer: str, index: int
 ) -> None:
     assert statuses(ref, answer)[index] == "negated"  # type: ignore[arg-type]
+
+
+SOFT_PLAY = (
+    "If you arrive more than 15 minutes late, we cannot extend your play time or refund the visit."
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "15+ mins late = no extra play time and no refund.",
+        "Arrive over 15 minutes late and there's no extra play time and no refund.",
+        "Late by more than 15 minutes? We will not extend your play time or refund the visit.",
+    ],
+)
+def test_one_negator_over_a_reworded_coordination_is_one_negation(answer: str) -> None:
+    assert polarity_flip(SOFT_PLAY, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (SOFT_PLAY, "15+ mins late = extra play time and a refund."),
+        (SOFT_PLAY, "More than 15 minutes late? We can extend your play time or refund the visit."),
+        (
+            "Boats cannot be taken past the weir or moored overnight.",
+            "Boats can go past the weir and can be moored overnight.",
+        ),
+    ],
+)
+def test_a_coordination_without_its_negator_is_still_a_flip(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is not None
+
+
+def test_one_negator_over_two_participles_is_one_negation() -> None:
+    # (Both heads kept as nouns: the rule that was there before.)
+    step = "Kennel stays cannot be extended or refunded after check-in."
+    assert polarity_flip(step, "After check-in there are no extensions and no refunds.") is None
