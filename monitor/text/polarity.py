@@ -1426,52 +1426,29 @@ def _by_verb_negator(n: str | None) -> bool:
 
 
 def _one_over_or(
-    negs: list[tuple[str | None, tuple[str, ...] | None]],
-    joins: dict[str, tuple[str, ...]],
-    other: Sequence[tuple[str | None, tuple[str, ...] | None]] = (),
+    negs: list[tuple[str | None, tuple[str, ...] | None]], joins: dict[str, tuple[str, ...]]
 ) -> list[tuple[str | None, tuple[str, ...] | None]]:
     """``negs`` with a second negation (by a negator, not "free") counted once, when the
     other text negates the first one's head and joins the second one's head to it by
     "or" a few words on, under that one negator ("not force the door or restart the
     cycle" against "not be forced ... not be restarted"). ``joins``: the other text's
-    (:func:`_or_joins_raw`). ``other``: the other text's negations; the first head may
-    be reworded where its scope keeps the other's object ("cannot extend your jump
-    time or refund the session" against "no extra jump time and no refund")."""
-    heads = [(k, s) for k, (n, s) in enumerate(negs) if s and _by_verb_negator(n)]
-    distinct = {s[0] for _, s in heads}
+    (:func:`_or_joins_raw`)."""
+    heads = [(k, s[0]) for k, (n, s) in enumerate(negs) if s and _by_verb_negator(n)]
+    distinct = {h for _, h in heads}
     # (Read once per distinct head: what the other text joins to it.)
     if not joins or len(heads) ** 2 + len(distinct) * len(joins) > _OR_PAIRS_MAX:
         return negs
     joined = {h: [b for a, bs in joins.items() if same_word(a, h, 4) for b in bs] for h in distinct}
-    # The words after each of the other text's negated heads that it joins to another.
-    objects = {
-        s[0]: [w for w in (_narrow(s) or ())[1:] if len(w) > 3]
-        for _, s in other
-        if s and s[0] in joins
-    }
-
-    def reworded(scope: tuple[str, ...]) -> list[str]:
-        own = [w for w in (_narrow(scope) or ())[1:] if len(w) > 3]
-        return [
-            b
-            for a, bs in joins.items()
-            if any(same_word(x, y, 4) for x in objects.get(a, ()) for y in own)
-            for b in bs
-        ]
-
     drop: set[int] = set()
-    for k1, s1 in heads:
-        h1 = s1[0]
-        to = joined[h1] or reworded(s1)
-        if not to:
+    for k1, h1 in heads:
+        if not joined[h1]:
             continue
-        for k2, s2 in heads:
-            h2 = s2[0]
+        for k2, h2 in heads:
             if (
                 k2 > k1
                 and k2 not in drop
                 and not same_word(h1, h2, 4)
-                and any(same_word(b, h2, 4) for b in to)
+                and any(same_word(b, h2, 4) for b in joined[h1])
             ):
                 drop.add(k2)
     return [n for k, n in enumerate(negs) if k not in drop]
@@ -2666,7 +2643,7 @@ def polarity_flip(
     # ... or over two verbs joined by "or" ("do not force the door or restart the
     # cycle" / "the door must not be forced and the cycle must not be restarted").
     joins_s, joins_a = _or_joins_raw(step), _or_joins_raw(answer)
-    neg_s, neg_a = _one_over_or(neg_s, joins_a, neg_a), _one_over_or(neg_a, joins_s, neg_s)
+    neg_s, neg_a = _one_over_or(neg_s, joins_a), _one_over_or(neg_a, joins_s)
     # ... or with a verb that means "not do" ("miss" / "do not attend").
     # (A negated passive by one on its subject: "the notification was not seen" /
     # "you missed the notification".)
