@@ -1185,10 +1185,7 @@ class StepVerifier:
         # polarity only; quantities and terms are read in the whole sentence.)
         whole = full
         if taken and seg.kind != "window":
-            units = split_clauses(full)
-            rest = [c for c in units if c.strip() not in taken or not polarity(c)]
-            if rest and len(rest) < len(units):
-                full = "; ".join(c.strip().rstrip(".;,") for c in rest) + "."
+            full = _without_taken(al.sentences, seg.at, al.values, taken) or full
         # Polarity is read on the whole sentence (or window) and on the part of
         # it that carries the step; both must disagree with the step, so that a
         # negation elsewhere in the sentence, or a clause cut off from its
@@ -2073,6 +2070,46 @@ def _carrying(step_words: list[str], text: str, prefix: int) -> str:
     if len(units) < 2:
         return text
     return max(units, key=lambda u: _recall(step_words, tokens(u), prefix))
+
+
+def _without_taken(
+    sentences: Sequence[tuple[tuple[int, ...], list[str], str]],
+    at: tuple[int, ...],
+    values: Sequence[str],
+    taken: frozenset[str],
+) -> str | None:
+    """The sentence at ``at`` (masked) without its clauses in ``taken`` that negate, or
+    None when none is left out. Clauses are cut from the sentence as written and masked
+    one by one, as the segments are (so that a clause that starts with an amount, "... -
+    £5 per day is charged", is found). A clause joined to the next one by "or" / "nor"
+    is kept: the next may share its negator ("children cannot use the sauna, or the
+    steam room")."""
+    raw = next((text for a, _, text in sentences if a == at), None)
+    if raw is None:
+        return None
+    units = split_clauses(raw)
+    # Where each clause ends and the next begins, as written.
+    ends, pos = [], 0
+    for u in units:
+        start = raw.find(u, pos)
+        pos = start + len(u) if start >= 0 else pos
+        ends.append((start, pos))
+    masked = [mask(u, values) for u in units]
+    rest = []
+    for k, u in enumerate(masked):
+        gap = raw[ends[k][1] : ends[k + 1][0]] if k + 1 < len(units) else ""
+        shared = k + 1 < len(units) and (
+            _OR_JOIN.search(gap) is not None or _OR_JOIN.match(units[k + 1]) is not None
+        )
+        if u.strip() in taken and polarity(u) and not shared:
+            continue
+        rest.append(u)
+    if not rest or len(rest) == len(units):
+        return None
+    return "; ".join(u.strip().rstrip(".;,") for u in rest) + "."
+
+
+_OR_JOIN = re.compile(r"\s*\b(?:or|nor)\b", re.IGNORECASE)
 
 
 def _overlap(a: str, b: str) -> bool:

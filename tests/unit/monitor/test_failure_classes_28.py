@@ -94,3 +94,37 @@ def test_a_negation_in_the_steps_own_clause_is_still_read(
     ref: object, answer: str, index: int
 ) -> None:
     assert statuses(ref, answer)[index] == "negated"  # type: ignore[arg-type]
+
+
+GYM = item(
+    "gym_rules",
+    "Children cannot use the sauna. Children cannot use the steam room.",
+    ["Children cannot use the sauna.", "Children cannot use the steam room."],
+)
+ZOO = item(
+    "zoo_rules",
+    "Visitors must not feed the animals. Visitors must not touch the animals.",
+    ["Visitors must not feed the animals.", "Visitors must not touch the animals."],
+)
+BIKE_HIRE = item(
+    "bike_hire",
+    "Bikes returned late are charged £5 per day. Bikes returned on time are free.",
+    ["Bikes returned late are charged £5 per day.", "Bikes returned on time are free."],
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer"),
+    [
+        # (A negator the next clause shares through "or" / "nor" stays.)
+        (GYM, "Children cannot use the sauna, or the steam room."),
+        (ZOO, "Visitors must not feed the animals, or touch them."),
+        # (A clause that starts with an amount is found, as its segment is.)
+        (
+            BIKE_HIRE,
+            "Bikes returned on time cost nothing - £5 per day is charged for late returns.",
+        ),
+    ],
+)
+def test_a_shared_negator_and_a_clause_that_starts_with_an_amount(ref: object, answer: str) -> None:
+    assert set(statuses(ref, answer).values()) == {"covered"}  # type: ignore[arg-type]
