@@ -2079,34 +2079,43 @@ def _without_taken(
     taken: frozenset[str],
 ) -> str | None:
     """The sentence at ``at`` (masked) without its clauses in ``taken`` that negate, or
-    None when none is left out. Clauses are cut from the sentence as written and masked
-    one by one, as the segments are (so that a clause that starts with an amount, "... -
-    £5 per day is charged", is found). A clause joined to the next one by "or" / "nor"
-    is kept: the next may share its negator ("children cannot use the sauna, or the
-    steam room")."""
+    None when none is left out (:func:`_clause_units`)."""
     raw = next((text for a, _, text in sentences if a == at), None)
     if raw is None:
         return None
-    units = split_clauses(raw)
-    # Where each clause ends and the next begins, as written.
-    ends, pos = [], 0
-    for u in units:
-        start = raw.find(u, pos)
-        pos = start + len(u) if start >= 0 else pos
-        ends.append((start, pos))
-    masked = [mask(u, values) for u in units]
-    rest = []
-    for k, u in enumerate(masked):
-        gap = raw[ends[k][1] : ends[k + 1][0]] if k + 1 < len(units) else ""
-        shared = k + 1 < len(units) and (
-            _OR_JOIN.search(gap) is not None or _OR_JOIN.match(units[k + 1]) is not None
-        )
-        if u.strip() in taken and polarity(u) and not shared:
-            continue
-        rest.append(u)
+    units = _clause_units(raw, tuple(values))
+    rest = [u for u, negates in units if not (negates and u.strip() in taken)]
     if not rest or len(rest) == len(units):
         return None
     return "; ".join(u.strip().rstrip(".;,") for u in rest) + "."
+
+
+@functools.lru_cache(maxsize=64)  # (a few sentences per answer; bounded for long ones)
+def _clause_units(raw: str, values: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    """Each clause of a sentence, masked, and whether it may be left out for its
+    negation: it negates (odd parity) and is not joined to the next clause by "or" /
+    "nor", which may share its negator ("children cannot use the sauna, or the steam
+    room"). Clauses are cut from the sentence as written and masked one by one, as the
+    segments are (so that a clause that starts with an amount, "... - £5 per day is
+    charged", is found). Read once per sentence and answer, whatever the number of
+    steps."""
+    units = split_clauses(raw)
+    out = []
+    pos = 0
+    for k, u in enumerate(units):
+        start = raw.find(u, pos)
+        pos = start + len(u) if start >= 0 else pos
+        after = units[k + 1] if k + 1 < len(units) else None
+        nxt = raw.find(after, pos) if after is not None and start >= 0 else -1
+        # (The text between this clause and the next, as written, or the next clause's
+        # own first word.)
+        shared = after is not None and (
+            (nxt >= 0 and _OR_JOIN.search(raw[pos:nxt]) is not None)
+            or _OR_JOIN.match(after) is not None
+        )
+        masked = mask(u, values)
+        out.append((masked, bool(polarity(masked)) and not shared))
+    return tuple(out)
 
 
 _OR_JOIN = re.compile(r"\s*\b(?:or|nor)\b", re.IGNORECASE)
