@@ -1183,9 +1183,9 @@ class StepVerifier:
         # and the "free" is the second's). Only a clause that negates is left out: the
         # rest of the sentence still says what the step's negation bears on. (Read for
         # polarity only; quantities and terms are read in the whole sentence.)
-        whole = full
+        polar = full  # (the sentence as its polarity is read)
         if taken and seg.kind != "window":
-            full = _without_taken(al.sentences, seg.at, al.values, taken) or full
+            polar = _without_taken(al.sentences, seg.at, al.values, taken) or full
         # Polarity is read on the whole sentence (or window) and on the part of
         # it that carries the step; both must disagree with the step, so that a
         # negation elsewhere in the sentence, or a clause cut off from its
@@ -1196,14 +1196,14 @@ class StepVerifier:
         others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
         # A negation of the step this sentence lacks may be stated in another one ("No
         # cancellation fee applies. However, ..."): that is no flip here.
-        flip = polarity_flip(step.masked, full, elsewhere=tuple(text for _, text in others))
+        flip = polarity_flip(step.masked, polar, elsewhere=tuple(text for _, text in others))
         if flip is not None and seg.kind != "window":
             # A sentence that states one part of the step is read against that part
             # alone: the negations of the parts it leaves out count for nothing ("- 6
             # pm to 8 am: no parking fees" for "Parking fees are not charged between 6
             # pm and 8 am, and they cannot be refunded ...").
-            one = self._stated_part(step.masked, full, alone=True)
-            if one is not None and polarity_flip(one, full) is None:
+            one = self._stated_part(step.masked, polar, alone=True)
+            if one is not None and polarity_flip(one, polar) is None:
                 flip = None
         if flip is None and seg.kind != "window":
             # A negation in another clause of the sentence that says nothing of the step
@@ -1215,7 +1215,7 @@ class StepVerifier:
             # goes on from the one before, "nor workshop time booked", "then at no cost",
             # nor a condition, "if you'd rather not go ahead" for "if you decline".)
             need = [w for w in content(sw) if not _quantity_word(w)]
-            units = _clauses(full)
+            units = _clauses(polar)
 
             def apart(u: str) -> bool:
                 ws = tokens(u)
@@ -1237,7 +1237,7 @@ class StepVerifier:
             if related and len(related) < len(units):
                 # (The clause that states the step shows the flip too.)
                 alone = polarity_flip(step.masked, " ".join(related))
-                own = polarity_flip(step.masked, seg.masked) if seg.masked != full else alone
+                own = polarity_flip(step.masked, seg.masked) if seg.masked != polar else alone
                 if (
                     alone
                     and own
@@ -1249,23 +1249,22 @@ class StepVerifier:
             # Two flips in one sentence cancel when read whole ("the booking cannot
             # be changed, and no-shows lose the deposit" -> "you can still change
             # it, and no-shows lose the deposit"): each part against its own clause.
-            part = self._part_flip(step.masked, full)
+            part = self._part_flip(step.masked, polar)
             if part:
                 return "negated", f"polarity flipped in a part ({part})", False
-        if flip and self._unit_flip(step.masked, sw, full, seg.kind, others):
+        if flip and self._unit_flip(step.masked, sw, polar, seg.kind, others):
             # A negation word settles the flip where the sentence keeps the step's
             # words ("are not refunded" for "are refunded"): the negation governs the
             # step. In a sentence that rewords the step ("no reply = removed" for
             # "confirm ... or the application is removed") what the negation governs
             # is open, as it is for a modal or an antonym.
-            fw = tokens(full)  # (``sw`` is the step's: tokens(step.masked))
+            fw = tokens(polar)  # (``sw`` is the step's: tokens(step.masked))
             settled = (
                 "negation" in flip.split(" + ")
                 and _recall(sw, fw, p) >= self.config.lexical_sure
                 and _negation_in_place(sw, fw)
             )
             return "negated", f"polarity flipped ({flip})", settled
-        full = whole
         # Quantities compare in canonical form ("14 days" = "two weeks"): one the
         # step states that the answer states nowhere, replaced by another here.
         # Evidence needs a lost and a new quantity in conflict (see conflict(): two of
