@@ -1079,7 +1079,7 @@ class StepVerifier:
         r = [_recall(tokens(part), tokens(full), p) for part in whole]
         best = max(range(len(whole)), key=r.__getitem__)
         if r[best] < 0.5 or any(2 * x > r[best] for k, x in enumerate(r) if k != best):
-            return self._told_part(whole, full) if alone else None
+            return None
         if alone:
             own = content(tokens(whole[best]))
             rest = {
@@ -1093,42 +1093,6 @@ class StepVerifier:
             if any(same_word(w, x, p) for w in rest for x in said):
                 return None
         return whole[best]
-
-    def _told_part(self, whole: list[str], full: str) -> str | None:
-        """The one part of a step whose own words (those no other part has) a
-        sentence keeps, two or more, where it keeps none of another part's own words:
-        a terse line keeps few of its part's words, and those the parts share ("notice",
-        "charged", "fee") tell nothing ("- Under 24h notice: half the fee" for "...
-        with less than 24 hours' notice are charged at 50% of the fee, and ... with no
-        notice are charged in full")."""
-        p = self.config.stem_prefix
-        said = content(tokens(full))
-        words = [content(tokens(part)) for part in whole]
-
-        def own(k: int) -> list[str]:
-            return [
-                w
-                for w in words[k]
-                if not any(same_word(w, x, p) for j, ws in enumerate(words) if j != k for x in ws)
-            ]
-
-        mine = [own(k) for k in range(len(whole))]
-        kept = [sum(any(same_word(w, x, p) for x in said) for w in ws) for ws in mine]
-        told = [k for k, n in enumerate(kept) if n]
-        if len(told) != 1 or kept[told[0]] < 2:
-            return None
-        k = told[0]
-        # (Each clause of the sentence that speaks of the step keeps a word of that
-        # part's own: not "..., and a ticket can still be changed once its slot has
-        # begun", the other part in words both parts share.)
-        rest = {w for j, ws in enumerate(words) if j != k for w in ws}
-        for u in _clauses(full):
-            ws = content(tokens(u))
-            if any(same_word(w, x, p) for w in rest for x in ws) and not any(
-                same_word(w, x, p) for w in mine[k] for x in ws
-            ):
-                return None
-        return whole[k]
 
     def _term_elsewhere(self, step: str, term: str, gw: list[str], others: list[_Words]) -> bool:
         """Whether the part of a multi-clause ``step`` that holds the declared
