@@ -841,9 +841,14 @@ def _negative_phrases(padded: str) -> tuple[int, str]:
     return k, padded
 
 
+def negation_count(text: str) -> int:
+    """How many negations a clause has (negators and negative phrases)."""
+    return len(_negations(_plain(text)))
+
+
 def polarity(text: str) -> int:
     """Parity of negations in a clause: 0 affirmative, 1 negative."""
-    return len(_negations(_plain(text))) % 2
+    return negation_count(text) % 2
 
 
 def _own_facts(own: list[str]) -> tuple[frozenset[str], frozenset[str]]:

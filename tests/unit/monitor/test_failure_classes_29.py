@@ -1,0 +1,194 @@
+"""A part of a step whose negation is lost where the polarity rules cannot ground it
+(issue 19, class 4), on hand-written cases from invented domains (a parcel depot, a
+courtesy car, a dance school, a key-cutting kiosk; none is a bench seed).
+
+- One negation of several lost in a part, the others kept: "without one of them we
+  cannot release the parcel" -> "we can hand over the package without one or the
+  other" (the part has two negations, its clause one; read by parity, both are even
+  or odd together only by chance).
+- A part's one denied verb ("not", "n't", "never", "cannot") lost where the answer
+  says the verb in other words, so that no scope word grounds the negation: "it
+  cannot be used for towing a trailer" -> "it is suitable for towing a trailer", in
+  the step's own sentence or in a sentence of its own ("messages to your teacher are
+  not accepted as a booking" -> "A message to your teacher counts as a booking").
+  Not where the answer says "not" in a way of its own: a negator, a condition, an
+  antonym of the step's word, a word with a negative prefix ("uncollected",
+  "unsuitable"), or one that bars, refuses or puts outside ("forbidden", "falls
+  outside", "left past the deadline").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.steps import StepVerifier
+from monitor.text.polarity import negation_count
+from tests.unit.monitor.test_failure_classes import item
+
+PARCEL = item(
+    "parcel_pickup",
+    "Your parcel is waiting at the depot. Please bring the collection card or show the "
+    "barcode in the app; without one of them we cannot release the parcel.",
+    [
+        "Your parcel is waiting at the depot.",
+        "Please bring the collection card or show the barcode in the app; without one of "
+        "them we cannot release the parcel.",
+    ],
+)
+CAR = item(
+    "courtesy_car",
+    "Your courtesy car is ready at the workshop, and it cannot be used for towing a "
+    "trailer. Return it with a full tank.",
+    [
+        "Your courtesy car is ready at the workshop, and it cannot be used for towing a trailer.",
+        "Return it with a full tank.",
+    ],
+)
+DANCE = item(
+    "dance_booking",
+    "Book classes in the app at least a day ahead, and messages to your teacher are not "
+    "accepted as a booking. Bring a water bottle.",
+    [
+        "Book classes in the app at least a day ahead, and messages to your teacher are "
+        "not accepted as a booking.",
+        "Bring a water bottle.",
+    ],
+)
+KEYS = item(
+    "key_cutting",
+    "Keys are cut while you wait, and keys not collected within 30 days are recycled. "
+    "Pay at the till.",
+    [
+        "Keys are cut while you wait, and keys not collected within 30 days are recycled.",
+        "Pay at the till.",
+    ],
+)
+
+PARCEL_START = (
+    "Your parcel is at the depot now. Just bring the collection card along or pull up the "
+    "barcode in the app"
+)
+CAR_START = "Return it with a full tank. Your courtesy car is ready at the workshop, "
+DANCE_START = "Book classes in the app at least a day ahead. Bring a water bottle. "
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "expected", "cue"),
+    [
+        # One negation of several lost.
+        (
+            PARCEL,
+            PARCEL_START + ", because I'm afraid we can't hand over the package without "
+            "one or the other.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            PARCEL,
+            PARCEL_START + ", because I'm afraid we can hand over the package without one "
+            "or the other.",
+            {0: "covered", 1: "negated"},
+            "polarity flipped in a part (negation)",
+        ),
+        (
+            PARCEL,
+            PARCEL_START + ": without one or the other, the package stays with us.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        # A denied verb said in other words, in the step's sentence.
+        (
+            CAR,
+            CAR_START + "and it is suitable for towing a trailer.",
+            {0: "negated", 1: "covered"},
+            "polarity flipped in a part (negation)",
+        ),
+        (
+            CAR,
+            CAR_START + "and it is fine for towing a trailer.",
+            {0: "negated", 1: "covered"},
+            "polarity flipped in a part (negation)",
+        ),
+        (
+            CAR,
+            CAR_START + "but it isn't suitable for towing a trailer.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and towing a trailer with it is forbidden.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and it is unsuitable for towing a trailer.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and it must never be used for towing a trailer.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        # In a sentence of its own.
+        (
+            DANCE,
+            DANCE_START + "A message to your teacher counts as a booking.",
+            {0: "negated", 1: "covered"},
+            "polarity flipped in a part stated in another sentence (negation)",
+        ),
+        (
+            DANCE,
+            DANCE_START + "Messages to your teacher: valid as a booking.",
+            {0: "negated", 1: "covered"},
+            "polarity flipped in a part stated in another sentence (negation)",
+        ),
+        (
+            DANCE,
+            DANCE_START + "A message to your teacher doesn't count as a booking.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            DANCE,
+            DANCE_START + "Messages to your teacher are rejected as a booking.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            DANCE,
+            DANCE_START + "Messages to your teacher fall outside the booking rules.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        # "Not collected" said with a prefix.
+        (
+            KEYS,
+            "Pay at the till. We cut keys while you wait. After 30 days, uncollected keys "
+            "are recycled.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+    ],
+)
+def test_a_denial_lost_where_its_verb_is_reworded(ref, answer, expected, cue):
+    verdicts = {v.index: v for v in StepVerifier().verify(ref, answer, [])}
+    assert {k: v.status for k, v in verdicts.items()} == expected
+    if cue is not None:
+        negated = next(v for v in verdicts.values() if v.status == "negated")
+        assert negated.cue == cue
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("without one of them we cannot release the parcel", 2),
+        ("we can hand over the package without one or the other", 1),
+        ("the parcel is released on the spot", 0),
+    ],
+)
+def test_negation_count(text, count):
+    assert negation_count(text) == count
