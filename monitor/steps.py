@@ -57,9 +57,6 @@ from monitor.text.lexicon import (
     COST_FREE_WORDS,
     COST_WORDS,
     DOWN_WORDS,
-    LITOTES_VERBS,
-    NEGATIVE_PREFIXES,
-    NEGATIVE_VERBS,
     NEGATORS,
     NUMBER_WORDS,
     ORIGINAL_PAYMENT,
@@ -71,7 +68,13 @@ from monitor.text.lexicon import (
     UP_WORDS,
     paid_with,
 )
-from monitor.text.polarity import ZERO_AMOUNT, free_of, negation_count, plain_bounds
+from monitor.text.polarity import (
+    ZERO_AMOUNT,
+    denial_granted,
+    free_of,
+    negation_count,
+    plain_bounds,
+)
 from monitor.text.quantities import (
     conflict,
     counted_nouns,
@@ -1025,12 +1028,12 @@ class StepVerifier:
         head = _HEAD.match(full)
         for part, unit in pairs:
             flip = polarity_flip(part, unit, context=full)
-            # (A denied verb said in other words: where the clause states the part,
-            # three fifths of its words there.)
+            # (What the part denies, granted in other words, where the clause states
+            # the part, three fifths of its words there.)
             if (
                 flip is None
-                and _denial_dropped(tokens(part), tokens(unit))
                 and _recall(tokens(part), tokens(unit), p) >= 0.6
+                and denial_granted(part, unit)
             ):
                 flip = "negation"
             if (
@@ -1793,7 +1796,17 @@ class StepVerifier:
                 # cannot settle your claim without one").
                 rest = tuple(text for w, _, text in al.sentences if not set(w) & {*at, *own})
                 flip = polarity_flip(part, home, elsewhere=rest)
-                if flip is None and _denial_dropped(part_words, home_words):
+                if (
+                    flip is None
+                    and denial_granted(part, home)
+                    # (Not where another sentence says the part's "not": "Texts reach
+                    # the instructor as a courtesy. They are not accepted as official
+                    # notice, though.")
+                    and not any(
+                        negation_count(r) and _count_shared(content(pw), tokens(r), p) >= 2
+                        for r in rest
+                    )
+                ):
                     flip = "negation"
                 reasons = flip.split(" + ") if flip else []
                 if "negation" in reasons or (
@@ -1860,88 +1873,13 @@ _STATING = frozenset(
 )
 # Words that make a sentence's statement conditional or an exception.
 _CONDITIONAL = frozenset("if only unless except when whenever provided once".split())
-# The negators that deny a verb.
-_VERB_DENIALS = frozenset({"not", "n't", "never", "cannot"})
 # How many words a short part's words may have between them in another sentence.
 _PART_SLACK = 3
 
 
-# What a denied verb in a step's part may stand beside, read alone: words that
-# restrict, condition or let off (their own polarity rules read them).
-_NOT_PLAIN = POLARITY_NEGATORS | _CONDITIONAL | frozenset("until till instead rather".split())
-# What says "not" without a negator: a verb of not doing ("missed"), a word that puts a
-# thing outside a rule ("falls outside the plan", "left past the deadline"), or one
-# that refuses, bars or lets off ("towing is forbidden", "it is optional").
-_DENYING = (
-    _NOT_PLAIN
-    | _VERB_DENIALS
-    | NEGATIVE_VERBS
-    | LITOTES_VERBS
-    | frozenset(
-        """outside beyond past except excluding excluded exclude excludes left prohibit
-        prohibits prohibited forbid forbids forbidden ban bans banned barred disallow
-        disallowed reject rejects rejected refuse refuses refused decline declines
-        declined deny denies denied invalid optional unnecessary impossible unable
-        ineligible unavailable void voids voided""".split()
-    )
-)
-# A word said with a negative prefix: "non-" before any word, "un" or "non" before a
-# participle or an "-able" word ("uncollected", "unsuitable"), "in" or "im" before an
-# "-able" / "-ible" word ("impossible"); not "until", "unit", "included".
-_PREFIX_NEGATED = re.compile(
-    r"non-\w+|(?:un|non)\w{3,}(?:ed|able|ible|paid|known)|i[nm]\w{3,}(?:able|ible)"
-)
-
-
-def _denial_dropped(part: list[str], home: list[str]) -> bool:
-    """Whether the clause or sentence that states a step's part (``home``: its clause
-    in :meth:`StepVerifier._part_flip`, a sentence of its own in
-    :meth:`StepVerifier._moved_part`) has lost the part's one denied verb, where the
-    polarity rules cannot ground the negation because the verb is said in other words
-    ("text messages to your instructor are not accepted as notice" / "- Texts to your
-    instructor: valid as notice"; "it cannot be used for towing" / "it is fine for
-    towing"): the part denies once, with "not", "n't", "never" or "cannot", and has
-    nothing else of polarity or condition; ``home`` has no negator, condition, word
-    that denies (:data:`_DENYING`), antonym of a word of the part, or negative
-    prefix."""
-    denials = [w for w in part if w in _VERB_DENIALS]
-    return (
-        len(denials) == 1
-        and not (set(part) - _VERB_DENIALS) & _NOT_PLAIN
-        and not set(home) & _DENYING
-        and not _NEGATIONS.search(" ".join(home))
-        and not _opposed(part, home)
-        and not _prefix_denied(part, home)
-    )
-
-
-# How many letters of a word a negatively prefixed word must share with it.
-_PREFIXED_STEM = 5
-
-
-def _prefix_denied(part: list[str], home: list[str]) -> bool:
-    """Whether ``home`` says a word with a negative prefix: a word of ``part`` ("not
-    collected" / "uncollected"), or one read as negative by its form ("unsuitable")."""
-    stems = {x[:_PREFIXED_STEM] for x in content(part) if len(x) >= _PREFIXED_STEM}
-    return any(
-        _PREFIX_NEGATED.fullmatch(w)
-        or any(
-            w.startswith(pre) and w[len(pre) :][:_PREFIXED_STEM] in stems
-            for pre in NEGATIVE_PREFIXES
-        )
-        for w in home
-    )
-
-
-def _opposed(one: list[str], other: list[str]) -> bool:
-    """Whether an antonym pair has one side in each text ("not accepted" /
-    "rejected")."""
-    a, b = f" {' '.join(one)} ", f" {' '.join(other)} "
-    return any(
-        any(f" {w} " in a for w in x) and any(f" {w} " in b for w in y)
-        for left, right in ANTONYM_PAIRS
-        for x, y in ((left, right), (right, left))
-    )
+def _count_shared(words: list[str], ws: list[str], p: int) -> int:
+    """How many of ``words`` occur in ``ws`` (by stem)."""
+    return sum(any(same_word(w, x, p) for x in ws) for w in words)
 
 
 def _close_together(words: list[str], ws: list[str], p: int) -> bool:

@@ -846,6 +846,86 @@ def negation_count(text: str) -> int:
     return len(_negations(_plain(text)))
 
 
+# What grants or accepts what a denial refuses, said without the denied verb: "texts
+# count as notice", "it is fine for towing", "it may be exchanged", "they remain
+# eligible for a refund" (against "are not accepted as notice", "cannot be used for
+# towing", "cannot be swapped", "cannot be returned for a refund").
+_GRANTS = frozenset(
+    """can could may allowed permitted welcome fine ok okay suitable valid acceptable
+    accepted count counts counted eligible possible""".split()
+)
+
+
+_COUNTS_AS = frozenset("count counts counted".split())
+# What a rule does to those who break it: "cars left overnight may be removed" says
+# the consequence of the denial, not a grant.
+_SANCTIONS = frozenset(
+    """removed towed clamped charged fined cancelled canceled deleted disposed discarded
+    destroyed forfeited withheld refused rejected suspended terminated blocked banned
+    penalised penalized reported recycled donated sold""".split()
+)
+# How far after a modal its verb is read for a sanction ("may be towed away").
+_SANCTION_REACH = 3
+_MODALS_GRANTING = frozenset("can could may".split())
+
+
+def _sanctioned(aw: list[str]) -> bool:
+    """Whether a modal of the answer says a sanction ("may be removed", "can be
+    clamped")."""
+    return any(
+        w in _MODALS_GRANTING and _SANCTIONS & set(aw[i + 1 : i + 1 + _SANCTION_REACH])
+        for i, w in enumerate(aw)
+    )
+
+
+def _counted_as(sw: list[str], aw: list[str]) -> bool:
+    """Whether the answer's "counts as" names what the step speaks of ("texting your
+    instructor counts as notice" for "... are not accepted as notice"; not "towing
+    counts as misuse" for "it cannot be used for towing")."""
+    own = content(sw)
+    return any(
+        w in _COUNTS_AS
+        and aw[i + 1 : i + 2] == ["as"]
+        and any(same_word(x, y, 4) for x in content(aw[i + 2 : i + 5]) for y in own)
+        for i, w in enumerate(aw)
+    )
+
+
+def denial_granted(step: str, answer: str) -> bool:
+    """Whether ``answer`` grants what ``step`` denies, in words that leave the
+    negation no scope word to ground on, so that :func:`polarity_flip` finds no flip
+    ("text messages to your instructor are not accepted as notice" / "texting your
+    instructor counts as notice"; "it cannot be used for towing" / "it is fine for
+    towing"). Positive evidence on both sides: the step denies once, a verb ("not",
+    "n't", "never", "cannot"), with no restriction, condition or let-off beside it
+    (:data:`_RESTRICTS`, "free", "waived"); the answer has a word that grants
+    (:data:`_GRANTS`), not a modal that says a sanction ("may be removed"), and no
+    negation, restriction ("still", "only", "if") or exclusion of its own, no
+    antonym of a word of the step ("not accepted" / "rejected") and no word of the
+    step with a negative prefix ("not collected" / "uncollected"). A rewording that
+    says the "not" its own way ("must stay on the trails", "the cabins are pet-free",
+    "get towed overnight") grants nothing and is no flip."""
+    s, a = _plain(step), _plain(answer)
+    negs = _negations(s)
+    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in _VERB_NEGATORS:
+        return False
+    sw, aw = s.split(), a.split()
+    if (
+        set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - _VERB_NEGATORS
+        or not set(aw) & _GRANTS
+        or _negations(a)
+        or set(aw) & (_RESTRICTS | _EXCLUDING | POLARITY_NEGATORS)
+        or _sanctioned(aw)
+    ):
+        return False
+    if set(aw) & _GRANTS <= _COUNTS_AS and not _counted_as(sw, aw):
+        return False  # "towing counts as misuse": not what the step denies it is
+    sides = zip(_sides(s), _sides(a), strict=True)
+    if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
+        return False  # an antonym of the step's word
+    return not any(_outside(w, x) for w in content(sw) for x in aw)
+
+
 def polarity(text: str) -> int:
     """Parity of negations in a clause: 0 affirmative, 1 negative."""
     return negation_count(text) % 2

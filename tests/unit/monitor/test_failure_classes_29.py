@@ -1,6 +1,6 @@
 """A part of a step whose negation is lost where the polarity rules cannot ground it
 (issue 19, class 4), on hand-written cases from invented domains (a parcel depot, a
-courtesy car, a dance school, a key-cutting kiosk; none is a bench seed).
+courtesy car, a dance school, a shop's car park, a key-cutting kiosk; none is a bench seed).
 
 - One negation of several lost in a part, the others kept: "without one of them we
   cannot release the parcel" -> "we can hand over the package without one or the
@@ -11,10 +11,13 @@ courtesy car, a dance school, a key-cutting kiosk; none is a bench seed).
   cannot be used for towing a trailer" -> "it is suitable for towing a trailer", in
   the step's own sentence or in a sentence of its own ("messages to your teacher are
   not accepted as a booking" -> "A message to your teacher counts as a booking").
-  Not where the answer says "not" in a way of its own: a negator, a condition, an
-  antonym of the step's word, a word with a negative prefix ("uncollected",
-  "unsuitable"), or one that bars, refuses or puts outside ("forbidden", "falls
-  outside", "left past the deadline").
+  Read only on positive evidence: the answer grants ("counts as", "is fine for",
+  "may", "valid", "eligible") and has no negation, restriction or exclusion of its
+  own, no antonym of the step's word ("rejected") and no word of the step with a
+  negative prefix ("uncollected"); a rewording that says the "not" its own way
+  ("must not tow", "is against the hire terms", "ignored", "counts as misuse") or
+  a sanction ("may be removed") grants nothing. Nor where another sentence says the
+  part's "not".
 """
 
 from __future__ import annotations
@@ -52,6 +55,15 @@ DANCE = item(
         "Book classes in the app at least a day ahead, and messages to your teacher are "
         "not accepted as a booking.",
         "Bring a water bottle.",
+    ],
+)
+PARK = item(
+    "shop_parking",
+    "The car park is free for customers, and cars cannot be left in the bays overnight. "
+    "Show your receipt.",
+    [
+        "The car park is free for customers, and cars cannot be left in the bays overnight.",
+        "Show your receipt.",
     ],
 )
 KEYS = item(
@@ -161,6 +173,59 @@ DANCE_START = "Book classes in the app at least a day ahead. Bring a water bottl
         (
             DANCE,
             DANCE_START + "Messages to your teacher fall outside the booking rules.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        # The "not" said another way: nothing granted.
+        (CAR, CAR_START + "and it must not tow a trailer.", {0: "covered", 1: "covered"}, None),
+        (
+            CAR,
+            CAR_START + "and towing a trailer with it is against the hire terms.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and towing a trailer will damage the frame.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and it is restricted to carrying passengers, with no trailer.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and towing a trailer with it counts as misuse.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            PARK,
+            "Show your receipt. The car park is free for customers; any car still in a bay "
+            "overnight may be removed.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            PARK,
+            "The car park is free for customers. Show your receipt. Cars may stay in the "
+            "bays overnight.",
+            {0: "negated", 1: "covered"},
+            "polarity flipped in a part stated in another sentence (negation)",
+        ),
+        (
+            DANCE,
+            DANCE_START + "Messages to your teacher are ignored as a booking.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            DANCE,
+            DANCE_START + "Messages to your teacher reach them as a courtesy. They are not "
+            "accepted as a booking, though.",
             {0: "covered", 1: "covered"},
             None,
         ),
