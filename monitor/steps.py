@@ -1802,10 +1802,7 @@ class StepVerifier:
                     # (Not where another sentence says the part's "not": "Texts reach
                     # the instructor as a courtesy. They are not accepted as official
                     # notice, though.")
-                    and not any(
-                        negation_count(r) and _count_shared(content(pw), tokens(r), p) >= 2
-                        for r in rest
-                    )
+                    and not any(negation_count(r) and _denies(part_words, r, p) for r in rest)
                 ):
                     flip = "negation"
                 reasons = flip.split(" + ") if flip else []
@@ -1877,9 +1874,13 @@ _CONDITIONAL = frozenset("if only unless except when whenever provided once".spl
 _PART_SLACK = 3
 
 
-def _count_shared(words: list[str], ws: list[str], p: int) -> int:
-    """How many of ``words`` occur in ``ws`` (by stem)."""
-    return sum(any(same_word(w, x, p) for x in ws) for w in words)
+def _denies(part: list[str], text: str, p: int) -> bool:
+    """Whether ``text`` has the word the part's denial governs, the first content
+    word after its "not" ("... are not accepted as a booking" / "They are not accepted
+    as a booking, though.")."""
+    at = next((i for i, w in enumerate(part) if w in ("not", "n't", "never", "cannot")), None)
+    denied = content(part[at + 1 :])[:1] if at is not None else []
+    return bool(denied) and _count(denied[0], tokens(text), p) > 0
 
 
 def _close_together(words: list[str], ws: list[str], p: int) -> bool:

@@ -846,86 +846,6 @@ def negation_count(text: str) -> int:
     return len(_negations(_plain(text)))
 
 
-# What grants or accepts what a denial refuses, said without the denied verb: "texts
-# count as notice", "it is fine for towing", "it may be exchanged", "they remain
-# eligible for a refund" (against "are not accepted as notice", "cannot be used for
-# towing", "cannot be swapped", "cannot be returned for a refund").
-_GRANTS = frozenset(
-    """can could may allowed permitted welcome fine ok okay suitable valid acceptable
-    accepted count counts counted eligible possible""".split()
-)
-
-
-_COUNTS_AS = frozenset("count counts counted".split())
-# What a rule does to those who break it: "cars left overnight may be removed" says
-# the consequence of the denial, not a grant.
-_SANCTIONS = frozenset(
-    """removed towed clamped charged fined cancelled canceled deleted disposed discarded
-    destroyed forfeited withheld refused rejected suspended terminated blocked banned
-    penalised penalized reported recycled donated sold""".split()
-)
-# How far after a modal its verb is read for a sanction ("may be towed away").
-_SANCTION_REACH = 3
-_MODALS_GRANTING = frozenset("can could may".split())
-
-
-def _sanctioned(aw: list[str]) -> bool:
-    """Whether a modal of the answer says a sanction ("may be removed", "can be
-    clamped")."""
-    return any(
-        w in _MODALS_GRANTING and _SANCTIONS & set(aw[i + 1 : i + 1 + _SANCTION_REACH])
-        for i, w in enumerate(aw)
-    )
-
-
-def _counted_as(sw: list[str], aw: list[str]) -> bool:
-    """Whether the answer's "counts as" names what the step speaks of ("texting your
-    instructor counts as notice" for "... are not accepted as notice"; not "towing
-    counts as misuse" for "it cannot be used for towing")."""
-    own = content(sw)
-    return any(
-        w in _COUNTS_AS
-        and aw[i + 1 : i + 2] == ["as"]
-        and any(same_word(x, y, 4) for x in content(aw[i + 2 : i + 5]) for y in own)
-        for i, w in enumerate(aw)
-    )
-
-
-def denial_granted(step: str, answer: str) -> bool:
-    """Whether ``answer`` grants what ``step`` denies, in words that leave the
-    negation no scope word to ground on, so that :func:`polarity_flip` finds no flip
-    ("text messages to your instructor are not accepted as notice" / "texting your
-    instructor counts as notice"; "it cannot be used for towing" / "it is fine for
-    towing"). Positive evidence on both sides: the step denies once, a verb ("not",
-    "n't", "never", "cannot"), with no restriction, condition or let-off beside it
-    (:data:`_RESTRICTS`, "free", "waived"); the answer has a word that grants
-    (:data:`_GRANTS`), not a modal that says a sanction ("may be removed"), and no
-    negation, restriction ("still", "only", "if") or exclusion of its own, no
-    antonym of a word of the step ("not accepted" / "rejected") and no word of the
-    step with a negative prefix ("not collected" / "uncollected"). A rewording that
-    says the "not" its own way ("must stay on the trails", "the cabins are pet-free",
-    "get towed overnight") grants nothing and is no flip."""
-    s, a = _plain(step), _plain(answer)
-    negs = _negations(s)
-    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in _VERB_NEGATORS:
-        return False
-    sw, aw = s.split(), a.split()
-    if (
-        set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - _VERB_NEGATORS
-        or not set(aw) & _GRANTS
-        or _negations(a)
-        or set(aw) & (_RESTRICTS | _EXCLUDING | POLARITY_NEGATORS)
-        or _sanctioned(aw)
-    ):
-        return False
-    if set(aw) & _GRANTS <= _COUNTS_AS and not _counted_as(sw, aw):
-        return False  # "towing counts as misuse": not what the step denies it is
-    sides = zip(_sides(s), _sides(a), strict=True)
-    if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
-        return False  # an antonym of the step's word
-    return not any(_outside(w, x) for w in content(sw) for x in aw)
-
-
 def polarity(text: str) -> int:
     """Parity of negations in a clause: 0 affirmative, 1 negative."""
     return negation_count(text) % 2
@@ -2858,3 +2778,99 @@ def polarity_flip(
         # late cannot play" / "up to fifteen minutes late you still play".
         return None
     return " + ".join(reasons) if flips % 2 else None
+
+
+# What grants or accepts what a denial refuses, said without the denied verb: "texts
+# count as notice", "it is fine for towing", "it may be exchanged", "they remain
+# eligible for a refund" (against "are not accepted as notice", "cannot be used for
+# towing", "cannot be swapped", "cannot be returned for a refund"). A word of
+# permission grants as a predicate, not before a noun it describes ("a valid ID", "the
+# fine print").
+_GRANT_WORDS = _PERMIT_WORDS | frozenset("suitable valid acceptable eligible possible".split())
+_COUNTS_AS = frozenset("count counts counted".split())
+# What a modal says that grants nothing: a sanction on those who break the rule ("cars
+# left overnight may be removed", "may be billed in full"), a duty, a cost or a time
+# ("may have to pay", "can take a week", "may incur the fee", "may be asked to leave").
+_NO_GRANT_AFTER_MODAL = frozenset(
+    """removed towed clamped impounded ticketed charged billed fined cancelled canceled
+    deleted disposed discarded destroyed forfeited withheld refused rejected suspended
+    terminated blocked banned penalised penalized reported recycled donated sold asked
+    have has need needs take takes want incur cost costs expect require required""".split()
+)
+# How far after a modal its verb is read ("may be towed away", "may have to").
+_MODAL_REACH = 3
+# What the answer says the "not" with in a way of its own, beside its negations: a
+# restriction, an exclusion, an alternative, a ban.
+_OWN_NOT = (_RESTRICTS | _EXCLUDING | POLARITY_NEGATORS) - {"still"} | frozenset(
+    "instead rather ban bans prohibit prohibits forbid forbids".split()
+)
+
+
+def _grants(sw: list[str], aw: list[str]) -> list[int]:
+    """Where the answer (``aw``, plain words) grants what the step (``sw``) denies: a
+    can / may / could that says no sanction, duty, cost or time; a word of permission
+    not before a noun; a "counts as" that says of the step's subject what the step
+    speaks of ("texting your instructor counts as notice" for "text messages to your
+    instructor are not accepted as notice"; not "towing counts as misuse", nor "email
+    counts as notice")."""
+    at = next((i for i, w in enumerate(sw) if w in _VERB_NEGATORS or w.endswith("n't")), 0)
+    subject, rest = content(sw[:at]), content(sw[at:])
+    out = []
+    for i, w in enumerate(aw):
+        after = aw[i + 1 : i + 1 + _MODAL_REACH]
+        if w in _MAY:
+            ok = not _NO_GRANT_AFTER_MODAL & set(after)
+        elif w in _GRANT_WORDS:
+            ok = not after or after[0] in STOPWORDS
+        elif w in _COUNTS_AS:
+            said = content(aw[i + 2 : i + 5])
+            ok = (
+                after[:1] == ["as"]
+                and any(same_word(x, y, 4) for x in said for y in rest)
+                and any(same_word(x, y, 4) for x in content(aw[max(0, i - 4) : i]) for y in subject)
+            )
+        else:
+            ok = False
+        if ok:
+            out.append(i)
+    return out
+
+
+def denial_granted(step: str, answer: str) -> bool:
+    """Whether ``answer`` grants what ``step`` denies, in words that leave the
+    negation no scope word to ground on, so that :func:`polarity_flip` finds no flip
+    ("text messages to your instructor are not accepted as notice" / "texting your
+    instructor counts as notice"; "it cannot be used for towing" / "it is fine for
+    towing"). Positive evidence on both sides: the step denies once, a verb ("not",
+    "n't", "never", "cannot"), with no restriction, condition or let-off beside it
+    (:data:`_RESTRICTS`, "free", "waived"); the answer grants (:func:`_grants`) and
+    has no negation, restriction ("only", "if", a "still" away from the grant),
+    exclusion, alternative ("instead") or ban of its own, no
+    antonym of a word of the step ("not accepted" / "rejected") and no word of the
+    step with a negative prefix ("not collected" / "uncollected"). A rewording that
+    says the "not" its own way ("must stay on the trails", "the cabins are pet-free",
+    "get towed overnight") grants nothing and is no flip."""
+    s, a = _plain(step), _plain(answer)
+    negs = _negations(s)
+    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in _VERB_NEGATORS:
+        return False
+    sw, aw = s.split(), a.split()
+    # (The step's other words of polarity: what its negations do not count, "don't
+    # forget", "neither ... nor", "free", "waived".)
+    if set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - _VERB_NEGATORS:
+        return False
+    granted = _grants(sw, aw)
+    # (A "still" right beside what grants says the grant holds on: "can still be paid
+    # back", "are still valid".)
+    still = [i for i, w in enumerate(aw) if w == "still"]
+    if (
+        not granted
+        or _negations(a)
+        or set(aw) & _OWN_NOT
+        or any(all(abs(i - g) > 1 for g in granted) for i in still)
+    ):
+        return False
+    sides = zip(_sides(s), _sides(a), strict=True)
+    if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
+        return False  # an antonym of the step's word
+    return not any(_outside(w, x) for w in content(sw) for x in aw)

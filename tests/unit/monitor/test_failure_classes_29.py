@@ -15,8 +15,9 @@ courtesy car, a dance school, a shop's car park, a key-cutting kiosk; none is a 
   "may", "valid", "eligible") and has no negation, restriction or exclusion of its
   own, no antonym of the step's word ("rejected") and no word of the step with a
   negative prefix ("uncollected"); a rewording that says the "not" its own way
-  ("must not tow", "is against the hire terms", "ignored", "counts as misuse") or
-  a sanction ("may be removed") grants nothing. Nor where another sentence says the
+  ("must not tow", "is against the hire terms", "ignored", "counts as misuse"), a
+  sanction, duty or cost ("may be removed", "may have to pay") or a word of
+  permission before a noun ("the fine print") grants nothing. Nor where another sentence says the
   part's "not".
 """
 
@@ -215,6 +216,32 @@ DANCE_START = "Book classes in the app at least a day ahead. Bring a water bottl
             "bays overnight.",
             {0: "negated", 1: "covered"},
             "polarity flipped in a part stated in another sentence (negation)",
+        ),
+        (
+            PARK,
+            "Show your receipt. The car park is free for customers, and cars in the bays "
+            "overnight may have to pay a penalty fee.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and the fine print of the hire bans towing a trailer with it.",
+            {0: "covered", 1: "covered"},
+            None,
+        ),
+        (
+            CAR,
+            CAR_START + "and it can still be used for towing a small trailer.",
+            {0: "negated", 1: "covered"},
+            None,
+        ),
+        (
+            DANCE,
+            DANCE_START + "Messages to your teacher count as a courtesy, while the app "
+            "counts as a booking.",
+            {0: "covered", 1: "covered"},
+            None,
         ),
         (
             DANCE,
