@@ -66,6 +66,7 @@ from monitor.text.lexicon import (
     STOPWORDS,
     TERM_CLASS_WORDS,
     UP_WORDS,
+    VERB_NEGATORS,
     paid_with,
 )
 from monitor.text.polarity import (
@@ -1878,7 +1879,7 @@ def _denies(part: list[str], text: str, p: int) -> bool:
     """Whether ``text`` has the word the part's denial governs, the first content
     word after its "not" ("... are not accepted as a booking" / "They are not accepted
     as a booking, though.")."""
-    at = next((i for i, w in enumerate(part) if w in ("not", "n't", "never", "cannot")), None)
+    at = next((i for i, w in enumerate(part) if w in VERB_NEGATORS), None)
     denied = content(part[at + 1 :])[:1] if at is not None else []
     return bool(denied) and _count(denied[0], tokens(text), p) > 0
 

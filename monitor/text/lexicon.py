@@ -87,6 +87,8 @@ def inflections(verb: str) -> set[str]:
 COMMON_VERBS = frozenset({f for v in _VERBS for f in inflections(v)} | set(_IRREGULAR))
 # Negators and negative phrasings that flip a clause's polarity.
 NEGATORS = frozenset("""not no never cannot none nobody nothing neither nor without n't""".split())
+# The negators that deny a verb ("is not accepted", "can't be used", "never opens").
+VERB_NEGATORS = frozenset({"not", "n't", "never", "cannot"})
 # Words that negate like a negator for polarity (not for content): "unless" is "if
 # not"; "waived" and "free" say that nothing is charged, as "no fee" does.
 POLARITY_NEGATORS = NEGATORS | frozenset("unless waive waived waives free".split())

@@ -41,6 +41,7 @@ from monitor.text.lexicon import (
     SAME_CLASS_WORDS,
     STOPWORDS,
     TIMES_WORDS,
+    VERB_NEGATORS,
     inflections,
 )
 from monitor.text.quantities import SPELLED_NUMBERS, quantities
@@ -1388,7 +1389,6 @@ def _one_for_coordinated(
 _OR_PAIRS_MAX = 10_000
 
 
-_VERB_NEGATORS = frozenset({"not", "n't", "never", "cannot"})
 _OWN_AUX = frozenset({"do", "does", "did"})
 
 
@@ -1400,7 +1400,7 @@ def _or_joins(words_: list[str]) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for i, w in enumerate(words_):
         # (A verb's negator: "without a care label or labelled ..." joins no verbs.)
-        if w in out or not any(x in _VERB_NEGATORS for x in words_[max(0, i - 3) : i]):
+        if w in out or not any(x in VERB_NEGATORS for x in words_[max(0, i - 3) : i]):
             continue
         for j in range(i + 1, min(i + 5, len(words_))):
             if words_[j] == "or":
@@ -2248,7 +2248,7 @@ def _signs(padded: str) -> tuple[bool, bool]:
     cancelled unless ..." as "you can cancel" does; "free with a doctor's note" is the
     exception of "charged in full unless you have a medical certificate")."""
     ws = padded.split()
-    return any(w in _VERB_NEGATORS for w in ws), any(w in _SIGNS or w == "n't" for w in ws)
+    return any(w in VERB_NEGATORS for w in ws), any(w in _SIGNS or w == "n't" for w in ws)
 
 
 def _unheard_unless(text: str, other: str, more: Sequence[str] = ()) -> str:
@@ -2813,7 +2813,7 @@ def _grants(sw: list[str], aw: list[str]) -> list[int]:
     speaks of ("texting your instructor counts as notice" for "text messages to your
     instructor are not accepted as notice"; not "towing counts as misuse", nor "email
     counts as notice")."""
-    at = next((i for i, w in enumerate(sw) if w in _VERB_NEGATORS or w.endswith("n't")), 0)
+    at = next((i for i, w in enumerate(sw) if w in VERB_NEGATORS), 0)
     subject, rest = content(sw[:at]), content(sw[at:])
     out = []
     for i, w in enumerate(aw):
@@ -2845,19 +2845,19 @@ def denial_granted(step: str, answer: str) -> bool:
     "n't", "never", "cannot"), with no restriction, condition or let-off beside it
     (:data:`_RESTRICTS`, "free", "waived"); the answer grants (:func:`_grants`) and
     has no negation, restriction ("only", "if", a "still" away from the grant),
-    exclusion, alternative ("instead") or ban of its own, no
-    antonym of a word of the step ("not accepted" / "rejected") and no word of the
-    step with a negative prefix ("not collected" / "uncollected"). A rewording that
-    says the "not" its own way ("must stay on the trails", "the cabins are pet-free",
-    "get towed overnight") grants nothing and is no flip."""
+    exclusion, alternative ("instead") or ban of its own, no antonym of a word of the
+    step ("not accepted" / "rejected") and no word of the step with a negative prefix
+    ("not collected" / "uncollected"). A rewording that says the "not" its own way
+    ("must stay on the trails", "the cabins are pet-free", "get towed overnight")
+    grants nothing and is no flip."""
     s, a = _plain(step), _plain(answer)
     negs = _negations(s)
-    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in _VERB_NEGATORS:
+    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in VERB_NEGATORS:
         return False
     sw, aw = s.split(), a.split()
     # (The step's other words of polarity: what its negations do not count, "don't
     # forget", "neither ... nor", "free", "waived".)
-    if set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - _VERB_NEGATORS:
+    if set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - VERB_NEGATORS:
         return False
     granted = _grants(sw, aw)
     # (A "still" right beside what grants says the grant holds on: "can still be paid
