@@ -2859,15 +2859,14 @@ def denial_granted(step: str, answer: str) -> bool:
     # forget", "neither ... nor", "free", "waived".)
     if set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - VERB_NEGATORS:
         return False
-    granted = _grants(sw, aw)
+    granted = set(_grants(sw, aw))
     # (A "still" right beside what grants says the grant holds on: "can still be paid
     # back", "are still valid".)
-    still = [i for i, w in enumerate(aw) if w == "still"]
     if (
         not granted
         or _negations(a)
         or set(aw) & _OWN_NOT
-        or any(all(abs(i - g) > 1 for g in granted) for i in still)
+        or any(w == "still" and not {i - 1, i + 1} & granted for i, w in enumerate(aw))
     ):
         return False
     sides = zip(_sides(s), _sides(a), strict=True)
