@@ -1037,15 +1037,17 @@ class StepVerifier:
                 and denial_granted(part, unit)
             ):
                 flip = "negation"
+            if not (flip and "negation" in flip.split(" + ")):
+                continue
+            # (Each side's negations counted once: their parity is its polarity.)
+            n_part, n_unit = negation_count(part), negation_count(unit)
             if (
-                flip
-                and "negation" in flip.split(" + ")
-                and (
-                    (polarity(part) == 1 and polarity(unit) == 0)
+                (
+                    (n_part % 2 == 1 and n_unit % 2 == 0)
                     # One negation of several lost, the others kept ("we cannot
                     # settle your claim without one" -> "we can settle your claim
                     # without one").
-                    or negation_count(part) == negation_count(unit) + 1 >= 2
+                    or n_part == n_unit + 1 >= 2
                 )
                 # A negator or "free", not only "waive" said another way ("we can
                 # waive it once a year" / "we can let it go once a year").
@@ -1803,7 +1805,7 @@ class StepVerifier:
                     # (Not where another sentence says the part's "not": "Texts reach
                     # the instructor as a courtesy. They are not accepted as official
                     # notice, though.")
-                    and not any(negation_count(r) and _denies(part_words, r, p) for r in rest)
+                    and not _denied_elsewhere(part_words, rest, p)
                 ):
                     flip = "negation"
                 reasons = flip.split(" + ") if flip else []
@@ -1875,13 +1877,15 @@ _CONDITIONAL = frozenset("if only unless except when whenever provided once".spl
 _PART_SLACK = 3
 
 
-def _denies(part: list[str], text: str, p: int) -> bool:
-    """Whether ``text`` has the word the part's denial governs, the first content
-    word after its "not" ("... are not accepted as a booking" / "They are not accepted
-    as a booking, though.")."""
+def _denied_elsewhere(part: list[str], texts: Sequence[str], p: int) -> bool:
+    """Whether one of ``texts`` negates and has the word the part's denial governs,
+    the first content word after its "not" ("... are not accepted as a booking" /
+    "They are not accepted as a booking, though.")."""
     at = next((i for i, w in enumerate(part) if w in VERB_NEGATORS), None)
     denied = content(part[at + 1 :])[:1] if at is not None else []
-    return bool(denied) and _count(denied[0], tokens(text), p) > 0
+    return bool(denied) and any(
+        _count(denied[0], tokens(t), p) > 0 and negation_count(t) > 0 for t in texts
+    )
 
 
 def _close_together(words: list[str], ws: list[str], p: int) -> bool:

@@ -2806,7 +2806,7 @@ _OWN_NOT = (_RESTRICTS | _EXCLUDING | POLARITY_NEGATORS) - {"still"} | frozenset
 )
 
 
-def _grants(sw: list[str], aw: list[str]) -> list[int]:
+def _grants(sw: list[str], aw: list[str]) -> set[int]:
     """Where the answer (``aw``, plain words) grants what the step (``sw``) denies: a
     can / may / could that says no sanction, duty, cost or time; a word of permission
     not before a noun; a "counts as" that says of the step's subject what the step
@@ -2815,7 +2815,7 @@ def _grants(sw: list[str], aw: list[str]) -> list[int]:
     counts as notice")."""
     at = next((i for i, w in enumerate(sw) if w in VERB_NEGATORS), 0)
     subject, rest = content(sw[:at]), content(sw[at:])
-    out = []
+    out = set()
     for i, w in enumerate(aw):
         after = aw[i + 1 : i + 1 + _MODAL_REACH]
         if w in _MAY:
@@ -2832,7 +2832,7 @@ def _grants(sw: list[str], aw: list[str]) -> list[int]:
         else:
             ok = False
         if ok:
-            out.append(i)
+            out.add(i)
     return out
 
 
@@ -2859,7 +2859,7 @@ def denial_granted(step: str, answer: str) -> bool:
     # forget", "neither ... nor", "free", "waived".)
     if set(sw) & (_RESTRICTS | POLARITY_NEGATORS) - VERB_NEGATORS:
         return False
-    granted = set(_grants(sw, aw))
+    granted = _grants(sw, aw)
     # (A "still" right beside what grants says the grant holds on: "can still be paid
     # back", "are still valid".)
     if (
