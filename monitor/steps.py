@@ -66,12 +66,13 @@ from monitor.text.lexicon import (
     STOPWORDS,
     TERM_CLASS_WORDS,
     UP_WORDS,
-    VERB_NEGATORS,
     paid_with,
 )
 from monitor.text.polarity import (
     ZERO_AMOUNT,
+    denial_affirmed,
     denial_granted,
+    denied_word,
     free_of,
     negation_count,
     plain_bounds,
@@ -1714,7 +1715,45 @@ class StepVerifier:
         split = self._moved_part(step, full, al, seg.at, held)
         if split:
             return split
+        if self._affirmed_part(step, seg, al):
+            return (
+                "negated",
+                "polarity flipped in a part stated in another clause (negation)",
+                False,
+            )
         return "covered", "", False
+
+    def _affirmed_part(self, step: RefStep, seg: Segment, al: _Alignment) -> bool:
+        """A part of the step that denies one thing (a verb negation, "we cannot load
+        your things while anything is owing"), where the segment the step is aligned
+        with lacks the denied word and the one clause of the answer that has it says
+        it with no "not" (:func:`denial_affirmed`): "It has to be cleared three days
+        before; if anything is still owing, the crew will still load your things".
+        That clause states the part where it is a sibling of the segment in one
+        sentence and shares another word with the part, or where it has half of the
+        part's other words or more (at least one). A word the answer uses twice or
+        not at all says nothing here."""
+        p = self.config.stem_prefix
+        here = tokens(seg.text)
+        clauses = [(at, u) for at, _, text in al.sentences for u in _parts(text) or [text]]
+        for part in _parts(step.masked):
+            pw = tokens(part)
+            d = denied_word(pw)
+            if d is None or any(same_word(d, x, p) for x in here):
+                continue
+            homes = [(at, u) for at, u in clauses if any(same_word(d, x, p) for x in tokens(u))]
+            if len(homes) != 1:
+                continue
+            at, u = homes[0]
+            said = content(tokens(u))
+            rest = [w for w in content(pw) if w != d]
+            shared = sum(any(same_word(w, x, p) for x in said) for w in rest)
+            sibling = seg.kind == "clause" and at == seg.at and u.strip() != seg.text.strip()
+            if not (sibling or shared >= max(1, len(rest) / 2)):
+                continue
+            if denial_affirmed(part, u):
+                return True
+        return False
 
     def _moved_part(
         self,
@@ -1881,10 +1920,9 @@ def _denied_elsewhere(part: list[str], texts: Sequence[str], p: int) -> bool:
     """Whether one of ``texts`` negates and has the word the part's denial governs,
     the first content word after its "not" ("... are not accepted as a booking" /
     "They are not accepted as a booking, though.")."""
-    at = next((i for i, w in enumerate(part) if w in VERB_NEGATORS), None)
-    denied = content(part[at + 1 :])[:1] if at is not None else []
-    return bool(denied) and any(
-        _count(denied[0], tokens(t), p) > 0 and negation_count(t) > 0 for t in texts
+    denied = denied_word(part)
+    return denied is not None and any(
+        _count(denied, tokens(t), p) > 0 and negation_count(t) > 0 for t in texts
     )
 
 

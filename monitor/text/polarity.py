@@ -2873,3 +2873,37 @@ def denial_granted(step: str, answer: str) -> bool:
     if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
         return False  # an antonym of the step's word
     return not any(_outside(w, x) for w in content(sw) for x in aw)
+
+
+def denied_word(words: Sequence[str]) -> str | None:
+    """The word a text's first verb negation governs: the first content word after
+    its "not", "n't", "never" or "cannot" ("claims are not accepted after 48 hours" ->
+    "accepted"); None where it has none."""
+    at = next((i for i, w in enumerate(words) if w in VERB_NEGATORS), None)
+    after = content(list(words[at + 1 :])) if at is not None else []
+    return after[0] if after else None
+
+
+def denial_affirmed(step: str, clause: str) -> bool:
+    """Whether ``clause`` says, with no "not" of any kind, what ``step`` denies once,
+    with a verb negation: the step's one negation is a verb's, and the clause has no
+    negation, restriction, exclusion, alternative or ban (:data:`_OWN_NOT`), no
+    antonym of a word of the step and no word of the step with a negative prefix
+    ("we cannot load your things while anything is owing" / "if anything is owing,
+    the crew will still load your things"; not "the deposit is not refundable" / "the
+    deposit is non-refundable", nor "texts are not accepted" / "texts are rejected").
+    Not where both state a quantity: a bound is said from either side ("cannot be
+    moved more than twice" / "may be moved a maximum of two times"), and the quantity
+    rules read it. Whether the clause has the denied word (:func:`denied_word`) is the caller's to
+    read: where it stands in the answer says whether the clause states the step."""
+    s, a = _plain(step), _plain(clause)
+    negs = _negations(s)
+    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in VERB_NEGATORS:
+        return False
+    sw, aw = s.split(), a.split()
+    if _negations(a) or set(aw) & _OWN_NOT or (quantities(step) and quantities(clause)):
+        return False
+    sides = zip(_sides(s), _sides(a), strict=True)
+    if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
+        return False
+    return not any(_outside(w, x) for w in content(sw) for x in aw)
