@@ -1715,7 +1715,7 @@ class StepVerifier:
         split = self._moved_part(step, full, al, seg.at, held)
         if split:
             return split
-        if self._affirmed_part(step, seg, al):
+        if self._affirmed_part(step, seg, al, held):
             return (
                 "negated",
                 "polarity flipped in a part stated in another clause (negation)",
@@ -1723,16 +1723,22 @@ class StepVerifier:
             )
         return "covered", "", False
 
-    def _affirmed_part(self, step: RefStep, seg: Segment, al: _Alignment) -> bool:
+    def _affirmed_part(
+        self, step: RefStep, seg: Segment, al: _Alignment, held: frozenset[int]
+    ) -> bool:
         """A part of the step that denies one thing (a verb negation, "we cannot load
-        your things while anything is owing"), where the segment the step is aligned
-        with lacks the denied word and the one clause of the answer that has it says
-        it with no "not" (:func:`denial_affirmed`): "It has to be cleared three days
-        before; if anything is still owing, the crew will still load your things".
-        That clause states the part where it is a sibling of the segment in one
-        sentence and shares another word with the part, or where it has half of the
-        part's other words or more (at least one). A word the answer uses twice or
-        not at all says nothing here."""
+        your belongings while any amount is outstanding"), where the segment the step
+        is aligned with lacks the denied word and the one clause of the answer that has
+        it (the word itself or its family with the same first letters: not "download"
+        for "load") says it with no "not" (:func:`denial_affirmed`): "It has to be
+        cleared three days before; if anything is still owing, the crew will still
+        load your things". That clause states the part where it is a sibling of the
+        segment in one sentence and shares another word with the part or says the
+        denied thing holds all the same ("still", "even"; and one that names a time
+        or condition, "we load once it is cleared", only so); or where it stands in a
+        sentence no other step is aligned with (``held``) and has half of the part's
+        other words, two at least. A word the answer uses in two clauses, or not at
+        all, says nothing here."""
         p = self.config.stem_prefix
         here = tokens(seg.text)
         clauses = [(at, u) for at, _, text in al.sentences for u in _parts(text) or [text]]
@@ -1741,15 +1747,23 @@ class StepVerifier:
             d = denied_word(pw)
             if d is None or any(same_word(d, x, p) for x in here):
                 continue
-            homes = [(at, u) for at, u in clauses if any(same_word(d, x, p) for x in tokens(u))]
+            homes = [
+                (at, u)
+                for at, u in clauses
+                if any(same_word(d, x, p) and x[:3] == d[:3] for x in tokens(u))
+            ]
             if len(homes) != 1:
                 continue
             at, u = homes[0]
-            said = content(tokens(u))
+            uw = tokens(u)
+            said = content(uw)
             rest = [w for w in content(pw) if w != d]
             shared = sum(any(same_word(w, x, p) for x in said) for w in rest)
-            sibling = seg.kind == "clause" and at == seg.at and u.strip() != seg.text.strip()
-            if not (sibling or shared >= max(1, len(rest) / 2)):
+            if seg.kind == "clause" and at == seg.at and u.strip() != seg.text.strip():
+                regardless = bool(_REGARDLESS & set(uw))
+                if not (regardless or (shared and not _TIMED & set(uw))):
+                    continue
+            elif set(at) & held or shared < max(2, len(rest) / 2):
                 continue
             if denial_affirmed(part, u):
                 return True
@@ -1912,6 +1926,11 @@ _STATING = frozenset(
 )
 # Words that make a sentence's statement conditional or an exception.
 _CONDITIONAL = frozenset("if only unless except when whenever provided once".split())
+# Words that say a thing holds whatever the condition ("we will still load your things").
+_REGARDLESS = frozenset("still even".split())
+# Words that tie a statement to a time or condition ("we load once it is cleared", "as
+# soon as", "after payment"): the other side of a denial's condition, said as a grant.
+_TIMED = _CONDITIONAL | frozenset("after before soon again until".split())
 # How many words a short part's words may have between them in another sentence.
 _PART_SLACK = 3
 

@@ -1,6 +1,7 @@
 """A part of a step whose one denial is lost in a clause the step was not aligned
 with (issue 19, class 4), on hand-written cases from invented domains (a removals
-firm, a tool-hire branch, a piano teacher; none is a bench seed).
+firm, a tool-hire branch, a piano teacher, and a review's gym, car hire, ferry, vet,
+pottery, library, campsite and gift cards; none is a bench seed).
 
 A paraphrase states a two-part step in one sentence of two clauses, and the step is
 aligned with the clause of its first part: the clause of the second part is never
@@ -9,9 +10,13 @@ load your belongings while any amount is outstanding") and the one clause of the
 answer with the denied word says it with no "not" of any kind ("if anything is
 still owing, the crew will still load your things"), the part is flipped. Read only
 where that clause is the aligned clause's sibling in one sentence, or has half of
-the part's other words; not where the clause says the "not" its own way ("only",
-"refused", a negative prefix), nor where both state a bound ("cannot be moved more
-than twice" / "may be moved a maximum of two times").
+the part's other words (two at least) in a sentence no other step is aligned with. A
+sibling clause must share a word with the part or say that the denied thing holds all
+the same ("still", "even"), and one that names a time or condition ("we load once it
+is cleared", "after payment") only the latter. Not where the clause says the "not" its
+own way ("only", "refused", a negative prefix), nor where both state a bound ("cannot
+be moved more than twice" / "may be moved a maximum of two times"), nor where the
+denied word is only the end of another ("download" for "load").
 """
 
 from __future__ import annotations
@@ -81,7 +86,10 @@ FLIPPED = "polarity flipped in a part stated in another clause (negation)"
         (TOOLS, TOOLS_START + "once the doors shut, late drop-offs are still accepted.", True),
         (TOOLS, TOOLS_START + "once the doors shut, late drop-offs are turned away.", False),
         (PIANO, PIANO_START + "we will still reschedule it for you.", True),
-        (PIANO, PIANO_START + "it is rescheduled for another week.", True),
+        # A sibling clause that shares no word with the part and does not say the
+        # denied thing holds all the same ("still") is not read: as often another
+        # statement ("late vehicles miss the sailing; drivers board by the rear ramp").
+        (PIANO, PIANO_START + "it is rescheduled for another week.", False),
         (PIANO, PIANO_START + "we won't reschedule it for you.", False),
         (PIANO, PIANO_START + "it is gone for good.", False),
         (PIANO, PIANO_START + "we reschedule it only for illness.", False),
@@ -94,6 +102,229 @@ def test_a_denial_lost_in_a_sibling_clause(ref, answer, flipped):
     )
     if flipped:
         assert verdicts[0].cue == FLIPPED
+
+
+# Correct paraphrases a helper review wrote against the rule's first version (each
+# read as a flip there): a sibling clause with no word of the part, a time or
+# condition said as the grant's other side, another word's family ("download" for
+# "load"), a sentence another step is aligned with.
+REVIEWED_STEPS = {
+    "gym": [
+        (
+            "Your membership fee must be paid by direct debit on the first day of each month, and"
+            " we cannot admit you to the gym while a payment has failed."
+        ),
+        ("Bring a towel."),
+    ],
+    "car": [
+        (
+            "The car must be returned with a full tank of fuel by noon on the return date, and we"
+            " cannot refund unused rental days."
+        ),
+        ("Check the tyres."),
+    ],
+    "ferry": [
+        (
+            "Vehicle tickets must be booked online at least 48 hours before departure, and we "
+            "cannot board vehicles that arrive after check-in closes."
+        ),
+        ("Print your ticket."),
+    ],
+    "vet": [
+        (
+            "Your pet must fast for twelve hours before the surgery appointment, and we cannot "
+            "operate on animals that have eaten that morning."
+        ),
+        ("Bring the vaccination card."),
+    ],
+    "pottery": [
+        (
+            "Glazed pieces must be left on the drying shelf for a full week before kiln day, and "
+            "we cannot fire pieces that are still damp."
+        ),
+        ("Wear an apron."),
+    ],
+    "library": [
+        (
+            "Borrowed books must be returned to the front desk within 21 days of checkout, and "
+            "damaged books cannot be renewed online."
+        ),
+        ("Keep your library card."),
+    ],
+    "camp": [
+        (
+            "Campers must check in at the reception hut before 8 pm on the day of arrival, and "
+            "campfires are not allowed outside the marked fire rings."
+        ),
+        ("Pack a torch."),
+    ],
+    "gift": [
+        (
+            "Gift cards must be activated at the till within 30 days of purchase, and gift cards "
+            "cannot be used for online orders."
+        ),
+        ("Keep the receipt."),
+    ],
+    "move": [
+        (
+            "The balance must be paid in full three working days before your move, and we cannot "
+            "load your belongings while any amount is outstanding."
+        ),
+        ("Label each box."),
+    ],
+}
+REVIEWED = [
+    (
+        "gym",
+        (
+            "Bring a towel, and once a failed payment is cleared we admit you to the gym again. "
+            "The membership fee has to be paid by direct debit on the first day of every month."
+        ),
+    ),
+    (
+        "car",
+        (
+            "Check the tyres. The car has to come back with a full tank of fuel by noon on the "
+            "return date; if you bring the car back early, the refund covers the fuel deposit "
+            "alone."
+        ),
+    ),
+    (
+        "car",
+        (
+            "Check the tyres. The car has to come back with a full tank of fuel by noon on the "
+            "return date; if you bring the car back early, we refund the deposit and keep the "
+            "rest."
+        ),
+    ),
+    (
+        "ferry",
+        (
+            "Print your ticket. Vehicle tickets have to be booked online at least 48 hours before"
+            " departure; late vehicles miss the sailing, and foot passengers board by the side "
+            "ramp."
+        ),
+    ),
+    (
+        "ferry",
+        (
+            "Print your ticket. Vehicle tickets have to be booked online at least 48 hours before"
+            " departure; late vehicles miss the sailing; drivers board by the rear ramp."
+        ),
+    ),
+    (
+        "vet",
+        (
+            "Bring the vaccination card. Your pet has to fast for twelve hours before the surgery"
+            " appointment; a fed pet is sent home; the operating theatre opens at eight."
+        ),
+    ),
+    (
+        "vet",
+        (
+            "Bring the vaccination card, and we operate on animals in the order they arrive that "
+            "morning. Your pet has to fast for twelve hours before the surgery appointment; a pet"
+            " that has eaten is sent home."
+        ),
+    ),
+    (
+        "pottery",
+        (
+            "Wear an apron, and we fire pieces in the order they were glazed. Glazed pieces have "
+            "to sit on the drying shelf for a full week before kiln day; damp pieces wait."
+        ),
+    ),
+    (
+        "pottery",
+        (
+            "Wear an apron. Glazed pieces have to sit on the drying shelf for a full week before "
+            "kiln day; damp pieces wait. Pieces are fired in the order they dried."
+        ),
+    ),
+    (
+        "library",
+        (
+            "Keep your library card, and damaged books are renewed at the desk. Borrowed books "
+            "have to go back to the front desk within 21 days of checkout."
+        ),
+    ),
+    (
+        "camp",
+        (
+            "Pack a torch, and campfires are allowed in the marked fire rings. Campers have to "
+            "check in at the reception hut before 8 pm on the day of arrival."
+        ),
+    ),
+    (
+        "gift",
+        (
+            "Keep the receipt; we use its number to replace a lost gift card. Gift cards have to "
+            "be activated at the till within 30 days of purchase; they are for in-store "
+            "purchases."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; the crew downloads the inventory "
+            "to a tablet."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; download the inventory app before "
+            "the day."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; the crew brings a loading ramp."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; boxes heavier than 20 kg overload "
+            "the trolley."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; we are happy to load your things "
+            "once it is cleared."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; we load your things as soon as it "
+            "is cleared."
+        ),
+    ),
+    (
+        "move",
+        (
+            "Label each box. The balance has to be paid in full three working days before the "
+            "move; if anything is owing, everything stays put; loading resumes after payment."
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("domain", "answer"), REVIEWED)
+def test_no_flip_where_the_clause_does_not_state_the_part(domain, answer):
+    steps = REVIEWED_STEPS[domain]
+    ref = item(domain, " ".join(steps), steps)
+    assert [v.status for v in StepVerifier().verify(ref, answer, [])] == ["covered", "covered"]
 
 
 def test_the_word_a_denial_governs():
