@@ -1734,11 +1734,13 @@ class StepVerifier:
         cleared three days before; if anything is still owing, the crew will still
         load your things". That clause states the part where it is a sibling of the
         segment in one sentence and shares another word with the part or says the
-        denied thing holds all the same ("still", "even"; and one that names a time
-        or condition, "we load once it is cleared", only so); or where it stands in a
+        denied thing holds all the same ("still"; and one that names a time, "we load
+        once it is cleared", "after payment", only so); or where it stands in a
         sentence no other step is aligned with (``held``) and has half of the part's
         other words, two at least. A word the answer uses in two clauses, or not at
-        all, says nothing here."""
+        all, says nothing here. (The segment lacks the denied word where no word of
+        it is of the word's family at all, "unload" included: a segment that may
+        state the part is left to the other rules.)"""
         p = self.config.stem_prefix
         here = tokens(seg.text)
         clauses = [(at, u) for at, _, text in al.sentences for u in _parts(text) or [text]]
@@ -1759,9 +1761,9 @@ class StepVerifier:
             said = content(uw)
             rest = [w for w in content(pw) if w != d]
             shared = sum(any(same_word(w, x, p) for x in said) for w in rest)
-            if seg.kind == "clause" and at == seg.at and u.strip() != seg.text.strip():
-                regardless = bool(_REGARDLESS & set(uw))
-                if not (regardless or (shared and not _TIMED & set(uw))):
+            # (``u`` is not the segment itself: the segment lacks the denied word.)
+            if seg.kind == "clause" and at == seg.at:
+                if not ("still" in uw or (shared and not _TIMED & set(uw))):
                     continue
             elif set(at) & held or shared < max(2, len(rest) / 2):
                 continue
@@ -1926,11 +1928,11 @@ _STATING = frozenset(
 )
 # Words that make a sentence's statement conditional or an exception.
 _CONDITIONAL = frozenset("if only unless except when whenever provided once".split())
-# Words that say a thing holds whatever the condition ("we will still load your things").
-_REGARDLESS = frozenset("still even".split())
-# Words that tie a statement to a time or condition ("we load once it is cleared", "as
-# soon as", "after payment"): the other side of a denial's condition, said as a grant.
-_TIMED = _CONDITIONAL | frozenset("after before soon again until".split())
+# Words that tie a statement to a time ("we load once it is cleared", "as soon as",
+# "after payment"): the other side of a denial's condition, said as a grant. (A
+# condition or restriction, "if", "when", "until", "only", "even", is refused by
+# denial_affirmed itself.)
+_TIMED = frozenset("once after before soon again".split())
 # How many words a short part's words may have between them in another sentence.
 _PART_SLACK = 3
 

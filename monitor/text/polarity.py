@@ -2851,8 +2851,7 @@ def denial_granted(step: str, answer: str) -> bool:
     ("must stay on the trails", "the cabins are pet-free", "get towed overnight")
     grants nothing and is no flip."""
     s, a = _plain(step), _plain(answer)
-    negs = _negations(s)
-    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in VERB_NEGATORS:
+    if not _one_verb_denial(s):
         return False
     sw, aw = s.split(), a.split()
     # (The step's other words of polarity: what its negations do not count, "don't
@@ -2869,10 +2868,25 @@ def denial_granted(step: str, answer: str) -> bool:
         or any(w == "still" and not {i - 1, i + 1} & granted for i, w in enumerate(aw))
     ):
         return False
+    return not _turned_in_words(s, a)
+
+
+def _one_verb_denial(s: str) -> bool:
+    """Whether a plain text has one negation, a verb's ("not", "n't", "never",
+    "cannot")."""
+    negs = _negations(s)
+    return len(negs) == 1 and (negs[0][0] or "").split("+")[-1] in VERB_NEGATORS
+
+
+def _turned_in_words(s: str, a: str) -> bool:
+    """Whether a plain text ``a`` says the "not" of ``s`` in a word of its own: an
+    antonym of a word of ``s`` ("not accepted" / "rejected") or a word of ``s`` with a
+    negative prefix ("not collected" / "uncollected")."""
     sides = zip(_sides(s), _sides(a), strict=True)
     if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
-        return False  # an antonym of the step's word
-    return not any(_outside(w, x) for w in content(sw) for x in aw)
+        return True
+    aw = a.split()
+    return any(_outside(w, x) for w in content(s.split()) for x in aw)
 
 
 def denied_word(words: Sequence[str]) -> str | None:
@@ -2887,7 +2901,8 @@ def denied_word(words: Sequence[str]) -> str | None:
 def denial_affirmed(step: str, clause: str) -> bool:
     """Whether ``clause`` says, with no "not" of any kind, what ``step`` denies once,
     with a verb negation: the step's one negation is a verb's, and the clause has no
-    negation, restriction, exclusion, alternative or ban (:data:`_OWN_NOT`), no
+    negation, restriction or condition ("only", "even", "if", "when", "until"),
+    exclusion, alternative or ban (:data:`_OWN_NOT`; a "still" is none), no
     antonym of a word of the step and no word of the step with a negative prefix
     ("we cannot load your things while anything is owing" / "if anything is owing,
     the crew will still load your things"; not "the deposit is not refundable" / "the
@@ -2897,13 +2912,8 @@ def denial_affirmed(step: str, clause: str) -> bool:
     rules read it. Whether the clause has the denied word (:func:`denied_word`) is the caller's to
     read: where it stands in the answer says whether the clause states the step."""
     s, a = _plain(step), _plain(clause)
-    negs = _negations(s)
-    if len(negs) != 1 or (negs[0][0] or "").split("+")[-1] not in VERB_NEGATORS:
+    if not _one_verb_denial(s):
         return False
-    sw, aw = s.split(), a.split()
-    if _negations(a) or set(aw) & _OWN_NOT or (quantities(step) and quantities(clause)):
+    if _negations(a) or set(a.split()) & _OWN_NOT or (quantities(step) and quantities(clause)):
         return False
-    sides = zip(_sides(s), _sides(a), strict=True)
-    if any((ls and ra and not la) or (rs and la and not ra) for (ls, rs), (la, ra) in sides):
-        return False
-    return not any(_outside(w, x) for w in content(sw) for x in aw)
+    return not _turned_in_words(s, a)

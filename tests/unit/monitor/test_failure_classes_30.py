@@ -21,9 +21,11 @@ denied word is only the end of another ("download" for "load").
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from monitor.steps import StepVerifier
+from monitor.steps import RefStep, Segment, StepVerifier
 from monitor.text.polarity import denial_affirmed, denied_word
 from monitor.text.tokens import tokens
 from tests.unit.monitor.test_failure_classes import item
@@ -351,3 +353,68 @@ def test_the_word_a_denial_governs():
 )
 def test_a_denial_affirmed(step, clause, affirmed):
     assert denial_affirmed(step, clause) is affirmed
+
+
+STEP = RefStep(
+    0,
+    "The crate must be booked a day ahead, and we cannot ship crates that are not sealed.",
+    "The crate must be booked a day ahead, and we cannot ship crates that are not sealed.",
+    True,
+)
+ONE_DENIAL = RefStep(
+    0,
+    "Pallets must be booked a day ahead, and we cannot ship open pallets to islands.",
+    "Pallets must be booked a day ahead, and we cannot ship open pallets to islands.",
+    True,
+)
+
+
+def _affirmed(step: RefStep, sentences: list[str], aligned: str, held=frozenset()) -> bool:
+    """The rule on its own, where the step is aligned with the clause ``aligned`` of
+    the answer's first sentence: the answer given as its sentences."""
+    al = SimpleNamespace(
+        sentences=tuple(((i,), tokens(text), text) for i, text in enumerate(sentences))
+    )
+    seg = Segment(aligned, aligned, "clause", sentences[0], (0,))
+    return StepVerifier()._affirmed_part(step, seg, al, frozenset(held))
+
+
+@pytest.mark.parametrize(
+    ("sentences", "affirmed"),
+    [
+        # A sibling clause that shares a word with the part.
+        (["Book pallets a day ahead; open pallets go to islands by ship."], True),
+        # ... that names a time: the other side of a condition, unless "still".
+        (["Book pallets a day ahead; open pallets ship to islands once sealed."], False),
+        (["Book pallets a day ahead; once booked, open pallets still ship to islands."], True),
+        # ... that restricts: refused whatever else it says.
+        (["Book pallets a day ahead; open pallets ship only to the mainland."], False),
+        # Another sentence, half of the part's other words, two at least.
+        (["Book pallets a day ahead.", "We ship open pallets to the islands."], True),
+        (["Book pallets a day ahead.", "We ship open crates by air."], False),
+        # The denied word in two clauses: which one states the part is open.
+        (["Book pallets a day ahead; open pallets ship to islands.", "We ship daily."], False),
+        # The aligned clause has a word of the family: it may state the part.
+        (["Book pallets a day ahead for shipment; open pallets ship to islands."], False),
+    ],
+)
+def test_where_the_clause_states_the_part(sentences, affirmed):
+    aligned = sentences[0].split(";")[0].split(".")[0]
+    assert _affirmed(ONE_DENIAL, sentences, aligned) is affirmed
+
+
+def test_a_sentence_another_step_holds_is_not_read():
+    sentences = ["Book pallets a day ahead.", "We ship open pallets to the islands."]
+    assert _affirmed(ONE_DENIAL, sentences, sentences[0], held={1}) is False
+
+
+def test_two_denials_are_not_this_rule():
+    # "cannot ship ... not sealed": one negation of two lost is _part_flip's.
+    assert (
+        _affirmed(
+            STEP,
+            ["Book crates a day ahead; crates that are not sealed ship."],
+            "Book crates a day ahead",
+        )
+        is False
+    )
