@@ -2904,13 +2904,14 @@ def denial_affirmed(step: str, clause: str) -> bool:
     negation, restriction or condition ("only", "even", "if", "when", "until"),
     exclusion, alternative or ban (:data:`_OWN_NOT`; a "still" is none), no
     antonym of a word of the step and no word of the step with a negative prefix
-    ("we cannot load your things while anything is owing" / "if anything is owing,
-    the crew will still load your things"; not "the deposit is not refundable" / "the
-    deposit is non-refundable", nor "texts are not accepted" / "texts are rejected").
-    Not where both state a quantity: a bound is said from either side ("cannot be
-    moved more than twice" / "may be moved a maximum of two times"), and the quantity
-    rules read it. Whether the clause has the denied word (:func:`denied_word`) is the caller's to
-    read: where it stands in the answer says whether the clause states the step."""
+    ("we cannot load your things while anything is owing" / "the crew will still
+    load your things"; not "the deposit is not refundable" / "the deposit is
+    non-refundable", nor "texts are not accepted" / "texts are rejected", nor "we load
+    your things if nothing is owing"). Not where both state a quantity: a bound is
+    said from either side ("cannot be moved more than twice" / "may be moved a maximum
+    of two times"), and the quantity rules read it. Whether the clause has the denied
+    word (:func:`denied_word`) is the caller's to read: where it stands in the answer
+    says whether the clause states the step."""
     s, a = _plain(step), _plain(clause)
     if not _one_verb_denial(s):
         return False
