@@ -1743,21 +1743,23 @@ class StepVerifier:
         state the part is left to the other rules.)"""
         p = self.config.stem_prefix
         here = tokens(seg.text)
-        clauses = [(at, u) for at, _, text in al.sentences for u in _parts(text) or [text]]
+        # (Each clause of the answer with its words, read once for all parts.)
+        clauses = [
+            (at, u, tokens(u)) for at, _, text in al.sentences for u in _parts(text) or [text]
+        ]
         for part in _parts(step.masked):
             pw = tokens(part)
             d = denied_word(pw)
             if d is None or any(same_word(d, x, p) for x in here):
                 continue
             homes = [
-                (at, u)
-                for at, u in clauses
-                if any(same_word(d, x, p) and x[:3] == d[:3] for x in tokens(u))
+                (at, u, uw)
+                for at, u, uw in clauses
+                if any(same_word(d, x, p) and x[:3] == d[:3] for x in uw)
             ]
             if len(homes) != 1:
                 continue
-            at, u = homes[0]
-            uw = tokens(u)
+            at, u, uw = homes[0]
             said = content(uw)
             rest = [w for w in content(pw) if w != d]
             shared = sum(any(same_word(w, x, p) for x in said) for w in rest)

@@ -2813,7 +2813,7 @@ def _grants(sw: list[str], aw: list[str]) -> set[int]:
     speaks of ("texting your instructor counts as notice" for "text messages to your
     instructor are not accepted as notice"; not "towing counts as misuse", nor "email
     counts as notice")."""
-    at = next((i for i, w in enumerate(sw) if w in VERB_NEGATORS), 0)
+    at = _verb_denial_at(sw) or 0
     subject, rest = content(sw[:at]), content(sw[at:])
     out = set()
     for i, w in enumerate(aw):
@@ -2893,9 +2893,14 @@ def denied_word(words: Sequence[str]) -> str | None:
     """The word a text's first verb negation governs: the first content word after
     its "not", "n't", "never" or "cannot" ("claims are not accepted after 48 hours" ->
     "accepted"); None where it has none."""
-    at = next((i for i, w in enumerate(words) if w in VERB_NEGATORS), None)
+    at = _verb_denial_at(words)
     after = content(list(words[at + 1 :])) if at is not None else []
     return after[0] if after else None
+
+
+def _verb_denial_at(words: Sequence[str]) -> int | None:
+    """Where a text's first verb negation ("not", "n't", "never", "cannot") stands."""
+    return next((i for i, w in enumerate(words) if w in VERB_NEGATORS), None)
 
 
 def denial_affirmed(step: str, clause: str) -> bool:
