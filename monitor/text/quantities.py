@@ -95,6 +95,20 @@ _UNITS: dict[str, tuple[str, float]] = {
     "kilometre": ("dist", 1000),
     "kilometer": ("dist", 1000),
     "mile": ("dist", 1609.344),
+    "metre": ("dist", 1),
+    "m": ("dist", 1),
+    "meter": ("dist", 1),
+    "cm": ("dist", 0.01),
+    "centimetre": ("dist", 0.01),
+    "centimeter": ("dist", 0.01),
+    "mm": ("dist", 0.001),
+    "millimetre": ("dist", 0.001),
+    "millimeter": ("dist", 0.001),
+    "foot": ("dist", 0.3048),
+    "feet": ("dist", 0.3048),
+    "ft": ("dist", 0.3048),
+    "inch": ("dist", 0.0254),
+    "inches": ("dist", 0.0254),
     "mi": ("dist", 1609.344),
     "kg": ("mass", 1000),
     "kilo": ("mass", 1000),
@@ -526,6 +540,40 @@ _DAY_N = re.compile(
 )
 
 
+# A calendar date, day and month in either order ("1 March", "the 1st of March",
+# "March 1st", "Friday 10 May") or ISO ("2026-03-01", the year left out): one
+# quantity, ``date:301`` (month * 100 + day), not a count and an ordinal. "May" after
+# its day only where no verb can follow ("10 may attend" is a count).
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH_ABBR = {m[:3]: k + 1 for k, m in enumerate(_MONTHS)} | {"sept": 9}
+_MONTH_NUMBER = {m: k + 1 for k, m in enumerate(_MONTHS)} | _MONTH_ABBR
+_MONTH_RE = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
+_MAY_ENDS = r"(?=\s*(?:$|[,.;:!?)]|\d|(?:to|and|or|at|until|through|from|by)\b))"
+_DATE_DAY_MONTH = re.compile(
+    r"(?<![\w.:/-])(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?:\s+of)?\s+"
+    r"(?:(?P<m>"
+    + "|".join(m for m in _MONTH_NUMBER if m != "may")
+    + r")\.?|(?P<may>may)"
+    + _MAY_ENDS
+    + r")(?![\w])"
+)
+_DATE_MONTH_DAY = re.compile(
+    r"(?<![\w])(?P<m>" + "|".join(m for m in _MONTH_NUMBER if m != "may") + r"|may)\.?\s+"
+    r"(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\w:.]\d|[\w%])"
+)
+_ISO_DATE = re.compile(r"(?<![\w-])\d{4}-(?P<m>0[1-9]|1[0-2])-(?P<d>0[1-9]|[12]\d|3[01])(?![\w-])")
+
+
+_MONTH_FOUND = re.compile(r"\b(?:" + _MONTH_RE + r")\b|\d{4}-\d\d-\d\d")
+
+
+def _date(month: str, day: str) -> str:
+    number = _MONTH_NUMBER[month] if month.isalpha() else int(month)
+    return f"date:{number * 100 + int(day)}"
+
+
 @functools.lru_cache(maxsize=8192)
 def quantities(text: str) -> frozenset[str]:
     """Canonical quantities of ``text``: ``min:20160`` (two weeks), ``bday:10``,
@@ -548,6 +596,15 @@ def quantities(text: str) -> frozenset[str]:
 
     low = MONEY.sub(" ¤ ", _PENCE.sub(pence, text)).casefold().replace("’", "'")
     low = _THOUSANDS.sub("", low)
+
+    def date(m: re.Match[str]) -> str:
+        out.add(_date(m.group("m") or m.group("may"), m.group("d")))
+        return " ¤ "
+
+    if _MONTH_FOUND.search(low):
+        low = _ISO_DATE.sub(date, low)
+        low = _DATE_DAY_MONTH.sub(date, low)
+        low = _DATE_MONTH_DAY.sub(date, low)
     low = _PLUS.sub(r"\1", low)
     low = _DIMENSIONS.sub(lambda m: _DIMENSION_X.sub(" x ", m.group(0)), low)
     low = _TIMES_X.sub(r"\1 times", low)
@@ -826,6 +883,9 @@ def _readings(q: str) -> set[float]:
         }
     if fam == "age":
         return {round(value / d, 3) for d in _AGE_DAYS.values()}
+    if fam == "date":
+        # A date's day or month read as a bare number ("2026-03-01" split, "the 1st").
+        return {value, value % 100, value // 100}
     # In any unit of its family: 100,000 km is "100000" (km) or "62137" (miles).
     return {value} | {round(value / f, 3) for u, (g, f) in _UNITS.items() if g == fam}
 
