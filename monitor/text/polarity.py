@@ -343,8 +343,44 @@ def _let_go_as_waived(text: str) -> str:
     return _LET_GO.sub(lambda m: f"waive {m.group(1) or m.group(2)}", text)
 
 
+# "Fine-free", "interest-free", "gluten-free" said of the thing the sentence is about
+# ("children's books are fine-free", "the first £100 is interest-free for a year"):
+# without the thing named, "no fine". Not before a noun of its own, which is another
+# thing ("use sugar-free jam, and add sugar to the batter"), nor a word of ease
+# ("hassle-free" is "easy", no denial).
+_X_FREE = re.compile(r"\b([a-z]+)-free\b(?=\W*(\w*))", re.IGNORECASE)
+_EASE_WORDS = frozenset("hassle worry stress trouble care fuss pain hands clutter".split())
+_AFTER_FREE = frozenset("even up until during within throughout".split())
+
+
+def _free_of(m: re.Match[str]) -> str:
+    if m.group(1).casefold() in _EASE_WORDS:
+        return m.group(0)
+    following = m.group(2).casefold()
+    if following and following not in STOPWORDS and following not in _AFTER_FREE:
+        return m.group(0)
+    return f"no {m.group(1)}"
+
+
+# "Free from nuts", "free of gluten": the same "no nuts" (so that "nut-free" says it
+# too). Not a cost ("free of charge" is read as a cost) nor a time ("free from 6 pm",
+# "free from Monday" say when something costs nothing).
+_FREE_FROM = re.compile(r"\bfree\s+(?:from|of)\s+(?:(?:any|all|the)\s+)?([a-z][a-z-]*)", re.I)
+_NOT_FREED = frozenset(
+    """charge charges cost costs fee fees payment extra midnight noon midday today
+    tomorrow now then monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+
+
+def _freed_of(m: re.Match[str]) -> str:
+    word = m.group(1).casefold()
+    return m.group(0) if word in _NOT_FREED or word in STOPWORDS else f"no {m.group(1)}"
+
+
 def _plain(text: str) -> str:
     """The text's tokens, space-joined and padded, with bound phrases rewritten."""
+    if "free" in text.casefold():
+        text = _FREE_FROM.sub(_freed_of, _X_FREE.sub(_free_of, text))
     text = _let_go_as_waived(text)
     text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", _ANSWER_NO_LEAD.sub(_reply_echoed, text)))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
@@ -2509,7 +2545,9 @@ def _shut_out(
         w = own[i]
         if _PAIR_WORDS.get(w, frozenset()) & others:
             continue
-        target = next((x for x in own[i + 2 : i + 5] if x not in STOPWORDS), None)
+        # (A masked value is no word: "exempt from the <money> paper bill fee" shuts
+        # out the paper bill fee.)
+        target = next(iter(content(own[i + 2 : i + 5])), None)
         if target is None or not any(same_word(target, y, 4) for y in said):
             continue
         denied = next((k for k, n in enumerate(out) if n[0] and n[1] and n[1][0] == w), None)
