@@ -434,14 +434,23 @@ def _negation_in_place(step_words: list[str], sentence_words: list[str]) -> bool
     )
 
 
-def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
+def _recall(
+    step_words: list[str], seg_words: list[str], prefix: int, quantities_said: bool = False
+) -> float:
+    """The share of the step's content words the segment has. With
+    ``quantities_said`` (the segment states every quantity of the step, in any
+    form), the words that write those quantities count as had: "a fortnight" has
+    "14 days", "15:00" has "3 pm", "twice a month" has "2 times per month"."""
     need = content(step_words)
     if not need:
         return 1.0
     have = content(seg_words)  # "not" must not match "notify"
     exact = {singular(w) for w in have}
     return sum(
-        singular(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need
+        (quantities_said and _quantity_word(w))
+        or singular(w) in exact
+        or any(same_word(w, s, prefix) for s in have)
+        for w in need
     ) / len(need)
 
 
@@ -613,8 +622,29 @@ class StepVerifier:
         cfg = self.config
         seg_words = [tokens(s.masked) for s in segs]
         step_words = [tokens(s.masked) for s in steps]
+        # Quantities compare in canonical form here too: a segment that states all of
+        # a step's quantities has the words that write them, however it writes them
+        # (term recall alone found "Check-in starts at 3 pm" nowhere in "Your room
+        # will be ready from 15:00").
+        seg_q = (
+            [quantities(mask_known(g.text, masked_values)) for g in segs]
+            if any(s.quantities for s in steps)
+            else [frozenset[str]() for _ in segs]
+        )
         lex = np.array(
-            [[_recall(sw, gw, cfg.stem_prefix) for gw in seg_words] for sw in step_words]
+            [
+                [
+                    _recall(
+                        sw,
+                        gw,
+                        cfg.stem_prefix,
+                        bool(s.quantities)
+                        and all(stated(q, gq) for q in main_readings(s.quantities)),
+                    )
+                    for gw, gq in zip(seg_words, seg_q, strict=True)
+                ]
+                for s, sw in zip(steps, step_words, strict=True)
+            ]
         )
         embed: list[str] = []
         if self.embedder is not None and (lex.max(axis=1) < cfg.lexical_sure).any():
@@ -1144,13 +1174,18 @@ class StepVerifier:
         # Clauses that share no content word with the step belong to another step
         # ("..., but not on domestic flights"): leave them out.
         related = [u for u in units if not _negates_apart(u, need, p)]
+        whole = full
         if kind != "window" and related and len(related) < len(units):
             units = [" ".join(related), *related]
+            whole = units[0]
         scored = [(_recall(sw, tokens(u), p), -len(u), u) for u in units]
         best = max(scored)
-        # A step spread over several clauses is read whole.
+        # A step spread over several clauses is read whole: all of its clauses, not
+        # the ones left out above ("If the skip goes on the street you'll need a
+        # permit; if it sits on your own driveway you won't" for "A permit is
+        # required for skips placed on the road": the "won't" is the other step's).
         if best[0] < 0.5:
-            return full
+            return whole
         return best[2]
 
     def _with_related(self, sw: list[str], seg: Segment, segs: list[Segment]) -> str:
@@ -2424,17 +2459,22 @@ _LOWER_AFTER = tuple(
 )
 
 
+_UNIT_QUALIFIERS = frozenset("working business calendar clear full school banking".split())
+
+
 def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
     """Whether one of ``phrases`` follows the number at ``ws[i]`` (right after it or
     its unit: "14 days or more"), and is not the lead of the next number ("under 12 and
     over 65" bounds 12 from one side only)."""
     # (Only the phrases whose first word is one of the two next: a long run of numbers
     # is read in one pass.)
-    heads = {w for w in ws[i + 1 : i + 3]}
+    # (A unit of two words moves it one on: "5 working days minimum".)
+    reach = 3 if ws[i + 1 : i + 2] and ws[i + 1] in _UNIT_QUALIFIERS else 2
+    heads = {w for w in ws[i + 1 : i + 1 + reach]}
     for phrase, pw in _SPLIT_PHRASES[phrases]:
         if pw[0] not in heads:
             continue
-        for k in (i + 1, i + 2):
+        for k in range(i + 1, i + 1 + reach):
             if k == i + 1 and phrase == "min":
                 continue  # "15 min" is minutes; "1 hour min" a minimum
             if ws[k : k + len(pw)] == pw:
@@ -3006,6 +3046,7 @@ def _modifier_swap(
     return None
 
 
+@functools.lru_cache(maxsize=8192)
 def _quantity_word(w: str) -> bool:
     """A number word, a bound word or a unit ("days", "hour"): part of how a quantity
     is written, which the quantity rule compares in canonical form."""
