@@ -439,19 +439,21 @@ def _recall(
 ) -> float:
     """The share of the step's content words the segment has. With
     ``quantities_said`` (the segment states every quantity of the step, in any
-    form), the words that write those quantities count as had: "a fortnight" has
-    "14 days", "15:00" has "3 pm", "twice a month" has "2 times per month"."""
+    form), the words that write those quantities count as had, where the segment has
+    a word of the step's own beside them: "The depot keeps your parcel for a
+    fortnight" has "14 days" of "Parcels are held at the depot for 14 days"; not "A
+    groom lasts 120 minutes" the "2 hours" of "Collect your dog within 2 hours"."""
     need = content(step_words)
     if not need:
         return 1.0
     have = content(seg_words)  # "not" must not match "notify"
     exact = {singular(w) for w in have}
-    return sum(
-        (quantities_said and _quantity_word(w))
-        or singular(w) in exact
-        or any(same_word(w, s, prefix) for s in have)
-        for w in need
-    ) / len(need)
+    had = [singular(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need]
+    if quantities_said:
+        counted = [_quantity_word(w) for w in need]
+        if any(h and not q for h, q in zip(had, counted, strict=True)):
+            had = [h or q for h, q in zip(had, counted, strict=True)]
+    return sum(had) / len(need)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1176,8 +1178,13 @@ class StepVerifier:
         related = [u for u in units if not _negates_apart(u, need, p)]
         whole = full
         if kind != "window" and related and len(related) < len(units):
+            apart = [u for u in units if u not in related]
             units = [" ".join(related), *related]
-            whole = units[0]
+            # (Read whole, only clauses that state something of their own stay out: a
+            # bare refusal, "As for bike boxes on the ferry, I'm afraid we can't", says
+            # its "no" to this step.)
+            if all(len(set(content(tokens(u))) - _HEDGES) >= 2 for u in apart):
+                whole = units[0]
         scored = [(_recall(sw, tokens(u), p), -len(u), u) for u in units]
         best = max(scored)
         # A step spread over several clauses is read whole: all of its clauses, not
@@ -3287,6 +3294,10 @@ _PROHIBITING = frozenset(
     "can cannot ca may must never allowed permitted accepted prohibited banned".split()
 )
 _NOT_APART = frozenset("nor or then if unless when once provided as and but so".split())
+
+
+# Words that say how sorry or sure a reply is, no content of its own.
+_HEDGES = frozenset("afraid sorry unfortunately sadly possible able unable really".split())
 
 
 def _negates_apart(unit: str, need: list[str], p: int) -> bool:

@@ -343,18 +343,32 @@ def _let_go_as_waived(text: str) -> str:
     return _LET_GO.sub(lambda m: f"waive {m.group(1) or m.group(2)}", text)
 
 
-# "Fine-free", "interest-free", "gluten-free" said of the thing the sentence is about
-# ("children's books are fine-free", "the first £100 is interest-free for a year"):
-# without the thing named, "no fine". Not before a noun of its own, which is another
-# thing ("use sugar-free jam, and add sugar to the batter"), nor a word of ease
-# ("hassle-free" is "easy", no denial).
-_X_FREE = re.compile(r"\b([a-z]+)-free\b(?=\W*(\w*))", re.IGNORECASE)
+# "Fine-free", "interest-free", "gluten-free" said of the thing the sentence is about,
+# after a verb of being ("children's books are fine-free", "the first £100 is
+# interest-free for a year", "it will be completely nut-free."): without the thing
+# named, "no fine". Not before a noun of its own, which is another thing ("use
+# sugar-free jam, and add sugar to the batter"), nor as an adverb or a noun ("shop
+# duty-free on board", "try it risk-free", "gluten-free is available"), nor a word of
+# ease ("hassle-free" is "easy", no denial). (What follows is read up to the end of
+# the sentence.)
+_X_FREE = re.compile(r"\b([a-z]+)-free\b(?=[^\w.!?;:]*(\w*))", re.IGNORECASE)
 _EASE_WORDS = frozenset("hassle worry stress trouble care fuss pain hands clutter".split())
 _AFTER_FREE = frozenset("even up until during within throughout".split())
+# Verbs of being that say what the thing is, right before it or before one adverb of
+# degree ("is completely nut-free"; not "can be stored overnight free of the fee").
+_BEING = frozenset("is are be been being was were remain remains stay stays become".split())
+_DEGREE = frozenset("completely totally entirely fully all always also strictly 100".split())
+
+
+def _said_of_it(m: re.Match[str]) -> bool:
+    before = re.findall(r"[\w']+", m.string[max(0, m.start() - 60) : m.start()].casefold())
+    if before[-1:] and before[-1] in _DEGREE:
+        before = before[:-1]
+    return bool(before) and (before[-1] in _BEING or before[-1].endswith(("'s", "'re")))
 
 
 def _free_of(m: re.Match[str]) -> str:
-    if m.group(1).casefold() in _EASE_WORDS:
+    if m.group(1).casefold() in _EASE_WORDS or not _said_of_it(m):
         return m.group(0)
     following = m.group(2).casefold()
     if following and following not in STOPWORDS and following not in _AFTER_FREE:
@@ -362,9 +376,11 @@ def _free_of(m: re.Match[str]) -> str:
     return f"no {m.group(1)}"
 
 
-# "Free from nuts", "free of gluten": the same "no nuts" (so that "nut-free" says it
-# too). Not a cost ("free of charge" is read as a cost) nor a time ("free from 6 pm",
-# "free from Monday" say when something costs nothing).
+# "Free from nuts", "free of gluten" said of the thing (after a verb of being): the
+# same "no nuts" (so that "nut-free" says it too). Not a source ("download it free
+# from the App Store", "a shuttle runs free from the station"), a cost ("free of
+# charge" is read as a cost) or a time ("free from 6 pm", "free from Monday" say when
+# something costs nothing).
 _FREE_FROM = re.compile(r"\bfree\s+(?:from|of)\s+(?:(?:any|all|the)\s+)?([a-z][a-z-]*)", re.I)
 _NOT_FREED = frozenset(
     """charge charges cost costs fee fees payment extra midnight noon midday today
@@ -374,7 +390,9 @@ _NOT_FREED = frozenset(
 
 def _freed_of(m: re.Match[str]) -> str:
     word = m.group(1).casefold()
-    return m.group(0) if word in _NOT_FREED or word in STOPWORDS else f"no {m.group(1)}"
+    if word in _NOT_FREED or word in STOPWORDS or not _said_of_it(m):
+        return m.group(0)
+    return f"no {m.group(1)}"
 
 
 def _plain(text: str) -> str:

@@ -550,7 +550,12 @@ _MONTHS = (
 _MONTH_ABBR = {m[:3]: k + 1 for k, m in enumerate(_MONTHS)} | {"sept": 9}
 _MONTH_NUMBER = {m: k + 1 for k, m in enumerate(_MONTHS)} | _MONTH_ABBR
 _MONTH_RE = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
-_MAY_ENDS = r"(?=\s*(?:$|[,.;:!?)]|\d|(?:to|and|or|at|until|through|from|by)\b))"
+_MAY_ENDS = r"(?=\s*(?:$|[,.;:!?)]|\d|(?:to|and|or|until|through|from)\b))"
+# After a month and a day written bare ("March 1"), what a date is followed by: not a
+# unit or a noun the number counts ("in May 10 days ahead", "march 3 bikes down").
+_DAY_ENDS = (
+    r"(?=\s*(?:$|[,;:!?)\u2013-]|\.(?!\d)|\d{4}|(?:at|to|and|or|until|through|from|by|in|on)\b))"
+)
 _DATE_DAY_MONTH = re.compile(
     r"(?<![\w.:/-])(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?:\s+of)?\s+"
     r"(?:(?P<m>"
@@ -561,7 +566,7 @@ _DATE_DAY_MONTH = re.compile(
 )
 _DATE_MONTH_DAY = re.compile(
     r"(?<![\w])(?P<m>" + "|".join(m for m in _MONTH_NUMBER if m != "may") + r"|may)\.?\s+"
-    r"(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?![\w:.]\d|[\w%])"
+    r"(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:(?:st|nd|rd|th)(?![\w%])|" + _DAY_ENDS + r")"
 )
 _ISO_DATE = re.compile(r"(?<![\w-])\d{4}-(?P<m>0[1-9]|1[0-2])-(?P<d>0[1-9]|[12]\d|3[01])(?![\w-])")
 
