@@ -434,26 +434,15 @@ def _negation_in_place(step_words: list[str], sentence_words: list[str]) -> bool
     )
 
 
-def _recall(
-    step_words: list[str], seg_words: list[str], prefix: int, quantities_said: bool = False
-) -> float:
-    """The share of the step's content words the segment has. With
-    ``quantities_said`` (the segment states every quantity of the step, in any
-    form), the words that write those quantities count as had, where the segment has
-    a word of the step's own beside them: "The depot keeps your parcel for a
-    fortnight" has "14 days" of "Parcels are held at the depot for 14 days"; not "A
-    groom lasts 120 minutes" the "2 hours" of "Collect your dog within 2 hours"."""
+def _recall(step_words: list[str], seg_words: list[str], prefix: int) -> float:
     need = content(step_words)
     if not need:
         return 1.0
     have = content(seg_words)  # "not" must not match "notify"
     exact = {singular(w) for w in have}
-    had = [singular(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need]
-    if quantities_said:
-        counted = [_quantity_word(w) for w in need]
-        if any(h and not q for h, q in zip(had, counted, strict=True)):
-            had = [h or q for h, q in zip(had, counted, strict=True)]
-    return sum(had) / len(need)
+    return sum(
+        singular(w) in exact or any(same_word(w, s, prefix) for s in have) for w in need
+    ) / len(need)
 
 
 @dataclass(frozen=True, slots=True)
@@ -624,29 +613,8 @@ class StepVerifier:
         cfg = self.config
         seg_words = [tokens(s.masked) for s in segs]
         step_words = [tokens(s.masked) for s in steps]
-        # Quantities compare in canonical form here too: a segment that states all of
-        # a step's quantities has the words that write them, however it writes them
-        # (term recall alone found "Check-in starts at 3 pm" nowhere in "Your room
-        # will be ready from 15:00").
-        seg_q = (
-            [quantities(mask_known(g.text, masked_values)) for g in segs]
-            if any(s.quantities for s in steps)
-            else [frozenset[str]() for _ in segs]
-        )
         lex = np.array(
-            [
-                [
-                    _recall(
-                        sw,
-                        gw,
-                        cfg.stem_prefix,
-                        bool(s.quantities)
-                        and all(stated(q, gq) for q in main_readings(s.quantities)),
-                    )
-                    for gw, gq in zip(seg_words, seg_q, strict=True)
-                ]
-                for s, sw in zip(steps, step_words, strict=True)
-            ]
+            [[_recall(sw, gw, cfg.stem_prefix) for gw in seg_words] for sw in step_words]
         )
         embed: list[str] = []
         if self.embedder is not None and (lex.max(axis=1) < cfg.lexical_sure).any():
