@@ -62,7 +62,7 @@ from monitor.gate import (
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
 from monitor.judges.structural import UNCERTAIN_KINDS, uncertain_kinds
 from monitor.retrieval import GoldenIndex, Retrieval
-from monitor.schemas import GateDecision, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
+from monitor.schemas import GateDecision, GoldenItem, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 
 JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6", "P2p", "P4p")
 POSITIVE = ("P2", "P4")
@@ -131,6 +131,19 @@ def _mean(values: list[float | None]) -> float | None:
     return statistics.fmean(xs) if xs else None
 
 
+def accepted_gate(ref: GoldenItem) -> GateDecision:
+    """The gate's decision that lets a trace be judged against ``ref``: a bench item
+    is judged against its own reference, as if the fixed gate had accepted it."""
+    return GateDecision(
+        kind="fixed",
+        status="accepted",
+        reason="accepted",
+        reference_id=ref.id,
+        intent=ref.intent,
+        expected_agent=ref.agent,
+    )
+
+
 async def judge_items(
     judge: Judge,
     instances: Sequence[BenchInstance],
@@ -152,14 +165,7 @@ async def judge_items(
             context=dict(inst.context),
             agent=ref.agent,
         )
-        gate = GateDecision(
-            kind="fixed",
-            status="accepted",
-            reason="accepted",
-            reference_id=ref.id,
-            intent=ref.intent,
-            expected_agent=ref.agent,
-        )
+        gate = accepted_gate(ref)
         results: list[Scores] = []
         full: list[JudgeResult] = []
         kinds: list[str] = []

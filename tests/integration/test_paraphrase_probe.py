@@ -24,11 +24,12 @@ from typing import Any
 
 import pytest
 
+from monitor.bench.runner import accepted_gate
 from monitor.embeddings import SentenceTransformerEmbedder
 from monitor.judges import StructuralJudge
 from monitor.judges.base import JudgeRequest, is_penalized
-from monitor.schemas import GoldenItem, Trace
-from monitor.schemas.judgment import GateDecision
+from monitor.schemas import Trace
+from tests.unit.monitor.test_failure_classes import item
 
 PROBE = Path(__file__).resolve().parents[1] / "data" / "paraphrase_probe"
 
@@ -43,27 +44,10 @@ def judge() -> StructuralJudge:
 
 async def _penalized(judge: StructuralJudge, case: dict[str, Any]) -> bool:
     steps = list(case["steps"])
-    ref = GoldenItem.model_validate(
-        {
-            "id": case["id"],
-            "intent": case["id"],
-            "agent": "a",
-            "question": "how?",
-            "answer": " ".join(steps),
-            "steps": steps,
-        }
-    )
-    trace = Trace(trace_id=str(case["id"]), question="how?", answer=str(case["answer"]), agent="a")
-    gate = GateDecision(
-        kind="fixed",
-        status="accepted",
-        reason="accepted",
-        reference_id=ref.id,
-        intent=ref.intent,
-        expected_agent="a",
-    )
-    result = await judge.judge(JudgeRequest(trace=trace, reference=ref, gate=gate, repeat=0))
-    return is_penalized(result.scores)
+    ref = item(case["id"], " ".join(steps), steps)
+    trace = Trace(trace_id=ref.id, question="how?", answer=str(case["answer"]), agent=ref.agent)
+    request = JudgeRequest(trace=trace, reference=ref, gate=accepted_gate(ref), repeat=0)
+    return is_penalized((await judge.judge(request)).scores)
 
 
 @pytest.mark.integration
