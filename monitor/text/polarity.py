@@ -1260,23 +1260,32 @@ _FREE_OF_FILLERS = frozenset("any all added extra".split())
 
 def freed(ws: Sequence[str], own: Sequence[str] = ()) -> tuple[str, ...]:
     """The things ``ws`` says it is free of ("gluten" of "gluten-free", "free of
-    gluten", "free of any added sugar") and names nowhere else ("salt-free herbs, then
-    add salt" frees nothing). A "-free" before a noun frees that noun, which ``own`` (the
-    words of the other text) must name: "an interest-free instalment plan" for "an
-    instalment plan with no interest", not "salt-free herbs" for "no salt in the soup".
+    gluten", "free from nuts", "free of any added sugar"; not "free from 6 pm") and
+    names nowhere else ("salt-free herbs, then add salt" frees nothing). A "-free"
+    before a noun frees that noun, which ``own`` (the words of the other text) must
+    name: "an interest-free instalment plan" for "an instalment plan with no interest",
+    not "salt-free herbs" for "no salt in the soup". This pairs a freed thing with the
+    other text's "no X" so that neither is a flip; an "X-free" said of the thing after a
+    verb of being is also a denial of its own (:func:`_plain` writes it "no X"), so
+    that "books are fine-free" against "books are fined" is one.
     (Read once per text; more than :data:`_EXCEPTIONS_MAX` of them are read as
     nothing.)"""
     found: list[tuple[int, str]] = []
     for i, w in enumerate(ws):
         if w.endswith("-free") and len(w) > len("-free"):
-            noun = content(ws[i + 1 : i + 2])
+            # An adverb after it is no noun it frees ("fine-free even when overdue").
+            noun = [x for x in content(ws[i + 1 : i + 2]) if x not in _AFTER_FREE]
             if not noun or any(same_word(noun[0], x, 4) for x in own):
                 found.append((i, w[: -len("-free")]))
-        elif w == "free" and ws[i + 1 : i + 2] == ["of"]:
+        elif w == "free" and ws[i + 1 : i + 2] in (["of"], ["from"]):
             k = i + 2
             while k < len(ws) and k < i + 4 and ws[k] in _FREE_OF_FILLERS:
                 k += 1
-            if content(ws[k : k + 1]):
+            thing = content(ws[k : k + 1])
+            # "Free from" a time or a number says when, not what ("free from 6 pm").
+            if thing and not (
+                ws[i + 1] == "from" and (thing[0] in _NOT_FREED or not thing[0].isalpha())
+            ):
                 found.append((k, ws[k]))
         if len(found) > _EXCEPTIONS_MAX:
             return ()

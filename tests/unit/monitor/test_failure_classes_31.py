@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.steps import StepVerifier, _bounds
-from monitor.text.polarity import polarity_flip
+from monitor.text.polarity import freed, polarity_flip
 from monitor.text.quantities import quantities
 from monitor.text.tokens import tokens
 from tests.unit.monitor.test_failure_classes import item
@@ -127,6 +127,13 @@ def test_another_statements_clause_is_left_out_of_the_steps_reading(
             "We can promise the meal will be nut-free.",
             True,
         ),
+        # before a noun (read by freed()): an adverb after it is no noun it frees
+        (
+            "Books borrowed over the holidays are not fined.",
+            "Borrow fine-free even over the holidays.",
+            False,
+        ),
+        ("Snacks we sell contain no gluten.", "We sell snacks free from gluten.", False),
         # not another thing's, nor ease, a cost or a time
         ("Add no sugar to the batter.", "Use sugar-free jam, and add sugar to the batter.", True),
         ("Returns are hassle-free.", "Returns are easy.", False),
@@ -189,3 +196,19 @@ def test_a_bound_word_after_a_unit_of_two_words() -> None:
     assert dict(_bounds("International: 5 working days minimum")) == {5.0: {"min"}}
     assert dict(_bounds("Refunds: 10 business days max")) == {10.0: {"max"}}
     assert dict(_bounds("Delivery: 3 days min")) == {3.0: {"min"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("children's books are fine-free even when overdue", ("fine",)),
+        ("the jam is free from nuts", ("nuts",)),
+        ("free of any added sugar", ("sugar",)),
+        ("parking is free from 6 pm", ()),
+        ("parking is free from monday", ()),
+        ("download it free from the App Store", ()),
+        ("salt-free herbs, then add salt", ()),
+    ],
+)
+def test_what_a_text_says_it_is_free_of(text: str, things: tuple[str, ...]) -> None:
+    assert freed(tokens(text)) == things
