@@ -212,3 +212,40 @@ def test_a_bound_word_after_a_unit_of_two_words() -> None:
 )
 def test_what_a_text_says_it_is_free_of(text: str, things: tuple[str, ...]) -> None:
     assert freed(tokens(text)) == things
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flips"),
+    [
+        # a ban on a thing is its negation
+        (
+            "Three no-shows in a month result in a 1-week booking ban.",
+            "3 no-shows in a month = no bookings for 7 days",
+            False,
+        ),
+        (
+            "Borrowing is suspended while fines over £5 are outstanding.",
+            "If you owe more than £5 in fines, you won't be able to borrow until it's paid.",
+            False,
+        ),
+        ("Smoking is prohibited anywhere on the campus.", "You can't smoke on the campus.", False),
+        ("Dogs are banned from the beach in summer.", "Dogs are not allowed on the beach.", False),
+        # a denied permission against "prohibited" is the antonym pair, read as one
+        ("Smoking in the vehicle is prohibited.", "Smoking isn't allowed in the vehicle.", False),
+        ("Smoking in the vehicle is prohibited.", "Smoking is allowed in the vehicle.", True),
+        # a ban denied, or a ban on something else, is not
+        ("Dogs are banned from the beach in summer.", "Dogs are not banned from the beach.", True),
+        (
+            "Dogs are banned from the beach in summer.",
+            "Dogs are not allowed in the café; the beach has a summer dog ban.",
+            False,
+        ),
+        (
+            "Members can book classes a week ahead.",
+            "Members cannot book classes a week ahead; there is a parking ban in the car park.",
+            True,
+        ),
+    ],
+)
+def test_a_ban_is_a_negation(step: str, answer: str, flips: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flips
