@@ -249,3 +249,47 @@ def test_what_a_text_says_it_is_free_of(text: str, things: tuple[str, ...]) -> N
 )
 def test_a_ban_is_a_negation(step: str, answer: str, flips: bool) -> None:
     assert (polarity_flip(step, answer) is not None) is flips
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "flips"),
+    [
+        # the free case said beside the charged one the step states
+        (
+            "Cancellations within 48 hours of pick-up are charged one day's rental.",
+            "You can cancel at no cost until two days before you collect the car; if you "
+            "cancel any closer to collection than that, we charge the price of a single "
+            "day's hire.",
+            False,
+        ),
+        (
+            "Alterations after sign-off are charged at £38 an hour.",
+            "Alterations before sign-off are free; after sign-off we charge £38 an hour.",
+            False,
+        ),
+        (
+            "Repairs outside the warranty are charged at our standard rate.",
+            "Your watch gets a free repair while under warranty; otherwise the repair will "
+            "be charged at our standard rate.",
+            False,
+        ),
+        # free with nothing charged, or a charge against a free step, stays a flip
+        (
+            "Cancellations within 48 hours of pick-up are charged one day's rental.",
+            "Cancellations within 48 hours of pick-up are free of charge.",
+            True,
+        ),
+        (
+            "Delivery is free on orders over £50.",
+            "We charge £4.99 delivery on orders over £50.",
+            True,
+        ),
+        (
+            "The parking fee is waived for blue badge holders.",
+            "Blue badge holders pay the parking fee.",
+            True,
+        ),
+    ],
+)
+def test_the_free_case_beside_the_charged_one(step: str, answer: str, flips: bool) -> None:
+    assert (polarity_flip(step, answer) is not None) is flips
