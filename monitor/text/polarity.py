@@ -1785,16 +1785,6 @@ def _negative_verb_on(words_: Sequence[str], other: list[str]) -> bool:
     return False
 
 
-def _charges(ws: list[str]) -> bool:
-    """Whether a text puts a cost on something: a word of cost with no negator (nor
-    "free", "waived") in the three words on either side of it ("we charge a day's
-    hire"; not "we won't charge", "pay no fee", "the fee is waived")."""
-    return any(
-        w in COST_WORDS and not POLARITY_NEGATORS & set(ws[max(0, i - 3) : i + 4])
-        for i, w in enumerate(ws)
-    )
-
-
 # Words that say a thing is stopped ("a one-week booking ban", "borrowing is
 # suspended", "smoking is prohibited"): said next to a word, they deny it as "no
 # bookings", "you won't be able to borrow", "you can't smoke" do. ("Barred from" is a
@@ -2750,16 +2740,6 @@ def polarity_flip(
             neg_a = _without_surplus_free(neg_a, free_a - free_s)
         elif free_s > free_a and not COST_WORDS & set(aw_own):
             neg_s = _without_surplus_free(neg_s, free_s - free_a)
-    # A text that states the free case and the charged one ("you can cancel at no cost
-    # until two days before; closer than that, we charge a day's hire") against one
-    # that states a charge and nothing free ("cancellations within 48 hours are
-    # charged one day's rental"): its "free" is the case the other leaves out, which
-    # side of the condition each charge is on is not read here.
-    # (Not the other way: a step that states both cases against an answer that states
-    # two charges is the free one turned into a price, "free delivery" -> "a £49
-    # delivery charge".)
-    elif free_a and not free_s and _charges(sw) and _charges(aw_own):
-        neg_a = _without_surplus_free(neg_a, free_a)
     # One negation over two coordinated words is the two negations the other text
     # writes ("not refunded or credited" / "no refund and no credit").
     neg_s, neg_a = _one_for_coordinated(neg_s, neg_a), _one_for_coordinated(neg_a, neg_s)
