@@ -1785,39 +1785,6 @@ def _negative_verb_on(words_: Sequence[str], other: list[str]) -> bool:
     return False
 
 
-# Words that say a thing is stopped ("a one-week booking ban", "borrowing is
-# suspended", "smoking is prohibited"): said next to a word, they deny it as "no
-# bookings", "you won't be able to borrow", "you can't smoke" do. ("Barred from" is a
-# shut-out, read as a negation of its own: :func:`_shut_out`.)
-_BAN_WORDS = frozenset(
-    """ban bans banned prohibited forbidden prohibition suspended suspension""".split()
-)
-
-
-def _by_ban(negation: tuple[str | None, tuple[str, ...] | None], other: list[str]) -> bool:
-    """Whether the other text says the negation as a ban on the word it denies, the
-    ban word within two words of it and not negated itself ("no bookings for 7 days"
-    / "a 1-week booking ban"; "you won't be able to borrow" / "borrowing is
-    suspended"). A denied permission is a ban on what it governs ("dogs are not
-    allowed on the beach" / "dogs are banned from the beach")."""
-    scope = _narrow(negation[1])
-    if scope and scope[0] in _LIGHT_HEADS:
-        scope = scope[1:]
-    if not scope or scope[0] in _BAN_WORDS:
-        return False
-    permit = scope[0] in _PERMIT_HEADS
-    denied = scope[1:] if permit else scope[:1]
-    for i, w in enumerate(other):
-        if w not in _BAN_WORDS or POLARITY_NEGATORS & set(other[max(0, i - 3) : i]):
-            continue
-        if permit and w in ANTONYM_TRIGGERS:
-            continue  # "not allowed" / "prohibited" is an antonym pair, read as one
-        near = content(other[max(0, i - 3) : i] + other[i + 1 : i + 4])
-        if any(same_word(d, x, 4) for d in denied for x in near):
-            return True
-    return False
-
-
 _BE = frozenset("is are was were be been being".split())
 _SUBJECT_BREAKS = _CLAUSE_BREAKS | {"that", "which", "who"}
 
@@ -2758,7 +2725,6 @@ def polarity_flip(
         for n in neg_s
         if not (
             _by_negative_verb(n, aw_own)
-            or _by_ban(n, aw_own)
             or _passive_by_negative_verb(n, pas_s, aw_own)
             or _bound_restated(n, bounds_a, nums_s, sw)
         )
@@ -2768,7 +2734,6 @@ def polarity_flip(
         for n in neg_a
         if not (
             _by_negative_verb(n, sw)
-            or _by_ban(n, sw)
             or _passive_by_negative_verb(n, pas_a, sw)
             or _bound_restated(n, bounds_s, nums_a, aw_own)
         )
