@@ -384,7 +384,10 @@ def _free_of(m: re.Match[str]) -> str:
 _FREE_FROM = re.compile(r"\bfree\s+(?:from|of)\s+(?:(?:any|all|the)\s+)?([a-z][a-z-]*)", re.I)
 _NOT_FREED = frozenset(
     """charge charges cost costs fee fees payment extra midnight noon midday today
-    tomorrow now then monday tuesday wednesday thursday friday saturday sunday""".split()
+    tomorrow tonight now then next this age birth dawn dusk sunrise sunset weekday
+    weekdays weekend weekends monday
+    tuesday wednesday thursday friday saturday sunday january february march april
+    june july august september october november december""".split()
 )
 
 
@@ -1254,6 +1257,24 @@ def _no_shows(ws: list[str]) -> int:
     return sum(w.startswith("no-show") for w in ws)
 
 
+# Nouns of a cost a modifier names ("free from admin charges", "free of stamp duty").
+_COST_NOUNS = COST_WORDS | frozenset("duty duties tax taxes".split())
+# How far back a negator denies a "free" in its clause ("can't guarantee our cakes come
+# free from nuts").
+_FREE_DENIED_SPAN = 6
+
+
+def _free_denied(ws: Sequence[str], i: int) -> bool:
+    """Whether a negator stands before ``ws[i]`` in its clause (a clause-break word
+    ends the look back, at most :data:`_FREE_DENIED_SPAN` words)."""
+    for x in reversed(ws[max(0, i - _FREE_DENIED_SPAN) : i]):
+        if x in _CLAUSE_BREAKS:
+            return False
+        if x in NEGATORS or x == "n't":
+            return True
+    return False
+
+
 # Words between "free of" and what it frees ("free of any added sugar").
 _FREE_OF_FILLERS = frozenset("any all added extra".split())
 
@@ -1272,6 +1293,8 @@ def freed(ws: Sequence[str], own: Sequence[str] = ()) -> tuple[str, ...]:
     nothing.)"""
     found: list[tuple[int, str]] = []
     for i, w in enumerate(ws):
+        if w == "free" and _free_denied(ws, i):
+            continue  # "we can't guarantee the cake comes free from nuts"
         if w.endswith("-free") and len(w) > len("-free"):
             # An adverb after it is no noun it frees ("fine-free even when overdue").
             noun = [x for x in content(ws[i + 1 : i + 2]) if x not in _AFTER_FREE]
@@ -1282,9 +1305,13 @@ def freed(ws: Sequence[str], own: Sequence[str] = ()) -> tuple[str, ...]:
             while k < len(ws) and k < i + 4 and ws[k] in _FREE_OF_FILLERS:
                 k += 1
             thing = content(ws[k : k + 1])
-            # "Free from" a time or a number says when, not what ("free from 6 pm").
-            if thing and not (
-                ws[i + 1] == "from" and (thing[0] in _NOT_FREED or not thing[0].isalpha())
+            # "Free from" a time or a number says when, not what ("free from 6 pm"); a
+            # word before a cost noun names the cost, which "free" already says is
+            # nothing ("free from admin charges" is no "no admin").
+            if (
+                thing
+                and not (ws[i + 1] == "from" and (thing[0] in _NOT_FREED or not thing[0].isalpha()))
+                and not (set(ws[k + 1 : k + 2]) & _COST_NOUNS)
             ):
                 found.append((k, ws[k]))
         if len(found) > _EXCEPTIONS_MAX:

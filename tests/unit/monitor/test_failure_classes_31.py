@@ -134,6 +134,20 @@ def test_another_statements_clause_is_left_out_of_the_steps_reading(
             False,
         ),
         ("Snacks we sell contain no gluten.", "We sell snacks free from gluten.", False),
+        # a word before a cost noun names the cost: "free" already says it is nothing
+        (
+            "There are no roaming charges in the EU.",
+            "Use your phone in the EU free from roaming charges.",
+            False,
+        ),
+        ("The contract has no exit fees.", "You can leave free from exit fees.", False),
+        # a "free from" denied in its clause is no freed thing
+        ("Our cakes contain no nuts.", "We can't guarantee our cakes come free from nuts.", True),
+        (
+            "The premium app has no adverts.",
+            "The premium app doesn't come free from adverts.",
+            True,
+        ),
         # not another thing's, nor ease, a cost or a time
         ("Add no sugar to the batter.", "Use sugar-free jam, and add sugar to the batter.", True),
         ("Returns are hassle-free.", "Returns are easy.", False),
@@ -206,6 +220,10 @@ def test_a_bound_word_after_a_unit_of_two_words() -> None:
         ("free of any added sugar", ("sugar",)),
         ("parking is free from 6 pm", ()),
         ("parking is free from monday", ()),
+        ("entry is free from april", ()),
+        ("children travel free from age five", ()),
+        ("you can transfer free from admin charges", ()),
+        ("we can't promise the room stays free from dust", ()),
         ("download it free from the App Store", ()),
         ("salt-free herbs, then add salt", ()),
     ],
