@@ -385,9 +385,9 @@ _FREE_FROM = re.compile(r"\bfree\s+(?:from|of)\s+(?:(?:any|all|the)\s+)?([a-z][a
 _NOT_FREED = frozenset(
     """charge charges cost costs fee fees payment extra midnight noon midday today
     tomorrow tonight now then next this age birth dawn dusk sunrise sunset weekday
-    weekdays weekend weekends monday
-    tuesday wednesday thursday friday saturday sunday january february march april
-    june july august september october november december""".split()
+    weekdays weekend weekends monday tuesday wednesday thursday friday saturday sunday
+    january february march april june july august september october november
+    december""".split()
 )
 
 
