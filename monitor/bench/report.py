@@ -128,6 +128,9 @@ class JudgeSummary(_Frozen):
     on_passed_base: dict[str, OnPassedBase] = Field(default={}, exclude_if=lambda v: not v)
     # Only for judges that issue claim or step verdicts.
     escalation: dict[str, Escalation] = Field(default={}, exclude_if=lambda v: not v)
+    # Family (P1, P3, P6) -> the rule that penalised its correct items -> items; only
+    # for judges that issue verdicts, only families with a false penalty.
+    false_penalties: dict[str, dict[str, int]] = Field(default={}, exclude_if=lambda v: not v)
 
 
 class GateRates(_Frozen):

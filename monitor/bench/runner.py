@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -343,6 +344,7 @@ def summarize(
         paraphrase_bases=para,
         on_passed_base=on_passed_base(outcomes),
         escalation=escalation(outcomes),
+        false_penalties=false_penalties(outcomes),
     )
 
 
@@ -456,6 +458,63 @@ def verdict_counts(outcomes: Sequence[ItemOutcome]) -> dict[str, VerdictCounts]:
             claims_unverifiable=claims["unverifiable"],
             steps_unverifiable=steps["unverifiable"],
         )
+    return out
+
+
+# What a cue reads as a rule: its numbers written N, cut before the first thing the
+# cue reads off the texts (after a colon, an arrow, a comparison or a semicolon).
+_CUE_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*%?")
+_CUE_END = re.compile(r":|;| -> | < | >= | \[| \(<")
+_RULE_MAX = 70
+
+
+def rule_of(kind: str, cue: str | None) -> str:
+    """The rule a penalising verdict rests on, as a short label: its kind and the
+    opening words of its cue ("negated: polarity flipped (negation)", "altered:
+    declared policy term replaced", "missing: only N of the step's policy terms occur
+    in the answer", "missing: best term recall"). The cue's templates are the judge's
+    own, so the labels are few; what a cue quotes from the texts is left out."""
+    text = _CUE_END.split(_CUE_NUMBER.sub("N", cue or ""), maxsplit=1)[0]
+    text = re.sub(r"(?:\s+N)+$", "", " ".join(text.split())).strip()
+    return f"{kind}: {text[:_RULE_MAX]}" if text else kind
+
+
+SEVERAL_RULES = "several rules"
+SCORE_ONLY = "no penalising verdict"
+
+
+def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]]:
+    """Per family whose items should pass (P1, P3, P6), the items penalised all the
+    same, by the rule that penalised them (:func:`rule_of`, from the first successful
+    repeat): one rule alone, ``several rules``, or ``no penalising verdict`` (the
+    scores alone). On a new domain this says which rule to look at first, and
+    whether declaring fewer policy terms or escalating would help. Empty for judges
+    that issue no claim or step verdicts; a family with no false penalty is left out."""
+    if not any(r.claims or r.steps for o in outcomes for r in o.results):
+        return {}
+    out: dict[str, dict[str, int]] = {}
+    for f in JUDGED_FAMILIES:
+        rules: Counter[str] = Counter()
+        for o in outcomes:
+            i = o.instance
+            if i.family != f or i.target_penalize is not False or not o.penalized:
+                continue
+            r = o.results[0] if o.results else None
+            found = set()
+            if r is not None:
+                found |= {
+                    rule_of("claim contradicted", c.evidence.cue)
+                    for c in r.claims
+                    if str(c.status) == "contradicted"
+                }
+                found |= {
+                    rule_of(str(v.status), v.cue)
+                    for v in r.steps
+                    if str(v.status) in _PENALISING_STEPS
+                }
+            rules[found.pop() if len(found) == 1 else SEVERAL_RULES if found else SCORE_ONLY] += 1
+        if rules:
+            out[f] = dict(sorted(rules.items(), key=lambda kv: (-kv[1], kv[0])))
     return out
 
 

@@ -591,6 +591,23 @@ def _extra_markdown(report: BenchReport) -> list[str]:
             ESCALATION_HEADERS,
             _escalation_rows(report),
         )
+    if any(r.false_penalties for r in report.judges.values()):
+        lines += _markdown_table(
+            "What penalised the items that should pass (by the rule of the penalising "
+            "verdict, from its cue; an item penalised by more than one rule counts under "
+            "several rules): on a new domain, the rule to look at first:",
+            ["judge", "family", "penalised", "by rule (items)"],
+            [
+                [
+                    name,
+                    fam,
+                    str(sum(rules.values())),
+                    "; ".join(f"{rule} {n}" for rule, n in rules.items()).replace("|", "\\|"),
+                ]
+                for name, r in report.judges.items()
+                for fam, rules in r.false_penalties.items()
+            ],
+        )
     if any(r.worst for r in report.judges.values()):
         lines += [
             "",
