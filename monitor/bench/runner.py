@@ -60,7 +60,7 @@ from monitor.gate import (
     MarginGate,
     fit_gate_model,
 )
-from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult
+from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult, is_penalized
 from monitor.judges.structural import UNCERTAIN_KINDS, uncertain_kinds
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import GateDecision, GoldenItem, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
@@ -465,7 +465,7 @@ def verdict_counts(outcomes: Sequence[ItemOutcome]) -> dict[str, VerdictCounts]:
 # cue reads off the texts (after a colon, an arrow, a comparison or a semicolon).
 _CUE_NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*%?")
 _CUE_END = re.compile(r":|;| -> | < | >= | \[| \(<")
-_RULE_MAX = 70
+_RULE_MAX = 100
 
 
 def rule_of(kind: str, cue: str | None) -> str:
@@ -483,13 +483,29 @@ SEVERAL_RULES = "several rules"
 SCORE_ONLY = "no penalising verdict"
 
 
+def _penalising_rules(r: JudgeResult) -> set[str]:
+    """The rules of a result's penalising verdicts: contradicted claims, negated or
+    altered steps and missing required ones (a missing exemplar sentence does not
+    count in the score, :func:`monitor.judges.structural.procedure_score`)."""
+    return {
+        rule_of("claim contradicted", c.evidence.cue)
+        for c in r.claims
+        if str(c.status) == "contradicted"
+    } | {
+        rule_of(str(v.status), v.cue)
+        for v in r.steps
+        if str(v.status) in ("negated", "altered") or (str(v.status) == "missing" and v.required)
+    }
+
+
 def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]]:
     """Per family whose items should pass (P1, P3, P6), the items penalised all the
-    same, by the rule that penalised them (:func:`rule_of`, from the first successful
-    repeat): one rule alone, ``several rules``, or ``no penalising verdict`` (the
-    scores alone). On a new domain this says which rule to look at first, and
-    whether declaring fewer policy terms or escalating would help. Empty for judges
-    that issue no claim or step verdicts; a family with no false penalty is left out."""
+    same, by the rule that penalised them (:func:`rule_of`), read in the first repeat
+    whose own scores penalise (else the first successful one): one rule alone,
+    ``several rules``, or ``no penalising verdict`` (the scores alone). On a new
+    domain this says which rule to look at first. For a hybrid judge these are the
+    structural verdicts it started from. Empty for judges that issue no claim or step
+    verdicts; a family with no false penalty is left out."""
     if not any(r.claims or r.steps for o in outcomes for r in o.results):
         return {}
     out: dict[str, dict[str, int]] = {}
@@ -499,19 +515,10 @@ def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]
             i = o.instance
             if i.family != f or i.target_penalize is not False or not o.penalized:
                 continue
-            r = o.results[0] if o.results else None
-            found = set()
-            if r is not None:
-                found |= {
-                    rule_of("claim contradicted", c.evidence.cue)
-                    for c in r.claims
-                    if str(c.status) == "contradicted"
-                }
-                found |= {
-                    rule_of(str(v.status), v.cue)
-                    for v in r.steps
-                    if str(v.status) in _PENALISING_STEPS
-                }
+            r = next((x for x in o.results if is_penalized(x.scores)), None)
+            if r is None and o.results:
+                r = o.results[0]
+            found = _penalising_rules(r) if r is not None else set()
             rules[found.pop() if len(found) == 1 else SEVERAL_RULES if found else SCORE_ONLY] += 1
         if rules:
             out[f] = dict(sorted(rules.items(), key=lambda kv: (-kv[1], kv[0])))

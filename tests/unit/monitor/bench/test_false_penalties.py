@@ -18,6 +18,7 @@ from monitor.bench.runner import (
     SCORE_ONLY,
     SEVERAL_RULES,
     AlwaysPenalize,
+    ItemOutcome,
     false_penalties,
     judge_items,
     rule_of,
@@ -25,14 +26,13 @@ from monitor.bench.runner import (
 )
 from monitor.bench.seeds import Seed
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.schemas import JudgeInfo, Scores, StepVerdict
+from monitor.schemas import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
 from pipelines.reports.bench import render_markdown
 from tests.unit.monitor.bench.test_paraphrase_families import SEED
 
 # family -> (correctness, step verdicts as (status, cue))
 SCRIPT: dict[str, tuple[float, tuple[tuple[str, str], ...]]] = {
     "P1": (0.0, (("negated", "polarity flipped (negation)"), ("covered", "ok"))),
-    "P3": (0.0, ()),  # penalised by its scores alone
     "P6": (
         0.0,
         (
@@ -85,10 +85,15 @@ class Scripted:
         ),
         ("altered", "count changed: tablet [6.0] -> [1.0]", "altered: count changed"),
         ("altered", "bound reversed: max 2 -> min 2", "altered: bound reversed"),
-        ("claim contradicted", None, "claim contradicted"),
+        ("claim contradicted", "label", "claim contradicted: label"),
+        (
+            "negated",
+            "polarity flipped beside another clause (negation + antonym + modal)",
+            "negated: polarity flipped beside another clause (negation + antonym + modal)",
+        ),
     ],
 )
-def test_the_rule_is_the_cue_without_what_it_quotes(kind: str, cue: str | None, rule: str) -> None:
+def test_the_rule_is_the_cue_without_what_it_quotes(kind: str, cue: str, rule: str) -> None:
     assert rule_of(kind, cue) == rule
 
 
@@ -96,17 +101,12 @@ async def test_false_penalties_by_rule_per_family() -> None:
     gen = generate([Seed.model_validate(SEED)], draws=2, gen_seed=9)
     outcomes = await judge_items(Scripted(), gen.instances, gen.header.golden)
     got = false_penalties(outcomes)
-    n = {f: sum(i.family == f for i in gen.instances) for f in ("P1", "P3", "P6")}
-    assert got == {
-        f: rules
-        for f, rules in (
-            ("P1", {"negated: polarity flipped (negation)": n["P1"]}),
-            ("P3", {SCORE_ONLY: n["P3"]}),
-            ("P6", {SEVERAL_RULES: n["P6"]}),
-        )
-        if n[f]
-    }
+    n = {f: sum(i.family == f for i in gen.instances) for f in ("P1", "P6")}
     assert n["P1"] and n["P6"]
+    assert got == {
+        "P1": {"negated: polarity flipped (negation)": n["P1"]},
+        "P6": {SEVERAL_RULES: n["P6"]},
+    }
     # in the summary, the JSON report and the Markdown report
     s = summarize(outcomes, resamples=50)
     assert s.false_penalties == got
@@ -145,3 +145,48 @@ async def test_markdown_lists_what_penalised_the_correct_items() -> None:
     n = sum(i.family == "P1" for i in gen.instances)
     assert "What penalised the items that should pass" in text
     assert f"| scripted | P1 | {n} | negated: polarity flipped (negation) {n} |" in text
+
+
+NEGATED = StepVerdict(index=0, step="x", status="negated", cue="polarity flipped (negation)")
+EXEMPLAR_MISSING = StepVerdict(
+    index=1, step="y", status="missing", required=False, cue="best term recall 0.10 < 0.35"
+)
+CONTRADICTED = ClaimVerdict(
+    field="status",
+    value="open",
+    type="enum",
+    status="contradicted",
+    sentence="It is open.",
+    evidence=ClaimEvidence(source="context", context_value="closed", cue="label"),
+)
+
+
+def _result(score: float, claims: tuple[ClaimVerdict, ...], *steps: StepVerdict) -> JudgeResult:
+    return JudgeResult(Scores(correctness=score, hallucination_fidelity=1.0), claims, steps, "")
+
+
+def _outcome(family: str, penalized: bool, *results: JudgeResult) -> ItemOutcome:
+    gen = generate([Seed.model_validate(SEED)], draws=1, gen_seed=9)
+    inst = next(i for i in gen.instances if i.family == family)
+    return ItemOutcome(inst, penalized, 0.0, 1.0, 0, (), results=results)
+
+
+def test_what_counts_and_under_which_rule() -> None:
+    outcomes = [
+        # a missing exemplar sentence does not count in the score, nor here
+        _outcome("P6", True, _result(0.0, (), NEGATED, EXEMPLAR_MISSING)),
+        # a contradicted claim and a negated step: two rules
+        _outcome("P6", True, _result(0.0, (CONTRADICTED,), NEGATED)),
+        # the rule of the first repeat that penalises, not of the first repeat
+        _outcome("P6", True, _result(0.9, ()), _result(0.0, (), NEGATED)),
+        # not penalised, or a family that should be penalised: not counted
+        _outcome("P6", False, _result(0.9, (), NEGATED)),
+        _outcome("P2", True, _result(0.0, (CONTRADICTED,))),
+        # penalised by its scores alone
+        _outcome("P1", True, _result(0.2, (), EXEMPLAR_MISSING)),
+        _outcome("P1", True, _result(0.0, (CONTRADICTED,))),
+    ]
+    assert false_penalties(outcomes) == {
+        "P1": {"claim contradicted: label": 1, SCORE_ONLY: 1},
+        "P6": {"negated: polarity flipped (negation)": 2, SEVERAL_RULES: 1},
+    }
