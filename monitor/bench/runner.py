@@ -61,7 +61,7 @@ from monitor.gate import (
     fit_gate_model,
 )
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult, is_penalized
-from monitor.judges.structural import UNCERTAIN_KINDS, uncertain_kinds
+from monitor.judges.structural import UNCERTAIN_KINDS, penalises, uncertain_kinds
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import GateDecision, GoldenItem, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 
@@ -484,18 +484,13 @@ SCORE_ONLY = "no penalising verdict"
 
 
 def _penalising_rules(r: JudgeResult) -> set[str]:
-    """The rules of a result's penalising verdicts: contradicted claims, negated or
-    altered steps and missing required ones (a missing exemplar sentence does not
-    count in the score, :func:`monitor.judges.structural.procedure_score`)."""
+    """The rules of a result's penalising verdicts: contradicted claims and the steps
+    :func:`monitor.judges.structural.penalises` counts."""
     return {
         rule_of("claim contradicted", c.evidence.cue)
         for c in r.claims
         if str(c.status) == "contradicted"
-    } | {
-        rule_of(str(v.status), v.cue)
-        for v in r.steps
-        if str(v.status) in ("negated", "altered") or (str(v.status) == "missing" and v.required)
-    }
+    } | {rule_of(str(v.status), v.cue) for v in r.steps if penalises(v)}
 
 
 def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]]:

@@ -304,6 +304,12 @@ def _result(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) ->
     )
 
 
+def penalises(s: StepVerdict) -> bool:
+    """Whether a step verdict counts against the answer: negated, altered, or a missing
+    required step (a missing exemplar sentence is no penalty, :func:`procedure_score`)."""
+    return s.status in ("negated", "altered") or (s.status == "missing" and s.required)
+
+
 def procedure_score(steps: tuple[StepVerdict, ...]) -> float:
     """1 when the procedure holds; below 0.5 as soon as one checked step is wrong."""
     checked = [s for s in steps if s.required or s.status != "missing"]
@@ -377,7 +383,7 @@ def rationale(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) 
     if not claims:
         parts.append("no instance facts stated; nothing contradicts the live context")
     for s in steps:
-        if s.status in ("negated", "altered") or (s.status == "missing" and s.required):
+        if penalises(s):
             parts.append(f"step {s.index + 1} {s.status} ({s.cue}): {s.step!r}")
     if steps:
         covered = sum(s.status == "covered" for s in steps)
