@@ -995,6 +995,17 @@ _LIGHT_HEADS = frozenset("eligible entitled able".split())
 _PREDICATES = frozenset("possible allowed permitted".split())
 
 
+def _back_to_break(ws: Sequence[str], i: int, span: int) -> list[str]:
+    """The words before ``ws[i]``, nearest first, back to a clause-break word (left
+    out) or at most ``span`` words."""
+    before: list[str] = []
+    for x in reversed(ws[max(0, i - span) : i]):
+        if x in _CLAUSE_BREAKS:
+            break
+        before.append(x)
+    return before
+
+
 @functools.lru_cache(maxsize=1024)
 def _predicate_index(padded: str) -> dict[tuple[str, str], tuple[str, ...]]:
     """For each denied predicate of a padded text ("not possible"), keyed by negator
@@ -1006,11 +1017,7 @@ def _predicate_index(padded: str) -> dict[tuple[str, str], tuple[str, ...]]:
     for i in range(1, len(own) - 1):
         if own[i + 1] not in _PREDICATES or (own[i], own[i + 1]) in out:
             continue
-        before: list[str] = []
-        for x in reversed(own[max(0, i - 8) : i]):
-            if x in _CLAUSE_BREAKS:
-                break
-            before.append(x)
+        before = _back_to_break(own, i, 8)
         out[own[i], own[i + 1]] = tuple(w for w in content(before) if w not in _BE)
     return out
 
@@ -1265,14 +1272,9 @@ _FREE_DENIED_SPAN = 6
 
 
 def _free_denied(ws: Sequence[str], i: int) -> bool:
-    """Whether a negator stands before ``ws[i]`` in its clause (a clause-break word
-    ends the look back, at most :data:`_FREE_DENIED_SPAN` words)."""
-    for x in reversed(ws[max(0, i - _FREE_DENIED_SPAN) : i]):
-        if x in _CLAUSE_BREAKS:
-            return False
-        if x in NEGATORS or x == "n't":
-            return True
-    return False
+    """Whether a negator stands before ``ws[i]`` in its clause (at most
+    :data:`_FREE_DENIED_SPAN` words back)."""
+    return any(x in NEGATORS or x == "n't" for x in _back_to_break(ws, i, _FREE_DENIED_SPAN))
 
 
 # Words between "free of" and what it frees ("free of any added sugar").
