@@ -10,6 +10,15 @@ import pytest
 import yaml
 
 from monitor.bench.generate import BenchInstance, generate
+from monitor.bench.report import (
+    BenchReport,
+    GateRates,
+    GateReport,
+    InstancesInfo,
+    JudgeReport,
+    JudgeSummary,
+    UnfittedGate,
+)
 from monitor.bench.runner import (
     gate_report,
     item_row,
@@ -258,18 +267,18 @@ def test_bench_run_items_file_and_markdown(tmp_path: Path) -> None:
     assert ("Worst items" in text) == bool(wrong)
 
 
-def test_markdown_without_the_new_families_has_none_of_their_sections() -> None:
-    from monitor.bench.report import (
-        BenchReport,
-        GateRates,
-        GateReport,
-        InstancesInfo,
-        UnfittedGate,
-    )
-
+def report_of(summaries: dict[str, JudgeSummary]) -> BenchReport:
+    """A bench report around judge summaries, with a placeholder gate and instances
+    (for what the Markdown report renders of the summaries)."""
     rates = GateRates(p1_accept=1.0, p5_reject=1.0, n_p1=1, n_p5=1)
     gate = GateReport(fixed=rates, margin=rates, calibrated=UnfittedGate(model="n/a"))
-    rep = BenchReport(
+    judges = {
+        name: JudgeReport.model_validate(
+            {**s.model_dump(), "gate": gate.model_dump(), "judge": {"name": name}}
+        )
+        for name, s in summaries.items()
+    }
+    return BenchReport(
         format="cargo-bench-report/1",
         instances=InstancesInfo(
             source="x", n=0, by_family={}, gen_seed=1, draws=1, seeds_hash="h", seeds=0, dropped={}
@@ -277,11 +286,14 @@ def test_markdown_without_the_new_families_has_none_of_their_sections() -> None:
         repeats=1,
         embedder="hashing",
         bootstrap_resamples=10,
-        judges={},
+        judges=judges,
         gate=gate,
         paired=[],
     )
-    text = render_markdown(rep)
+
+
+def test_markdown_without_the_new_families_has_none_of_their_sections() -> None:
+    text = render_markdown(report_of({}))
     assert "P2p" not in text and "P1q" not in text and "Worst items" not in text
 
 

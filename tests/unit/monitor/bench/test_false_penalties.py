@@ -6,14 +6,6 @@ from __future__ import annotations
 import pytest
 
 from monitor.bench.generate import generate
-from monitor.bench.report import (
-    BenchReport,
-    GateRates,
-    GateReport,
-    InstancesInfo,
-    JudgeReport,
-    UnfittedGate,
-)
 from monitor.bench.runner import (
     SCORE_ONLY,
     SEVERAL_RULES,
@@ -28,6 +20,7 @@ from monitor.bench.seeds import Seed
 from monitor.judges.base import JudgeRequest, JudgeResult
 from monitor.schemas import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
 from pipelines.reports.bench import render_markdown
+from tests.unit.monitor.bench.test_bench_items import report_of
 from tests.unit.monitor.bench.test_paraphrase_families import SEED
 
 # family -> (correctness, step verdicts as (status, cue))
@@ -123,24 +116,7 @@ async def test_judges_without_verdicts_report_no_false_penalties() -> None:
 async def test_markdown_lists_what_penalised_the_correct_items() -> None:
     gen = generate([Seed.model_validate(SEED)], draws=2, gen_seed=9)
     outcomes = await judge_items(Scripted(), gen.instances, gen.header.golden)
-    summary = summarize(outcomes, resamples=50)
-    rates = GateRates(p1_accept=1.0, p5_reject=1.0, n_p1=1, n_p5=1)
-    gate = GateReport(fixed=rates, margin=rates, calibrated=UnfittedGate(model="n/a"))
-    judge = JudgeReport.model_validate(
-        {**summary.model_dump(), "gate": gate.model_dump(), "judge": {"name": "scripted"}}
-    )
-    report = BenchReport(
-        format="cargo-bench-report/1",
-        instances=InstancesInfo(
-            source="x", n=0, by_family={}, gen_seed=1, draws=1, seeds_hash="h", seeds=0, dropped={}
-        ),
-        repeats=1,
-        embedder="hashing",
-        bootstrap_resamples=10,
-        judges={"scripted": judge},
-        gate=gate,
-        paired=[],
-    )
+    report = report_of({"scripted": summarize(outcomes, resamples=50)})
     text = render_markdown(report)
     n = sum(i.family == "P1" for i in gen.instances)
     assert "What penalised the items that should pass" in text
