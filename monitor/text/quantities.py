@@ -20,7 +20,7 @@ import math
 import re
 from decimal import Decimal
 
-from monitor.text.lexicon import NUMBER_WORDS, STOPWORDS, TIMES_WORDS
+from monitor.text.lexicon import MONTHS, NUMBER_WORDS, STOPWORDS, TIMES_WORDS
 
 _ONES: dict[str, int] = {
     **{w: int(v) for w, v in NUMBER_WORDS.items()},
@@ -544,12 +544,8 @@ _DAY_N = re.compile(
 # "March 1st", "Friday 10 May") or ISO ("2026-03-01", the year left out): one
 # quantity, ``date:301`` (month * 100 + day), not a count and an ordinal. "May" after
 # its day only where no verb can follow ("10 may attend" is a count).
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH_ABBR = {m[:3]: k + 1 for k, m in enumerate(_MONTHS)} | {"sept": 9}
-_MONTH_NUMBER = {m: k + 1 for k, m in enumerate(_MONTHS)} | _MONTH_ABBR
-_MONTH_RE = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
+_MONTH_NAMES = sorted(MONTHS, key=len, reverse=True)  # (the longest name first)
+_MONTH_RE = "|".join(_MONTH_NAMES)
 _MAY_ENDS = r"(?=\s*(?:$|[,.;:!?)]|\d|(?:to|and|or|until|through|from)\b))"
 # After a month and a day written bare ("March 1"), what a date is followed by: not a
 # unit or a noun the number counts ("in May 10 days ahead", "march 3 bikes down").
@@ -559,13 +555,13 @@ _DAY_ENDS = (
 _DATE_DAY_MONTH = re.compile(
     r"(?<![\w.:/-])(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?(?:\s+of)?\s+"
     r"(?:(?P<m>"
-    + "|".join(m for m in _MONTH_NUMBER if m != "may")
+    + "|".join(m for m in _MONTH_NAMES if m != "may")
     + r")\.?|(?P<may>may)"
     + _MAY_ENDS
     + r")(?![\w])"
 )
 _DATE_MONTH_DAY = re.compile(
-    r"(?<![\w])(?P<m>" + "|".join(m for m in _MONTH_NUMBER if m != "may") + r"|may)\.?\s+"
+    r"(?<![\w])(?P<m>" + "|".join(m for m in _MONTH_NAMES if m != "may") + r"|may)\.?\s+"
     r"(?:the\s+)?(?P<d>[1-9]|[12]\d|3[01])(?:(?:st|nd|rd|th)(?![\w%])|" + _DAY_ENDS + r")"
 )
 _ISO_DATE = re.compile(r"(?<![\w-])\d{4}-(?P<m>0[1-9]|1[0-2])-(?P<d>0[1-9]|[12]\d|3[01])(?![\w-])")
@@ -575,7 +571,7 @@ _MONTH_FOUND = re.compile(r"\b(?:" + _MONTH_RE + r")\b|\d{4}-\d\d-\d\d")
 
 
 def _date(month: str, day: str) -> str:
-    number = _MONTH_NUMBER[month] if month.isalpha() else int(month)
+    number = MONTHS[month] if month.isalpha() else int(month)
     return f"date:{number * 100 + int(day)}"
 
 
