@@ -52,8 +52,14 @@ class Escalation(_Frozen):
     would send to its LLM tier (at least one ``uncertain`` verdict in the first
     successful repeat): ``share`` is the LLM cost as a fraction of the traffic.
     ``wrong`` items were judged against their target; ``wrong_escalated`` of them
-    are in the escalated set (only those can an LLM tier correct), the rest are
-    wrong on settled verdicts. ``kinds``: escalated items per uncertain verdict kind."""
+    are in the escalated set, the rest are wrong on settled verdicts.
+    ``correctable``: the wrong items an LLM tier that is right on every item it sees
+    would correct: escalated, and, for an item that should pass, not penalised by a
+    settled verdict too (the hybrid judge keeps a settled fault whatever the LLM
+    says). ``right_llm``: the family's penalty rate with such an LLM tier (a
+    non-escalated item keeps its verdict): the most that escalating the uncertain
+    can reach on these items, not a figure of any real LLM. ``kinds``: escalated
+    items per uncertain verdict kind."""
 
     items: int
     escalated: int
@@ -61,6 +67,8 @@ class Escalation(_Frozen):
     wrong: int
     wrong_escalated: int
     kinds: dict[str, int]
+    correctable: int = 0
+    right_llm: float | None = None
 
 
 class ParaphraseDI(_Frozen):

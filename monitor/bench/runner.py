@@ -61,7 +61,7 @@ from monitor.gate import (
     fit_gate_model,
 )
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult, is_penalized
-from monitor.judges.structural import UNCERTAIN_KINDS, penalises, uncertain_kinds
+from monitor.judges.structural import UNCERTAIN_KINDS, penalises, settled_score, uncertain_kinds
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import GateDecision, GoldenItem, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
 
@@ -417,15 +417,27 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
         if not mine:
             continue
         kinds: Counter[str] = Counter()
-        up = wrong = wrong_up = 0
+        up = wrong = wrong_up = correctable = 0
+        right: list[bool] = []
         for o in mine:
-            k = uncertain_kinds(o.results[0].claims, o.results[0].steps)
+            first = o.results[0]
+            k = uncertain_kinds(first.claims, first.steps)
             kinds.update(k)
             up += bool(k)
             target = o.instance.target_penalize
+            # With an LLM tier right on every item it sees, an escalated item is
+            # penalised when it should be, or when a settled verdict penalises it
+            # (the hybrid's combination keeps a settled fault); the others keep
+            # their verdict.
+            now = o.penalized
+            if k and target is not None:
+                now = target or is_penalized(settled_score(first.claims, first.steps))
+            if now is not None:
+                right.append(bool(now))
             if target is not None and o.penalized != target:
                 wrong += 1
                 wrong_up += bool(k)
+                correctable += now == target
         out[f] = Escalation(
             items=len(mine),
             escalated=up,
@@ -433,6 +445,8 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
             wrong=wrong,
             wrong_escalated=wrong_up,
             kinds={k: kinds[k] for k in UNCERTAIN_KINDS if kinds[k]},
+            correctable=correctable,
+            right_llm=_rate(right),
         )
     return out
 

@@ -471,6 +471,8 @@ ESCALATION_HEADERS = [
     "escalated",
     "wrong",
     "wrong, escalated",
+    "correctable",
+    "penalised → with a right LLM tier",
     "uncertain verdict kinds (items)",
 ]
 
@@ -487,6 +489,9 @@ def _escalation_rows(report: BenchReport) -> list[list[str]]:
                     f"{e.escalated} ({_pct(e.share)})",
                     str(e.wrong),
                     str(e.wrong_escalated),
+                    str(e.correctable),
+                    f"{_pct(r.families[fam].rate if fam in r.families else None)} → "
+                    f"{_pct(e.right_llm)}",
                     ", ".join(f"{k} {n}" for k, n in e.kinds.items()) or "—",
                 ]
             )
@@ -586,8 +591,10 @@ def _extra_markdown(report: BenchReport) -> list[str]:
         lines += _markdown_table(
             "Escalation (`--judge hybrid --judge-escalate uncertain`): items with at least "
             "one `uncertain` verdict, which that judge sends to its LLM tier — the share is "
-            "its LLM cost; of the items judged wrong, how many are escalated (only those can "
-            "the LLM tier correct):",
+            "its LLM cost; of the items judged wrong, how many are escalated, and how many "
+            "an LLM tier right on every item it sees would correct (not those a settled "
+            "verdict also penalises); the penalty rate now and with such a tier (a bound, "
+            "not a figure of any real LLM):",
             ESCALATION_HEADERS,
             _escalation_rows(report),
         )

@@ -24,13 +24,18 @@ SCRIPT: dict[str, tuple[float, tuple[tuple[str, bool], ...]]] = {
 
 
 class Scripted:
+    def __init__(
+        self, script: dict[str, tuple[float, tuple[tuple[str, bool], ...]]] | None = None
+    ) -> None:
+        self.script = SCRIPT if script is None else script
+
     @property
     def info(self) -> JudgeInfo:
         return JudgeInfo(name="scripted")
 
     async def judge(self, request: JudgeRequest) -> JudgeResult:
-        fam = next(f for f in SCRIPT if f"-{f}-" in request.trace.trace_id)
-        score, steps = SCRIPT[fam]
+        fam = next(f for f in self.script if f"-{f}-" in request.trace.trace_id)
+        score, steps = self.script[fam]
         sv = tuple(
             StepVerdict(index=k, step="x", status=s, uncertain=u) for k, (s, u) in enumerate(steps)
         )
@@ -52,11 +57,43 @@ async def test_escalation_share_per_family() -> None:
         assert e.share == (1.0 if up else 0.0)
         assert e.wrong == (n[fam] if wrong else 0)
         assert e.wrong_escalated == (n[fam] if wrong and up else 0)
+        # No settled verdict penalises here: every wrong escalated item is correctable.
+        assert e.correctable == e.wrong_escalated
+        target = fam in ("P2", "P4", "P2p", "P4p")
+        assert e.right_llm == float(target if up else score < 0.5)
         assert e.kinds == {f"step_{s}": n[fam] for s, u in steps if u}
     # P6: wrong and escalated (an LLM tier may correct it); P2p: wrong on settled verdicts.
     assert esc["P6"].wrong_escalated == esc["P6"].wrong > 0
     assert esc["P2p"].wrong > 0 and esc["P2p"].wrong_escalated == 0
     assert list(esc["P6"].kinds) == ["step_negated", "step_altered"]
+
+
+async def test_a_settled_fault_is_not_correctable() -> None:
+    """A correct item penalised by an uncertain verdict and a settled one stays
+    penalised with a right LLM tier (the hybrid keeps a settled fault); a missed
+    corruption with an uncertain verdict is caught; a missed one with settled
+    verdicts only is not."""
+    script = {
+        "P1": (0.2, (("altered", True), ("negated", False))),  # wrong, settled fault too
+        "P6": (0.2, (("altered", True), ("covered", False))),  # wrong, uncertain only
+        "P2p": (0.9, (("covered", True),)),  # missed, uncertain: correctable
+        "P4p": (0.9, (("covered", False),)),  # missed, settled: not correctable
+    }
+    seed = Seed.model_validate(SEED)
+    gen = generate([seed], draws=2, gen_seed=9)
+    instances = [i for i in gen.instances if i.family in script]
+    outcomes = await judge_items(Scripted(script), instances, gen.header.golden)
+    esc = escalation(outcomes)
+    n = {f: sum(i.family == f for i in instances) for f in script}
+    assert all(n.values())
+    assert (esc["P1"].wrong, esc["P1"].wrong_escalated, esc["P1"].correctable) == (n["P1"],) * 2 + (
+        0,
+    )
+    assert esc["P1"].right_llm == 1.0
+    assert esc["P6"].correctable == esc["P6"].wrong == n["P6"] and esc["P6"].right_llm == 0.0
+    assert esc["P2p"].correctable == n["P2p"] and esc["P2p"].right_llm == 1.0
+    assert esc["P4p"].wrong == n["P4p"] and esc["P4p"].correctable == 0
+    assert esc["P4p"].right_llm == 0.0
 
 
 async def test_judges_without_verdicts_report_no_escalation() -> None:
