@@ -67,8 +67,8 @@ class Escalation(_Frozen):
     wrong: int
     wrong_escalated: int
     kinds: dict[str, int]
-    correctable: int = 0
-    right_llm: float | None = None
+    correctable: int
+    right_llm: float | None
 
 
 class ParaphraseDI(_Frozen):

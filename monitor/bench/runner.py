@@ -406,9 +406,11 @@ def on_passed_base(outcomes: Sequence[ItemOutcome]) -> dict[str, OnPassedBase]:
 
 def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
     """Per judged family present, the items a hybrid judge escalating the uncertain
-    would send to its LLM tier (issue 19 point 8: that share is the LLM cost), and
-    how many of the wrongly judged items are among them. Empty for judges that
-    issue no claim or step verdicts."""
+    would send to its LLM tier (issue 19 point 8: that share is the LLM cost), how
+    many of the wrongly judged items are among them, how many of those an LLM tier
+    right on every item it sees would correct, and the family's penalty rate with
+    such a tier (:class:`Escalation`; no blind sample). Empty for judges that issue
+    no claim or step verdicts."""
     if not any(r.claims or r.steps for o in outcomes for r in o.results):
         return {}
     out: dict[str, Escalation] = {}

@@ -8,7 +8,9 @@ from monitor.bench.generate import generate
 from monitor.bench.runner import AlwaysPenalize, escalation, judge_items, summarize
 from monitor.bench.seeds import Seed
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.schemas import JudgeInfo, Scores, StepVerdict
+from monitor.schemas import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
+from pipelines.reports.bench import render_markdown
+from tests.unit.monitor.bench.test_bench_items import report_of
 from tests.unit.monitor.bench.test_paraphrase_families import SEED
 
 # family -> (correctness, step verdicts as (status, uncertain))
@@ -25,9 +27,12 @@ SCRIPT: dict[str, tuple[float, tuple[tuple[str, bool], ...]]] = {
 
 class Scripted:
     def __init__(
-        self, script: dict[str, tuple[float, tuple[tuple[str, bool], ...]]] | None = None
+        self,
+        script: dict[str, tuple[float, tuple[tuple[str, bool], ...]]] | None = None,
+        claim_faults: frozenset[str] = frozenset(),
     ) -> None:
         self.script = SCRIPT if script is None else script
+        self.claim_faults = claim_faults  # families answered with a settled contradicted claim
 
     @property
     def info(self) -> JudgeInfo:
@@ -39,7 +44,20 @@ class Scripted:
         sv = tuple(
             StepVerdict(index=k, step="x", status=s, uncertain=u) for k, (s, u) in enumerate(steps)
         )
-        return JudgeResult(Scores(correctness=score, hallucination_fidelity=1.0), (), sv, "why")
+        claims = tuple(
+            ClaimVerdict(
+                field="f",
+                value="v",
+                type="enum",
+                status="contradicted",
+                sentence="s",
+                span=(0, 1),
+                evidence=ClaimEvidence(source="context", cue="label"),
+            )
+            for _ in range(fam in self.claim_faults)
+        )
+        fid = 0.0 if claims else 1.0
+        return JudgeResult(Scores(correctness=score, hallucination_fidelity=fid), claims, sv, "why")
 
 
 async def test_escalation_share_per_family() -> None:
@@ -69,20 +87,22 @@ async def test_escalation_share_per_family() -> None:
 
 
 async def test_a_settled_fault_is_not_correctable() -> None:
-    """A correct item penalised by an uncertain verdict and a settled one stays
-    penalised with a right LLM tier (the hybrid keeps a settled fault); a missed
+    """A correct item penalised by an uncertain verdict and a settled one (a step or
+    a contradicted claim) stays penalised with a right LLM tier (the hybrid keeps a
+    settled fault); a missed
     corruption with an uncertain verdict is caught; a missed one with settled
     verdicts only is not."""
     script = {
         "P1": (0.2, (("altered", True), ("negated", False))),  # wrong, settled fault too
-        "P6": (0.2, (("altered", True), ("covered", False))),  # wrong, uncertain only
+        "P6": (1.0, (("altered", True),)),  # wrong, with a settled contradicted claim too
         "P2p": (0.9, (("covered", True),)),  # missed, uncertain: correctable
         "P4p": (0.9, (("covered", False),)),  # missed, settled: not correctable
     }
     seed = Seed.model_validate(SEED)
     gen = generate([seed], draws=2, gen_seed=9)
     instances = [i for i in gen.instances if i.family in script]
-    outcomes = await judge_items(Scripted(script), instances, gen.header.golden)
+    judge = Scripted(script, claim_faults=frozenset({"P6"}))
+    outcomes = await judge_items(judge, instances, gen.header.golden)
     esc = escalation(outcomes)
     n = {f: sum(i.family == f for i in instances) for f in script}
     assert all(n.values())
@@ -90,7 +110,9 @@ async def test_a_settled_fault_is_not_correctable() -> None:
         0,
     )
     assert esc["P1"].right_llm == 1.0
-    assert esc["P6"].correctable == esc["P6"].wrong == n["P6"] and esc["P6"].right_llm == 0.0
+    # A settled contradicted claim is a settled fault as a settled step is.
+    assert esc["P6"].wrong == esc["P6"].wrong_escalated == n["P6"]
+    assert esc["P6"].correctable == 0 and esc["P6"].right_llm == 1.0
     assert esc["P2p"].correctable == n["P2p"] and esc["P2p"].right_llm == 1.0
     assert esc["P4p"].wrong == n["P4p"] and esc["P4p"].correctable == 0
     assert esc["P4p"].right_llm == 0.0
@@ -102,3 +124,17 @@ async def test_judges_without_verdicts_report_no_escalation() -> None:
     outcomes = await judge_items(AlwaysPenalize(), gen.instances, gen.header.golden)
     assert escalation(outcomes) == {}
     assert "escalation" not in summarize(outcomes, resamples=50).model_dump(mode="json")
+
+
+async def test_markdown_shows_the_rate_now_and_with_a_right_llm_tier() -> None:
+    seed = Seed.model_validate(SEED)
+    gen = generate([seed], draws=2, gen_seed=9)
+    outcomes = await judge_items(Scripted(), gen.instances, gen.header.golden)
+    text = render_markdown(report_of({"scripted": summarize(outcomes, resamples=50)}))
+    n = sum(i.family == "P6" for i in gen.instances)
+    # P6: every item penalised on uncertain verdicts only, all correctable.
+    row = f"| scripted | P6 | {n} | {n} (1.00) | {n} | {n} | {n} | 1.00 → 0.00 |"
+    assert row in text
+    m = sum(i.family == "P2p" for i in gen.instances)
+    # P2p: missed on settled verdicts: nothing to correct.
+    assert f"| scripted | P2p | {m} | 0 (0.00) | {m} | 0 | 0 | 0.00 → 0.00 | — |" in text
