@@ -136,7 +136,7 @@ class ProcedureConfig:
       recorded verdicts, before the rule was built: the pattern marked 187 missed
       deletions of a step from a paraphrase and 15 correct paraphrases (of about
       2,400), and no correct transplant (P1) or answer with extra fields (P3). Built
-      and run on all 21 sets with MiniLM (docs/cargo-bench.md): 261 more deletions
+      and run on all 21 sets with MiniLM (docs/bench-results.md): 261 more deletions
       caught, 15 lost, no correct paraphrase flagged.
     """
 
@@ -422,7 +422,7 @@ def _negation_in_place(step_words: list[str], sentence_words: list[str]) -> bool
     "opening the casing yourself voids the warranty") -- what the negation governs is
     open, and so is the verdict.
 
-    Measured on the read held-out sets (docs/cargo-bench.md): of the settled
+    Measured on the read held-out sets (docs/bench-results.md): of the settled
     polarity flips on correct paraphrases, 3 of 32 are in place; of those on negated
     golden wordings 1,732 of 1,942."""
     ops = difflib.SequenceMatcher(None, step_words, sentence_words, autojunk=False).get_opcodes()

@@ -10,7 +10,7 @@ answers and 40 with one rule changed. Cargo-Bench's seeds have longer steps, so 
 paraphrase there keeps more of each step's words; the probe shows what the judge does
 when it cannot lean on them.
 
-The bounds are today's figures (docs/cargo-bench.md, "The paraphrase probe"): a
+The bounds are today's figures (docs/bench-results.md, "The paraphrase probe"): a
 change that penalises one more correct answer, or misses one more changed rule, fails
 here. They are not the targets of issue 19, which the judge misses on this probe by
 far.

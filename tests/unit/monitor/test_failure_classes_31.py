@@ -2,7 +2,7 @@
 5), on hand-written cases from invented domains (a hotel, a parcel depot, a phone
 shop, a skip-hire permit office, a library, a bank, a bakery, a car park, a school
 trip, a money-transfer desk; none is a bench seed). Found with the paraphrase probe
-(tests/data/paraphrase_probe/, docs/cargo-bench.md).
+(tests/data/paraphrase_probe/, docs/bench-results.md).
 
 - A step whose quantity is written another way ("a week", "a fortnight") is found.
 - A step read across the clauses of its sentence leaves out the clauses that belong

@@ -14,7 +14,7 @@ from monitor.steps import StepVerifier
 from monitor.text.polarity import polarity_flip
 from tests.unit.monitor.review_cases_9 import CASES
 
-# What the rules do not read (see docs/cargo-bench.md, ninth set).
+# What the rules do not read (see docs/bench-results.md, ninth set).
 KNOWN_GAPS = {
     "r1c_noshow": "a positive turned into a 'no-' compound ('show up' -> 'no-shows')",
     "r1c_only_counts": "'only ... once' turned into 'before'",
