@@ -404,6 +404,12 @@ def on_passed_base(outcomes: Sequence[ItemOutcome]) -> dict[str, OnPassedBase]:
     }
 
 
+def _issues_verdicts(outcomes: Sequence[ItemOutcome]) -> bool:
+    """Whether the judge issued claim or step verdicts on any item (the structural and
+    hybrid judges; not the sanity judges)."""
+    return any(r.claims or r.steps for o in outcomes for r in o.results)
+
+
 def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
     """Per judged family present, the items a hybrid judge escalating the uncertain
     would send to its LLM tier (issue 19 point 8: that share is the LLM cost), how
@@ -411,7 +417,7 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
     right on every item it sees would correct, and the family's penalty rate with
     such a tier (:class:`Escalation`; no blind sample). Empty for judges that issue
     no claim or step verdicts."""
-    if not any(r.claims or r.steps for o in outcomes for r in o.results):
+    if not _issues_verdicts(outcomes):
         return {}
     out: dict[str, Escalation] = {}
     for f in JUDGED_FAMILIES:
@@ -517,7 +523,7 @@ def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]
     domain this says which rule to look at first. For a hybrid judge these are the
     structural verdicts it started from. Empty for judges that issue no claim or step
     verdicts; a family with no false penalty is left out."""
-    if not any(r.claims or r.steps for o in outcomes for r in o.results):
+    if not _issues_verdicts(outcomes):
         return {}
     out: dict[str, dict[str, int]] = {}
     for f in JUDGED_FAMILIES:
