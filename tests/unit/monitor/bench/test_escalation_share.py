@@ -8,9 +8,10 @@ from monitor.bench.generate import generate
 from monitor.bench.runner import AlwaysPenalize, escalation, judge_items, summarize
 from monitor.bench.seeds import Seed
 from monitor.judges.base import JudgeRequest, JudgeResult
-from monitor.schemas import ClaimEvidence, ClaimVerdict, JudgeInfo, Scores, StepVerdict
+from monitor.schemas import JudgeInfo, Scores, StepVerdict
 from pipelines.reports.bench import render_markdown
 from tests.unit.monitor.bench.test_bench_items import report_of
+from tests.unit.monitor.bench.test_false_penalties import CONTRADICTED
 from tests.unit.monitor.bench.test_paraphrase_families import SEED
 
 # family -> (correctness, step verdicts as (status, uncertain))
@@ -44,18 +45,7 @@ class Scripted:
         sv = tuple(
             StepVerdict(index=k, step="x", status=s, uncertain=u) for k, (s, u) in enumerate(steps)
         )
-        claims = tuple(
-            ClaimVerdict(
-                field="f",
-                value="v",
-                type="enum",
-                status="contradicted",
-                sentence="s",
-                span=(0, 1),
-                evidence=ClaimEvidence(source="context", cue="label"),
-            )
-            for _ in range(fam in self.claim_faults)
-        )
+        claims = (CONTRADICTED,) if fam in self.claim_faults else ()
         fid = 0.0 if claims else 1.0
         return JudgeResult(Scores(correctness=score, hallucination_fidelity=fid), claims, sv, "why")
 
