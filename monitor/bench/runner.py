@@ -544,8 +544,6 @@ def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]
 
 # --------------------------------------------------------------------------- per item
 
-_PENALISING_STEPS = ("missing", "negated", "altered")
-
 
 def _deciding_score(o: ItemOutcome) -> float | None:
     """The score the penalty rule decides on: the lower of correctness and fidelity."""
@@ -555,9 +553,13 @@ def _deciding_score(o: ItemOutcome) -> float | None:
 
 def _why(o: ItemOutcome) -> str:
     """What the judge's verdict rests on, in one line: the penalising verdicts with
-    their cues when it penalised, else what the instance changed."""
+    their cues when it penalised (read, as :func:`false_penalties` reads them, in the
+    first repeat whose own scores penalise), else what the instance changed."""
     parts: list[str] = []
-    for r in o.results[:1]:
+    first = next((x for x in o.results if is_penalized(x.scores)), None)
+    if first is None and o.results:
+        first = o.results[0]
+    for r in (first,) if first is not None else ():
         for c in r.claims:
             if c.status == "contradicted":
                 parts.append(
@@ -565,9 +567,10 @@ def _why(o: ItemOutcome) -> str:
                     f"(context {c.evidence.context_value!r}, cue {c.evidence.cue})"
                 )
         for s in r.steps:
-            if str(s.status) in _PENALISING_STEPS:
-                # (Not a required step: another sentence of the exemplar, checked for
-                # negation and alteration; its text says which.)
+            if penalises(s):
+                # The steps the judge's score counts against the answer: a required step
+                # negated, altered or missing, or another sentence of the exemplar
+                # negated or altered (one missing is no penalty); its text says which.
                 kind = "step" if s.required else "exemplar sentence"
                 text = s.step if len(s.step) <= 60 else s.step[:57] + "..."
                 parts.append(

@@ -316,3 +316,43 @@ def test_why_names_an_exemplar_sentence_that_is_not_a_required_step() -> None:
     why = _why(ItemOutcome(p6, True, 0.0, 1.0, 0, (), results=(result,)))
     assert why.startswith("exemplar sentence 3 negated (polarity flipped): 'The transfer fee")
     assert why.endswith("...'") and len(why) < 120
+
+
+def test_why_leaves_out_a_missing_exemplar_sentence_the_score_does_not_count() -> None:
+    """A missing sentence of the exemplar that is no required step is no penalty
+    (``structural.penalises``), so the why text does not name it; a missing required
+    step is named."""
+    from monitor.bench.runner import ItemOutcome, _why
+
+    _, insts = _seed_instances(draws=1)
+    p6 = next(i for i in insts if i.family == "P6")
+    steps = (
+        StepVerdict(index=0, step="Log in first.", status="missing", required=True),
+        StepVerdict(index=1, step="Thanks for waiting.", status="missing", required=False),
+    )
+    result = JudgeResult(Scores(correctness=0.0, hallucination_fidelity=1.0), (), steps, "r")
+    why = _why(ItemOutcome(p6, True, 0.0, 1.0, 0, (), results=(result,)))
+    assert why == "step 1 missing: 'Log in first.'"
+
+
+def test_why_reads_the_repeat_whose_scores_penalise() -> None:
+    """With repeats that disagree, the why text of a penalised item names the verdicts
+    of the first repeat that penalised, as the false-penalty count reads them."""
+    from monitor.bench.runner import ItemOutcome, _why
+
+    _, insts = _seed_instances(draws=1)
+    p6 = next(i for i in insts if i.family == "P6")
+    passed = JudgeResult(
+        Scores(correctness=1.0, hallucination_fidelity=1.0),
+        (),
+        (StepVerdict(index=0, step="Log in first.", status="covered"),),
+        "r",
+    )
+    failed = JudgeResult(
+        Scores(correctness=0.0, hallucination_fidelity=1.0),
+        (),
+        (StepVerdict(index=0, step="Log in first.", status="negated", cue="polarity flipped"),),
+        "r",
+    )
+    why = _why(ItemOutcome(p6, True, 0.0, 1.0, 0, (), results=(passed, failed)))
+    assert why == "step 1 negated (polarity flipped): 'Log in first.'"
