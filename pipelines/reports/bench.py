@@ -603,13 +603,13 @@ def _extra_markdown(report: BenchReport) -> list[str]:
             "What penalised the items that should pass (by the rule of the penalising "
             "verdict, from its cue; an item penalised by more than one rule counts under "
             "several rules): on a new domain, the rule to look at first:",
-            ["judge", "family", "penalised", "by rule (items)"],
+            ["judge", "family", "penalised", "items by rule"],
             [
                 [
                     name,
                     fam,
                     str(sum(rules.values())),
-                    "; ".join(f"{rule} {n}" for rule, n in rules.items()).replace("|", "\\|"),
+                    "; ".join(f"{n} × {rule}" for rule, n in rules.items()).replace("|", "\\|"),
                 ]
                 for name, r in report.judges.items()
                 for fam, rules in r.false_penalties.items()
@@ -643,7 +643,7 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
         "# Cargo-Bench report",
         "",
         f"Instances: {inst.n} from {counted(inst.seeds, 'seed')} ({inst.source}, gen seed "
-        f"{inst.gen_seed}, {inst.draws} draws; by family "
+        f"{inst.gen_seed}, {counted(inst.draws, 'draw')}; by family "
         + ", ".join(f"{k} {v}" for k, v in sorted(inst.by_family.items()))
         + f"); repeats {report.repeats}; bootstrap {report.bootstrap_resamples}.",
         "",

@@ -41,16 +41,22 @@ from rich.console import Console
 from rich.table import Table
 
 from monitor.bench.generate import BenchInstance, Generated, generate
-from monitor.bench.runner import GateItem, calibration_rows, retrieve_gate_items
+from monitor.bench.runner import (
+    GATE_FAMILIES,
+    GateItem,
+    calibration_rows,
+    retrieve_gate_items,
+)
 from monitor.bench.seeds import load_seeds
-from monitor.calibration import Method, calibrate, predict
+from monitor.calibration import FOLDS, Method, calibrate, predict
 from monitor.embeddings import Embedder, Runtime, make_embedder
-from monitor.errors import ConfigError
+from monitor.errors import ConfigError, GateModelError
 from monitor.gate import save_gate_model
 from monitor.io import make_output_dir
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.selective import threshold_for_coverage
 from monitor.settings import default_cache_dir
+from monitor.text.lexicon import counted
 from pipelines.reports.report import Item, html_page, plots, selective, selective_lines
 
 
@@ -216,6 +222,16 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
     ev = generate(seeds, draws=opts.draws, gen_seed=opts.eval_gen_seed, drop_invalid=True)
     if opts.questions == "asked":
         _check_asked(opts, fit, ev, ids)  # before the embedding model is loaded
+    else:
+        # The calibrated gate is fitted, cross-validated, on the fit draws' P1 and P5
+        # pairs: too few is one line before the embedding model is loaded.
+        pairs = sum(i.family in GATE_FAMILIES and i.family != "P1q" for i in fit.instances)
+        if pairs < 2 * FOLDS:
+            raise ConfigError(
+                f"{opts.seeds}: {pairs} P1/P5 pairs to fit the calibrated gate on "
+                f"({len(ids)} seeds, --draws {opts.draws}); it needs at least "
+                f"{2 * FOLDS}: add seeds or raise --draws"
+            )
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
     index = GoldenIndex(fit.header.golden, embedder, cache_dir=cache)
@@ -267,9 +283,14 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         ev_asked = [g for g in ev_all if g.instance.family == "P1q"]
         other_key, other_head = "p1q_accept", "P1q accept"
         role = ""
-    cal = calibrate(
-        calibration_rows(fit_items), method=opts.method, embedding_model=embedder.model_id
-    )
+    try:
+        cal = calibrate(
+            calibration_rows(fit_items), method=opts.method, embedding_model=embedder.model_id
+        )
+    except GateModelError as exc:
+        raise ConfigError(
+            f"{opts.seeds}: cannot fit the calibrated gate: {exc}; add seeds or raise --draws"
+        ) from exc
     model = cal.model
 
     def arrays(items: list[GateItem]) -> tuple[np.ndarray, ...]:
@@ -439,8 +460,8 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         "",
         (
             f"Questions asked as users ask (`--questions asked`, {opts.seeds}, "
-            f"{opts.draws} draws, {embedder.model_id}), retrieved as production retrieves "
-            "(the nearest golden item; s* and Δ its top-1 and top-1 − top-2). P1q: the "
+            f"{counted(opts.draws, 'draw')}, {embedder.model_id}), retrieved as production "
+            "retrieves (the nearest golden item; s* and Δ its top-1 and top-1 − top-2). P1q: the "
             "seeds' question paraphrases (a covered question); P5q: the same questions with "
             "their own seed's item left out of the index (a question the golden set does "
             f"not cover). {split_md}: {n1} P1q ({wrong} of them retrieve another "
@@ -451,7 +472,8 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
             "thresholds."
             if opts.questions == "asked"
             else f"Fit on gen seed {opts.fit_gen_seed}, evaluated on gen seed "
-            f"{opts.eval_gen_seed} ({opts.seeds}, {opts.draws} draws, {embedder.model_id}). "
+            f"{opts.eval_gen_seed} ({opts.seeds}, {counted(opts.draws, 'draw')}, "
+            f"{embedder.model_id}). "
             f"Thresholds reach P1 coverage ≥ {opts.p1_coverage:.2f} on the fit pairs. Loss = "
             "an inappropriate reference accepted (a P5 pair)."
             + (

@@ -221,3 +221,21 @@ def test_a_report_folder_that_cannot_be_made_ends_the_command_before_the_work(
     assert main(argv) == 2
     assert "cannot write the report folder" in capsys.readouterr().err
     assert not (tmp_path / "c").exists()  # nothing was embedded
+
+
+def test_too_few_pairs_to_fit_on_is_one_line_before_the_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three seeds at one draw give 6 P1/P5 pairs, fewer than the cross-validated fit
+    needs: one line naming the count and what to do, before anything is embedded."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "clinic.yaml").write_bytes((HELDOUT / "clinic.yaml").read_bytes())
+    n = len(load_seeds(seeds))
+    argv = ["bench", "gate", "--seeds", str(seeds), "--embedder", "hashing", "--draws", "1"]
+    argv += ["--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "o")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{2 * n} P1/P5 pairs to fit the calibrated gate on ({n} seeds, --draws 1)" in err
+    assert "needs at least 10: add seeds or raise --draws" in err
+    assert not (tmp_path / "c").exists()  # nothing was embedded

@@ -120,7 +120,7 @@ async def test_markdown_lists_what_penalised_the_correct_items() -> None:
     text = render_markdown(report)
     n = sum(i.family == "P1" for i in gen.instances)
     assert "What penalised the items that should pass" in text
-    assert f"| scripted | P1 | {n} | negated: polarity flipped (negation) {n} |" in text
+    assert f"| scripted | P1 | {n} | {n} × negated: polarity flipped (negation) |" in text
 
 
 NEGATED = StepVerdict(index=0, step="x", status="negated", cue="polarity flipped (negation)")
