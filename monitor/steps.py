@@ -27,7 +27,7 @@ import difflib
 import functools
 import itertools
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
@@ -82,12 +82,25 @@ from monitor.text.quantities import (
     counted_nouns,
     main_readings,
     quantities,
+    say,
     stated,
 )
 from monitor.text.tokens import AUX_HALVES
 from monitor.values import MONEY, find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
+
+
+def _changed(old: Collection[str], new: Collection[str]) -> str:
+    """What a quantity cue says changed, as people write quantities ("1 day -> 3
+    days"): of the lost and the new quantities, those in conflict with one of the
+    other side (:func:`conflict`), which are what the verdict rests on; all of a side
+    where none is."""
+    was = [a for a in old if any(conflict(a, b) for b in new)] or list(old)
+    now = [b for b in new if any(conflict(a, b) for a in old)] or list(new)
+    return (
+        f"{', '.join(sorted({say(q) for q in was}))} -> {', '.join(sorted({say(q) for q in now}))}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1368,7 +1381,7 @@ class StepVerifier:
         if not shifted and any(conflict(a, b) for a in lost_q for b in new_q):
             return (
                 "altered",
-                f"quantity changed: {', '.join(sorted(lost_q))} -> {', '.join(sorted(new_q))}",
+                f"quantity changed: {_changed(lost_q, new_q)}",
                 True,
             )
         if lost_q and not shifted:
@@ -1392,8 +1405,7 @@ class StepVerifier:
                 if any(conflict(a, b) for a in lost_q if _movable(a) for b in moved):
                     return (
                         "altered",
-                        f"quantity changed: {', '.join(sorted(lost_q))} -> "
-                        f"{', '.join(sorted(moved))} (in another sentence)",
+                        f"quantity changed: {_changed(lost_q, moved)} (in another sentence)",
                         True,
                     )
         # A step quantity replaced here by one new to the whole exemplar, though the
@@ -1426,7 +1438,7 @@ class StepVerifier:
             ):
                 return (
                     "altered",
-                    f"quantity changed: {', '.join(sorted(gone))} -> {', '.join(sorted(replaced))}",
+                    f"quantity changed: {_changed(gone, replaced)}",
                     True,
                 )
         # The step word for word but for the number of one quantity ("the minimum age
@@ -1458,8 +1470,7 @@ class StepVerifier:
             if lost_here and new_here and any(conflict(a, b) for a in lost_here for b in new_here):
                 return (
                     "altered",
-                    f"quantity changed in place: {', '.join(sorted(lost_here))} -> "
-                    f"{', '.join(sorted(new_here))}",
+                    f"quantity changed in place: {_changed(lost_here, new_here)}",
                     True,
                 )
             # The new number is one the step states elsewhere ("... in 12 months, ...
@@ -1473,8 +1484,7 @@ class StepVerifier:
                 ):
                     return (
                         "altered",
-                        f"quantity changed in place: {', '.join(sorted(old_q))} -> "
-                        f"{', '.join(sorted(new_q_here))}",
+                        f"quantity changed in place: {_changed(old_q, new_q_here)}",
                         True,
                     )
         turned = _bound_reversed(step.masked, full)
@@ -1900,8 +1910,7 @@ class StepVerifier:
             if any(conflict(a, b) for a in lost for b in new):
                 return (
                     "altered",
-                    f"quantity changed in a part stated in another sentence: "
-                    f"{', '.join(sorted(lost))} -> {', '.join(sorted(new))}",
+                    f"quantity changed in a part stated in another sentence: {_changed(lost, new)}",
                     True,
                 )
         return None

@@ -1023,3 +1023,66 @@ _UNIT_KEYS = frozenset(
     {_noun_key(f) for u in _UNITS for w in u.split() for f in (w, w + "s")}
     | {"calendar", "working", "busines"}
 )
+
+
+# How :func:`say` writes each kind: (the unit's size in the canonical unit, singular,
+# plural), largest first; the first that divides the value evenly is used.
+_SAY_UNITS: dict[str, tuple[tuple[float, str, str], ...]] = {
+    "min": (
+        (10080, "week", "weeks"),
+        (1440, "day", "days"),
+        (60, "hour", "hours"),
+        (1, "minute", "minutes"),
+    ),
+    "bday": ((1, "business day", "business days"),),
+    "month": ((12, "year", "years"), (1, "month", "months")),
+    "night": ((1, "night", "nights"),),
+    "dist": ((1000, "km", "km"), (1, "m", "m"), (0.01, "cm", "cm")),
+    "mass": ((1000, "kg", "kg"), (1, "g", "g")),
+    "vol": ((1000, "litre", "litres"), (1, "ml", "ml")),
+    "data": ((1000, "GB", "GB"), (1, "MB", "MB")),
+    "age": (
+        (365.25, "year old", "years old"),
+        (7, "week old", "weeks old"),
+        (1, "day old", "days old"),
+    ),
+}
+_MONTH_NAMES_BY_NUMBER = {n: m.capitalize() for m, n in MONTHS.items() if len(m) > 3 or m == "may"}
+
+
+def say(q: str) -> str:
+    """A canonical quantity of :func:`quantities` as people write it, for cues:
+    ``min:1440`` -> "1 day", ``every:min:60`` -> "every hour", ``money:GBP:12.79`` ->
+    "GBP 12.79", ``clock:900`` -> "15:00", ``date:301`` -> "March 1", ``ord:3`` ->
+    "3rd", ``pct:5`` -> "5%", ``n:2`` -> "2". A form it does not know is returned as
+    it is."""
+    kind, _, rest = q.partition(":")
+    try:
+        if kind == "every":
+            inner = say(rest)
+            return "every " + (inner[2:] if inner.startswith("1 ") else inner)
+        if kind == "money":
+            currency, _, amount = rest.partition(":")
+            return f"{currency} {amount}" if currency and currency != "None" else amount
+        if kind == "pct":
+            return f"{rest}%"
+        if kind == "n":
+            return rest
+        if kind == "ord":
+            n = int(rest)
+            end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+            return f"{n}{end}"
+        if kind == "clock":
+            h, m = divmod(int(rest), 60)
+            return f"{h:02d}:{m:02d}"
+        if kind == "date":
+            month, day = divmod(int(rest), 100)
+            return f"{_MONTH_NAMES_BY_NUMBER[month]} {day}"
+        value = float(rest)
+        for size, one, many in _SAY_UNITS[kind]:
+            n = value / size
+            if abs(n - round(n)) < 1e-9 or size == _SAY_UNITS[kind][-1][0]:
+                return f"{_fmt(n)} {one if n == 1 else many}"
+    except (KeyError, ValueError):
+        pass
+    return q
