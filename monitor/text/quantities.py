@@ -1080,9 +1080,9 @@ def say(q: str) -> str:
             return f"{_MONTH_NAMES_BY_NUMBER[month]} {day}"
         value = float(rest)
         for size, one, many in _SAY_UNITS[kind]:
-            n = value / size
-            if abs(n - round(n)) < 1e-9 or size == _SAY_UNITS[kind][-1][0]:
-                return f"{_fmt(n)} {one if n == 1 else many}"
+            units = value / size
+            if abs(units - round(units)) < 1e-9 or size == _SAY_UNITS[kind][-1][0]:
+                return f"{_fmt(units)} {one if units == 1 else many}"
     except (KeyError, ValueError):
         pass
     return q
