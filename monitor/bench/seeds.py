@@ -116,6 +116,15 @@ def _tidy_spaces(text: str) -> str:
     return re.sub(r"[ \t]+\n", "\n", text).strip()
 
 
+def _at(source: str, pos: int) -> str:
+    """Where ``pos`` is in a marked text, for an error: its line and column (from 1)
+    and the text there ("line 2, column 7: '...[[Step:open...'")."""
+    line = source.count("\n", 0, pos) + 1
+    column = pos - (source.rfind("\n", 0, pos) + 1) + 1
+    near = source[max(0, pos - 12) : pos + 16].replace("\n", " ")
+    return f"line {line}, column {column}: {near!r}"
+
+
 def parse_markup(source: str) -> MarkedText:
     """Parse span markup (module docstring). Raises :class:`MarkupError`."""
     plain: list[str] = []
@@ -123,6 +132,7 @@ def parse_markup(source: str) -> MarkedText:
     pos = 0
     # Open spans: kind, explicit step number, plain offset, alt (None until "|").
     stack: list[tuple[SpanKind, int | None, int, list[str] | None]] = []
+    opened: list[int] = []  # where each open span's "[[" stands in the source
     length = 0
     next_step = 0
     numbered: set[bool] = set()
@@ -133,30 +143,36 @@ def parse_markup(source: str) -> MarkedText:
                 bad = _ANY_OPEN.match(source, pos)
                 name = bad.group(1) if bad else ""
                 raise MarkupError(
-                    f"unknown span {name!r} at {pos} (known: step, stepN, rule, policy)"
+                    f"unknown span {name!r} at {_at(source, pos)} (known: step, stepN, rule, "
+                    "policy)"
                 )
             kind: SpanKind = m.group(1)  # type: ignore[assignment]
             if m.group(2) and kind != "step":
-                raise MarkupError(f"only a step span takes a number ('{m.group(0)}' at {pos})")
+                raise MarkupError(
+                    f"only a step span takes a number ('{m.group(0)}' at {_at(source, pos)})"
+                )
             if stack and (stack[-1][0] != "step" or kind == "step"):
                 raise MarkupError(
-                    f"a {kind} span cannot sit inside a {stack[-1][0]} span (at {pos}); "
+                    f"a {kind} span cannot sit inside a {stack[-1][0]} span (at "
+                    f"{_at(source, pos)}); "
                     "only rule and policy spans nest, inside a step span"
                 )
             if stack and stack[-1][3] is not None:
-                raise MarkupError(f"span inside an alternative (at {pos})")
+                raise MarkupError(f"span inside an alternative (at {_at(source, pos)})")
             number = int(m.group(2)) if m.group(2) else None
             stack.append((kind, number, length, None))
+            opened.append(pos)
             pos = m.end()
             continue
         if source.startswith("]]", pos):
             if not stack:
-                raise MarkupError(f"']]' at {pos} closes no span")
+                raise MarkupError(f"']]' at {_at(source, pos)} closes no span")
             kind, number, start, alt_parts = stack.pop()
+            opened.pop()
             text = "".join(plain)[start:length]
             alt = None if alt_parts is None else "".join(alt_parts)
             if not text.strip():
-                raise MarkupError(f"empty {kind} span (closed at {pos})")
+                raise MarkupError(f"empty {kind} span (closed at {_at(source, pos)})")
             if alt is not None and not alt.strip():
                 raise MarkupError(f"empty alternative in the {kind} span {text!r}")
             if alt is not None and alt.strip() == text.strip():
@@ -175,9 +191,9 @@ def parse_markup(source: str) -> MarkedText:
         if ch == "|" and stack:
             kind, number, start, alt_parts = stack[-1]
             if kind == "step":
-                raise MarkupError(f"a step span takes no '|' alternative (at {pos})")
+                raise MarkupError(f"a step span takes no '|' alternative (at {_at(source, pos)})")
             if alt_parts is not None:
-                raise MarkupError(f"a second '|' in one {kind} span (at {pos})")
+                raise MarkupError(f"a second '|' in one {kind} span (at {_at(source, pos)})")
             stack[-1] = (kind, number, start, [])
             pos += 1
             continue
@@ -188,7 +204,7 @@ def parse_markup(source: str) -> MarkedText:
             length += 1
         pos += 1
     if stack:
-        raise MarkupError(f"unclosed {stack[-1][0]} span (opened at plain offset {stack[-1][2]})")
+        raise MarkupError(f"unclosed {stack[-1][0]} span (opened at {_at(source, opened[-1])})")
     if len(numbered) > 1:
         raise MarkupError("number every step span of a paraphrase (stepN) or none")
     spans.sort(key=lambda s: (s.start, -s.end))

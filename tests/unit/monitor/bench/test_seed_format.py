@@ -215,6 +215,27 @@ def test_malformed_markup_is_rejected(text: str, message: str) -> None:
         parse_markup(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "where", "near"),
+    [
+        # every position is the line and column of the source as written, markup and
+        # all, with the text there (a newcomer's trial found "plain offset 36" for one
+        # error and a raw offset for another)
+        ("You can [[rule:cancel|not cancel]].\nThen [[step:go", "line 2, column 6", "[[step:go"),
+        ("First.\nThen [[Step:go]]", "line 2, column 6", "[[Step:go"),
+        ("Open it]] now", "line 1, column 8", "Open it]] now"),
+    ],
+)
+def test_a_markup_error_says_the_line_and_column_as_written(
+    text: str, where: str, near: str
+) -> None:
+    with pytest.raises(MarkupError) as err:
+        parse_markup(text)
+    message = str(err.value)
+    assert where + ": " in message
+    assert near in message.split(where + ": ", 1)[1]
+
+
 def test_deleting_a_bulleted_step_removes_its_line() -> None:
     m = parse_markup("To return:\n- [[step:Pack it.]]\n- [[step:Ship it.]]\nDone.")
     first, second = m.of_kind("step")
