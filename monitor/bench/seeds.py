@@ -23,6 +23,7 @@ and :attr:`Seed.marked_paraphrases` the texts as written;
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -582,6 +583,27 @@ def seed_files(path: str | Path) -> list[Path]:
     return [p]
 
 
+def _did_you_mean(error: Any) -> str:
+    """For a misspelt key, the known keys of its place it is nearest to ("; did you
+    mean 'policy_terms'?"); else nothing."""
+    if error.get("type") != "extra_forbidden" or not error.get("loc"):
+        return ""
+    loc = error["loc"]
+    if len(loc) == 1:
+        known = Seed.model_fields
+    elif loc[0] == "parameters":
+        known = SeedParam.model_fields
+    elif loc[0] in ("negations", "policy_alternatives"):
+        known = Rewrite.model_fields
+    else:
+        return ""
+    # (As written in YAML: "from", not the field "from_"; not the texts as written of
+    # the paraphrases, which the loader fills itself.)
+    keys = [f.alias or k for k, f in known.items() if k != "marked_paraphrases"]
+    near = difflib.get_close_matches(str(loc[-1]), keys, n=2, cutoff=0.6)
+    return f"; did you mean {' or '.join(repr(k) for k in near)}?" if near else ""
+
+
 def load_seeds(path: str | Path) -> list[Seed]:
     """All seeds under ``path``, validated; every problem is reported at once."""
     problems: list[str] = []
@@ -602,7 +624,8 @@ def load_seeds(path: str | Path) -> list[Seed]:
                 seed = Seed.model_validate(entry)
             except ValidationError as exc:
                 problems.extend(
-                    f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()
+                    f"{where}: {'.'.join(map(str, e['loc']))}: {e['msg']}{_did_you_mean(e)}"
+                    for e in exc.errors()
                 )
                 continue
             problems.extend(f"{where}: {p}" for p in seed.problems())

@@ -178,8 +178,39 @@ seeds:
     )
     with pytest.raises(GoldenSetError) as exc:
         load_seeds(p)
-    assert exc.value.problems == [f"{p}: seed 'typo': paraphrase: Extra inputs are not permitted"]
+    assert exc.value.problems == [
+        f"{p}: seed 'typo': paraphrase: Extra inputs are not permitted; did you mean "
+        "'paraphrases' or 'question_paraphrases'?"
+    ]
     assert str(exc.value).startswith("the seed set is invalid:")
+
+
+def test_a_misspelt_parameter_setting_names_the_keys_it_is_nearest_to(tmp_path: Path) -> None:
+    p = _write_seed(
+        tmp_path,
+        """
+seeds:
+  - id: typo
+    intent: x
+    agent: y
+    question: "Where is parcel {parcelId}?"
+    answer: "Parcel {parcelId} is at the depot."
+    parameters:
+      parcelId: {type: digits, lenght: 8}
+    golden: {parcelId: "12345678"}
+    observed_fields: [parcelId]
+    negations: [{from: "at the depot", too: "not at the depot"}]
+    zzz: 1
+""",
+    )
+    with pytest.raises(GoldenSetError) as exc:
+        load_seeds(p)
+    text = "\n".join(exc.value.problems)
+    assert (
+        "parameters.parcelId.lenght: Extra inputs are not permitted; did you mean 'length'?" in text
+    )
+    assert "negations.0.too: Extra inputs are not permitted; did you mean 'to'?" in text
+    assert "zzz: Extra inputs are not permitted\n" in text + "\n"  # nothing near it
 
 
 def test_failing_consistency_checks_fail_the_run_or_are_dropped(tmp_path: Path) -> None:
