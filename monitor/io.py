@@ -15,6 +15,7 @@ import json
 import os
 import stat
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -427,9 +428,11 @@ def write_output(path: str | Path, data: str | bytes, what: str) -> None:
 
 def check_writable(path: str | Path | None, what: str) -> None:
     """Raise :class:`ConfigError` naming ``path`` when it could not be written as a file
-    (a folder, under a file, no permission), without creating anything: checked before
-    long work, so that a bad output path fails in a second, not after the work, and
-    leaves no empty file behind when the work then fails. ``None`` and ``-`` pass."""
+    (a folder, under a file, no permission, a folder that refuses new files whatever
+    its permission bits say), leaving nothing behind (a probe file made in the folder
+    is removed at once): checked before long work, so that a bad output path fails in
+    a second, not after the work, and leaves no empty file behind when the work then
+    fails. ``None`` and ``-`` pass."""
     if path is None or str(path) in ("", "-"):
         return
     p = Path(path)
@@ -460,6 +463,16 @@ def _write_problem(p: Path) -> str | None:
         return f"{parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
         return "Permission denied"
+    # The permission bits do not say everything: root passes os.access() everywhere,
+    # and a folder may refuse new files whatever its bits (/proc, a read-only mount).
+    # A file made and removed at once in the folder where the output will go says it.
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".cargo-write-check-", dir=parent)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
     return None
 
 

@@ -10,6 +10,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from monitor.io import FileSource, StdinSource, batched
 from monitor.traces import RawTrace
 
@@ -335,3 +337,22 @@ async def test_follow_waits_for_the_end_of_an_over_limit_line(tmp_path: Path) ->
         (2, 1000),
         (3, None),
     ]
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux's /proc")
+def test_a_folder_that_refuses_new_files_fails_the_check_whatever_its_bits() -> None:
+    """/proc refuses new files even to root, whose os.access() says yes everywhere (a
+    newcomer's `bench run --markdown /proc/nope/report.md` judged everything first)."""
+    from monitor.errors import ConfigError
+    from monitor.io import check_writable
+
+    with pytest.raises(ConfigError, match="cannot write the Markdown report file /proc/nope"):
+        check_writable("/proc/nope/report.md", "Markdown report")
+
+
+def test_the_write_check_leaves_nothing_behind(tmp_path: Path) -> None:
+    from monitor.io import check_writable
+
+    check_writable(tmp_path / "sub" / "report.md", "Markdown report")
+    check_writable(tmp_path / "report.md", "Markdown report")
+    assert list(tmp_path.iterdir()) == []
