@@ -202,6 +202,24 @@ _FAILURE_TO = re.compile(r"\bfailure to\b", re.I)
 # a condition, not a negation of the rule); against any other text it is a negation
 # ("Is it in stock? If not, we post it today").
 _IF_NOT = re.compile(r"\bif not(?=\s*[,;:\u2013\u2014-])", re.I)
+# The other ways of naming the other case: "if you don't, ...", "failing that", and
+# "without" a pronoun that stands for what the condition names ("bring your permit;
+# without it we charge a fee"). Not "without" a noun, which says what is left out ("we
+# can't refund without a receipt", "without this voucher"). Each is "otherwise" only
+# where the clause it governs says what the "otherwise" text says happens in the other
+# case (:func:`_other_case`).
+_OTHER_CASE = re.compile(
+    r"\bif (?:you|they|he|she|we|it) (?:don't|do not|doesn't|does not|didn't|did not"
+    r"|can't|cannot|can not|won't|will not|aren't|are not|isn't|is not)"
+    r"(?=\s*[,;:\u2013\u2014-])"
+    r"|\bfailing (?:that|this|which)\b"
+    r"|\bwithout (?:it|them|one)\b(?!\s+(?:of|or)\b)"
+    r"|\bwithout (?:this|that|these|those)(?=\s*(?:[,;:.!?\u2013\u2014-]|$"
+    r"|(?:we|you|they|he|she|it|there|the|your|our|a|an|no)\b))",
+    re.I,
+)
+_CASE_BREAK = re.compile(r"[,;:.!?\u2013\u2014]|\s-\s")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _OTHERWISE = re.compile(r"\botherwise\b", re.I)
 # A contrast that denies the other of two options: "per session, not per hour" =
 # "per session rather than per hour" = "instead of per hour".
@@ -2614,6 +2632,41 @@ def _shut_out(
     return out
 
 
+def _other_case(text: str, other: str) -> str:
+    """``text`` with each way of naming the other case of a condition
+    (:data:`_OTHER_CASE`) written "otherwise", where ``other`` says "otherwise" and the
+    clause the name governs shares more words with what ``other`` says after its
+    "otherwise" (what happens in the other case) than with what it says before it (the
+    rule itself): "bring your permit; otherwise we charge a fee" / "without it we
+    charge a fee" is one statement, but "you can borrow books without it" against
+    "bring your card to borrow books; otherwise use the reading room" says the rule
+    does not hold, a negation. The clause governed: the one after "if you don't," and
+    "failing that"; the one "without it" stands in."""
+    at = _OTHERWISE.search(other)
+    if at is None or not _OTHER_CASE.search(text):
+        return text
+    start = max((m.end() for m in _SENTENCE_END.finditer(other, 0, at.start())), default=0)
+    end = _SENTENCE_END.search(other, at.end())
+    rule = content(tokens(other[start : at.start()]))
+    then = content(tokens(other[at.end() : end.start() if end else len(other)]))
+
+    def shared(ws: list[str], side: list[str]) -> int:
+        return sum(any(same_word(w, x, 4) for x in side) for w in set(ws))
+
+    def written(m: re.Match[str]) -> str:
+        name = m.group(0).casefold()
+        after = _CASE_BREAK.split(text[m.end() :].lstrip(" ,;:\u2013\u2014-"), maxsplit=1)[0]
+        if name.startswith(("if ", "failing")):
+            governed = after
+        else:
+            governed = _CASE_BREAK.split(text[: m.start()])[-1] + " " + after
+        ws = content(tokens(governed))
+        here = shared(ws, then)
+        return "otherwise" if here and here >= shared(ws, rule) else m.group(0)
+
+    return _OTHER_CASE.sub(written, text)
+
+
 def polarity_flip(
     step: str,
     answer: str,
@@ -2634,9 +2687,9 @@ def polarity_flip(
     )
     step, answer = _non_able(step, answer), _non_able(answer, step)
     if _OTHERWISE.search(step):
-        answer = _IF_NOT.sub("otherwise", answer)
+        answer = _other_case(_IF_NOT.sub("otherwise", answer), step)
     elif _OTHERWISE.search(answer):
-        step = _IF_NOT.sub("otherwise", step)
+        step = _other_case(_IF_NOT.sub("otherwise", step), answer)
     s, a = _one_form(_plain(step), _plain(answer))
     s, a, outside = _only_from_outside(s, a)
     s, a = _one_condition(s, a, step, answer)
