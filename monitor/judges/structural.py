@@ -167,6 +167,11 @@ def _label_words(name: str, spec: ParamSpec) -> list[str]:
     return content(tokens(f"{spec.label or ''} {split}"))
 
 
+# Words that say only that a stated fact holds now ("Rental RB4K72Q is currently
+# Confirmed", "is still under review", "at the moment"): no fact of their own.
+_STATE_NOW = frozenset({"currently", "presently", "now", "still", "already", "present", "moment"})
+
+
 def fact_steps(
     ref: GoldenItem,
     steps: tuple[StepVerdict, ...],
@@ -206,7 +211,7 @@ def fact_steps(
             out.append(s)
             continue
         masked = mask_known(s.step, [ref.parameters[f].value for f in fields])
-        rest = [w for w in content(tokens(masked)) if not w.startswith("<")]
+        rest = [w for w in content(tokens(masked)) if not w.startswith("<") and w not in _STATE_NOW]
         names = [w for f in fields for w in _label_words(f, ref.parameters[f])]
         if all(any(same_word(w, x, 4) for x in names) for w in rest):
             out.append(

@@ -933,6 +933,42 @@ def test_a_fact_step_is_not_covered_without_every_supported_fact(
     assert judged(ref, answer, context)[0]
 
 
+def _now(ref: GoldenItem, old: str, new: str) -> GoldenItem:
+    """``ref`` with its fact step said to hold now ("is currently confirmed")."""
+    return ref.model_copy(update={"answer": ref.answer.replace(old, new, 1)})
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "context"),
+    [
+        (
+            _now(KENNEL, "is confirmed", "is currently confirmed"),
+            "KB9012: waitlisted. Drop your dog off after 9 am on arrival day.",
+            {"bookingRef": "KB9012", "bookingStatus": "waitlisted"},
+        ),
+        (
+            _now(PERMIT, "is under review", "is still under review"),
+            "FP-11873 — issued. Permits are posted to your home address.",
+            {"permitNo": "FP-11873", "permitStatus": "issued"},
+        ),
+        (
+            _now(REPAIR, "is awaiting parts", "is at the moment awaiting parts"),
+            "R-7730: in repair. We text you when you can collect the phone.",
+            {"ticket": "R-7730", "repairStatus": "in repair"},
+        ),
+    ],
+)
+def test_a_fact_step_said_to_hold_now_is_still_a_fact_step(
+    ref: GoldenItem, answer: str, context: dict[str, str]
+) -> None:
+    """Words such as "currently", "still", "at the moment" say no fact of their own: the step is
+    covered by its facts as the plain one is, and not without them."""
+    assert judged(ref, answer, context) == (False, ["covered", "covered"])
+    # the identifier alone, the fact left out: not covered
+    bare = answer.split(maxsplit=1)[0].rstrip(":") + "." + answer.split(".", 1)[1]
+    assert judged(ref, bare, context)[0]
+
+
 # (1)/(5) a quantity written another way inside a declared term or beside a reworded verb
 # is the quantity rule's to judge: equal in canonical form, it is no policy swap.
 UPLOAD = item(
