@@ -323,6 +323,10 @@ _EVERY = re.compile(
     # (An entity value masked as "<value>" is an amount there: "<value> a day".)
     r"(?<![\w])(?:(?P<rate>(?:(?P<money>¤)|<value>)\s*(?:(?:a|an)\s+|/\s*))"
     r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
+    # (A period counted whole or begun is that period: "per started hour", "each
+    # additional day", "every full month", "per calendar month".)
+    r"(?:(?:started|commenced|begun|full|whole|complete|extra|additional|further"
+    r"|calendar)\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
     # (Not a span after an amount: "<value> a week later", "£200 a month ahead of the
     # course"; nor, after a masked value, which may be a count or a date, "<value> a
@@ -410,7 +414,7 @@ _NEXT_DAY = re.compile(
     r"(?<![\w])(?:the\s+)?(?:next|following)\s+(?P<b>business\s+|working\s+)?day(?![\w])"
 )
 # Words that may stand between a number and its unit ("10 calendar days", "a full
-# day", "one academic year"); not any word ("a few days" is no one day, "5 on
+# day", "one academic year", two of them: "one full calendar month"); not any word ("a few days" is no one day, "5 on
 # weekdays" no five business days).
 _BETWEEN = (
     "calendar",
@@ -442,7 +446,8 @@ _QUANTITY = re.compile(
     + "|".join(sorted((re.escape(w) for w in _WORD_VALUE), key=len, reverse=True))
     + r"))(?:[\s-]+|(?=%))(?:(?:"
     + "|".join(_BETWEEN)
-    + r")\s+)??"
+    # (Two of them at most: "one full calendar month", "3 consecutive working days".)
+    + r")\s+){0,2}?"
     r"(?P<unit>" + _UNIT_RE + r")(?:s|es)?(?![\w])"
     r"|(?<![\w])(?P<bare>fortnight|twice|thrice|(?:only|just)\s+once|once\s+only"
     r"|one\s+time|a\s+single\s+time)(?![\w])"

@@ -279,3 +279,68 @@ def test_a_sum_a_phone_number_or_a_code_is_no_plus_or_times(text: str, expected:
 def test_abbreviated_units_are_ages_too() -> None:
     assert quantities("puppies from 8 wks old") == quantities("puppies from 8 weeks old")
     assert quantities("aged 3 yrs") == quantities("aged 3 years")
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"),
+    [
+        # a period counted begun or whole is that period (a bicycle rental's late fee,
+        # a hotel's extra night, a parking garage, a storage unit)
+        ("£12 per started hour", "every:min:60"),
+        ("£12 for each commenced hour", "every:min:60"),
+        ("€40 per additional night", "every:night:1"),
+        ("$5 per full day", "every:min:1440"),
+        ("billed per calendar month", "every:month:1"),
+        ("each extra day", "every:min:1440"),
+    ],
+)
+def test_a_period_counted_begun_or_whole_is_a_rate(text: str, rate: str) -> None:
+    assert rate in quantities(text)
+
+
+def test_a_rate_whose_period_changed_is_caught() -> None:
+    from monitor.steps import StepVerifier
+    from tests.unit.monitor.test_failure_classes import item
+
+    step = "Late returns cost £12 per started hour, up to 3 days."
+    [kept] = StepVerifier().verify(item("t", step, [step]), "Late returns are £12 an hour.", [])
+    [swapped] = StepVerifier().verify(
+        item("t", step, [step]), "Late returns cost £12 per day, up to 3 days.", []
+    )
+    assert kept.status == "covered"
+    assert (swapped.status, swapped.cue) == ("altered", "quantity changed: every hour -> every day")
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        # two words between a number and its unit (a music school's notice period, a
+        # courier's working days, a gym's consecutive days)
+        ("give one full calendar month's notice", "month:1"),
+        ("within two full working days", "bday:2"),
+        ("for 3 consecutive calendar days", "min:4320"),
+    ],
+)
+def test_two_words_between_a_number_and_its_unit(text: str, reading: str) -> None:
+    assert reading in quantities(text)
+
+
+def test_a_notice_period_in_two_words_changed_is_caught() -> None:
+    from monitor.steps import StepVerifier
+    from tests.unit.monitor.test_failure_classes import item
+
+    step = (
+        "To cancel enrolment, give one full calendar month's notice in writing by email "
+        "to the school office."
+    )
+    ref = item("t", step, [step], ("one full calendar month's notice",))
+    [changed] = StepVerifier().verify(
+        ref,
+        "To cancel enrolment, give two weeks' notice in writing by email to the school office.",
+        [],
+    )
+    [kept] = StepVerifier().verify(
+        ref, "To cancel, email the school office a month's notice in writing.", []
+    )
+    assert (changed.status, changed.cue) == ("altered", "quantity changed: 1 month -> 2 weeks")
+    assert kept.status == "covered"
