@@ -218,6 +218,9 @@ _OTHER_CASE = re.compile(
     r"|(?:we|you|they|he|she|it|there|the|your|our|a|an|no)\b))",
     re.I,
 )
+# How far each side of a name of the other case, and of an "otherwise", is read.
+_CASE_WINDOW = 240
+_OTHER_CASE_MAX = 8
 _CASE_BREAK = re.compile(r"[,;:.!?\u2013\u2014]|\s-\s")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _OTHERWISE = re.compile(r"\botherwise\b", re.I)
@@ -2637,34 +2640,53 @@ def _other_case(text: str, other: str) -> str:
     (:data:`_OTHER_CASE`) written "otherwise", where ``other`` says "otherwise" and the
     clause the name governs shares more words with what ``other`` says after its
     "otherwise" (what happens in the other case) than with what it says before it (the
-    rule itself): "bring your permit; otherwise we charge a fee" / "without it we
-    charge a fee" is one statement, but "you can borrow books without it" against
-    "bring your card to borrow books; otherwise use the reading room" says the rule
-    does not hold, a negation. The clause governed: the one after "if you don't," and
-    "failing that"; the one "without it" stands in."""
+    rule itself; for an "Otherwise" that opens its sentence, the sentence before):
+    "bring your permit; otherwise we charge a fee" / "without it we charge a fee" is one
+    statement, but "you can borrow books without it" against "bring your card to borrow
+    books; otherwise use the reading room" says the rule does not hold, a negation, as
+    it does where both sides share as many words. The clause governed: the one after
+    "if you don't," and "failing that"; the one "without it" stands in. Each side is
+    read within :data:`_CASE_WINDOW` characters of its word, and a text with more than
+    :data:`_OTHER_CASE_MAX` names of the other case is read as written (hostile
+    input)."""
     at = _OTHERWISE.search(other)
-    if at is None or not _OTHER_CASE.search(text):
+    if at is None:
         return text
-    start = max((m.end() for m in _SENTENCE_END.finditer(other, 0, at.start())), default=0)
-    end = _SENTENCE_END.search(other, at.end())
+    names = list(itertools.islice(_OTHER_CASE.finditer(text), _OTHER_CASE_MAX + 1))
+    if not names or len(names) > _OTHER_CASE_MAX:
+        return text
+    ends = [
+        m.end()
+        for m in _SENTENCE_END.finditer(other, max(0, at.start() - _CASE_WINDOW), at.start())
+    ]
+    start = ends[-1] if ends else max(0, at.start() - _CASE_WINDOW)
     rule = content(tokens(other[start : at.start()]))
-    then = content(tokens(other[at.end() : end.start() if end else len(other)]))
+    if not rule and len(ends) > 1:
+        rule = content(tokens(other[ends[-2] : at.start()]))
+    elif not rule:
+        rule = content(tokens(other[max(0, at.start() - _CASE_WINDOW) : at.start()]))
+    after_at = other[at.end() : at.end() + _CASE_WINDOW]
+    end = _SENTENCE_END.search(after_at)
+    then = content(tokens(after_at[: end.start()] if end else after_at))
 
     def shared(ws: list[str], side: list[str]) -> int:
         return sum(any(same_word(w, x, 4) for x in side) for w in set(ws))
 
-    def written(m: re.Match[str]) -> str:
-        name = m.group(0).casefold()
-        after = _CASE_BREAK.split(text[m.end() :].lstrip(" ,;:\u2013\u2014-"), maxsplit=1)[0]
-        if name.startswith(("if ", "failing")):
-            governed = after
-        else:
-            governed = _CASE_BREAK.split(text[: m.start()])[-1] + " " + after
+    out: list[str] = []
+    done = 0
+    for m in names:
+        after = text[m.end() : m.end() + _CASE_WINDOW].lstrip(" ,;:\u2013\u2014-")
+        governed = _CASE_BREAK.split(after, maxsplit=1)[0]
+        if not m.group(0).casefold().startswith(("if ", "failing")):
+            before = text[max(0, m.start() - _CASE_WINDOW) : m.start()]
+            governed = _CASE_BREAK.split(before)[-1] + " " + governed
         ws = content(tokens(governed))
         here = shared(ws, then)
-        return "otherwise" if here and here >= shared(ws, rule) else m.group(0)
-
-    return _OTHER_CASE.sub(written, text)
+        out.append(text[done : m.start()])
+        out.append("otherwise" if here > shared(ws, rule) else m.group(0))
+        done = m.end()
+    out.append(text[done:])
+    return "".join(out)
 
 
 def polarity_flip(

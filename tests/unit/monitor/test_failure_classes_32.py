@@ -165,3 +165,47 @@ def test_the_bicycle_rental_paraphrase_passes_and_its_negation_is_caught() -> No
         said + "With the Ride Protect plan the repair is free; without it we "
         "don't charge for repairs either.",
     ) == ["covered", "negated"]
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # as many words shared with the rule as with the other case: the rule denied
+        (
+            "Bring your library card to borrow books; otherwise you can borrow e-books only.",
+            "You can borrow books without it.",
+        ),
+        # an "Otherwise" that opens its sentence: the rule is the sentence before
+        (
+            "You get the discount on meals. Otherwise the full price applies to meals.",
+            "You get the discount on meals without it.",
+        ),
+    ],
+)
+def test_the_rule_denied_is_a_flip_on_a_tie_or_after_a_sentence_break(
+    step: str, answer: str
+) -> None:
+    assert polarity_flip(step, answer) is not None
+
+
+def test_the_other_case_after_a_sentence_break_is_still_no_flip() -> None:
+    assert (
+        polarity_flip(
+            "Bring your permit. Otherwise we charge a fee.",
+            "Bring your permit; without it we charge a fee.",
+        )
+        is None
+    )
+
+
+def test_a_text_with_many_names_of_the_other_case_is_read_as_written() -> None:
+    """Hostile input: each name's clause is read in a window, and more than eight names
+    leave the text as it is (reading every clause of a 100k-character text for each of
+    thousands of names took minutes)."""
+    from monitor.text.polarity import _OTHER_CASE_MAX, _other_case
+
+    other = "Bring your permit; otherwise we charge a fee."
+    few = "Bring your permit; without it we charge a fee."
+    assert _other_case(few, other) == "Bring your permit; otherwise we charge a fee."
+    many = " ".join(["Without it we charge a fee."] * (_OTHER_CASE_MAX + 1))
+    assert _other_case(many, other) == many
