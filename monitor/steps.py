@@ -98,9 +98,20 @@ def _changed(old: Collection[str], new: Collection[str]) -> str:
     where none is."""
     was = [a for a in old if any(conflict(a, b) for b in new)] or list(old)
     now = [b for b in new if any(conflict(a, b) for a in old)] or list(new)
-    return (
-        f"{', '.join(sorted({say(q) for q in was}))} -> {', '.join(sorted({say(q) for q in now}))}"
-    )
+    return f"{_listed(was)} -> {_listed(now)}"
+
+
+def _listed(qs: list[str]) -> str:
+    """Quantities said, by kind and then by size ("2 days, 10 days"), each once."""
+
+    def size(q: str) -> float:
+        try:
+            return float(q.rsplit(":", 1)[-1])
+        except ValueError:
+            return 0.0
+
+    ordered = sorted(qs, key=lambda q: (q.rsplit(":", 1)[0], size(q), q))
+    return ", ".join(dict.fromkeys(say(q) for q in ordered))
 
 
 @dataclass(frozen=True, slots=True)

@@ -414,8 +414,8 @@ _NEXT_DAY = re.compile(
     r"(?<![\w])(?:the\s+)?(?:next|following)\s+(?P<b>business\s+|working\s+)?day(?![\w])"
 )
 # Words that may stand between a number and its unit ("10 calendar days", "a full
-# day", "one academic year", two of them: "one full calendar month"); not any word ("a few days" is no one day, "5 on
-# weekdays" no five business days).
+# day", "one academic year", two of them: "one full calendar month"); not any word ("a
+# few days" is no one day, "5 on weekdays" no five business days).
 _BETWEEN = (
     "calendar",
     "business",
@@ -1052,7 +1052,11 @@ _SAY_UNITS: dict[str, tuple[tuple[float, str, str], ...]] = {
         (1, "day old", "days old"),
     ),
 }
-_MONTH_NAMES_BY_NUMBER = {n: m.capitalize() for m, n in MONTHS.items() if len(m) > 3 or m == "may"}
+# (The longest name of each month: "September", not "Sept".)
+_MONTH_NAMES_BY_NUMBER = {
+    n: max((m for m, k in MONTHS.items() if k == n), key=len).capitalize()
+    for n in set(MONTHS.values())
+}
 
 
 def say(q: str) -> str:
@@ -1084,10 +1088,24 @@ def say(q: str) -> str:
             month, day = divmod(int(rest), 100)
             return f"{_MONTH_NAMES_BY_NUMBER[month]} {day}"
         value = float(rest)
-        for size, one, many in _SAY_UNITS[kind]:
-            units = value / size
-            if abs(units - round(units)) < 1e-9 or size == _SAY_UNITS[kind][-1][0]:
-                return f"{_fmt(units)} {one if units == 1 else many}"
+        if not math.isfinite(value) or abs(value) >= 1e15:
+            return q
+        sizes = _SAY_UNITS[kind]
+        # The largest unit that counts the value whole, in fewer than a thousand ("90
+        # minutes", "25 hours"); else the largest it is at least one of ("5 miles" is
+        # "8.047 km", not "804672 cm").
+        size, one, many = next(
+            (
+                u
+                for u in sizes
+                if value
+                and abs(value / u[0] - round(value / u[0])) < 1e-9
+                and abs(value / u[0]) < 1000
+            ),
+            next((u for u in sizes if abs(value) >= u[0]), sizes[-1]),
+        )
+        units = value / size
+        return f"{_fmt(units)} {one if units == 1 else many}"
     except (KeyError, ValueError):
         pass
     return q

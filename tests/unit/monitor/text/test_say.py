@@ -32,6 +32,10 @@ from tests.unit.monitor.test_failure_classes import item
         ("n:4", "4"),
         ("dist:2000", "2 km"),
         ("age:4383", "12 years old"),
+        ("date:915", "September 15"),
+        ("dist:8046.72", "8.047 km"),
+        ("min:1500", "25 hours"),
+        ("min:inf", "min:inf"),
         ("something:else", "something:else"),
     ],
 )
@@ -71,3 +75,15 @@ def test_a_changed_quantity_cue_says_the_quantities_in_words(
 ) -> None:
     [v] = StepVerifier().verify(item("t", step, [step]), answer, [])
     assert (v.status, v.cue) == ("altered", cue)
+
+
+def test_a_cue_lists_quantities_by_size_and_only_those_in_conflict() -> None:
+    from monitor.steps import _changed
+
+    assert _changed({"min:14400", "min:2880"}, {"min:4320", "min:20160"}) == (
+        "2 days, 10 days -> 3 days, 2 weeks"
+    )
+    # a rate and a price the step did not lose are not what changed
+    assert _changed({"min:1440"}, {"every:min:60", "min:4320", "money:GBP:12.79"}) == (
+        "1 day -> 3 days"
+    )
