@@ -505,6 +505,13 @@ SEVERAL_RULES = "several rules"
 SCORE_ONLY = "no penalising verdict"
 
 
+def _deciding_result(o: ItemOutcome) -> JudgeResult | None:
+    """The repeat whose verdicts say why an item was penalised: the first whose own
+    scores penalise, else the first successful one; None without one."""
+    r = next((x for x in o.results if is_penalized(x.scores)), None)
+    return r if r is not None else (o.results[0] if o.results else None)
+
+
 def _penalising_rules(r: JudgeResult) -> set[str]:
     """The rules of a result's penalising verdicts: contradicted claims and the steps
     :func:`monitor.judges.structural.penalises` counts."""
@@ -532,9 +539,7 @@ def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]
             i = o.instance
             if i.family != f or i.target_penalize is not False or not o.penalized:
                 continue
-            r = next((x for x in o.results if is_penalized(x.scores)), None)
-            if r is None and o.results:
-                r = o.results[0]
+            r = _deciding_result(o)
             found = _penalising_rules(r) if r is not None else set()
             rules[found.pop() if len(found) == 1 else SEVERAL_RULES if found else SCORE_ONLY] += 1
         if rules:
@@ -556,9 +561,7 @@ def _why(o: ItemOutcome) -> str:
     their cues when it penalised (read, as :func:`false_penalties` reads them, in the
     first repeat whose own scores penalise), else what the instance changed."""
     parts: list[str] = []
-    first = next((x for x in o.results if is_penalized(x.scores)), None)
-    if first is None and o.results:
-        first = o.results[0]
+    first = _deciding_result(o) if o.penalized else None
     for r in (first,) if first is not None else ():
         for c in r.claims:
             if c.status == "contradicted":

@@ -591,7 +591,7 @@ def _did_you_mean(error: Any) -> str:
     loc = error["loc"]
     if len(loc) == 1:
         known = Seed.model_fields
-    elif loc[0] == "parameters":
+    elif loc[0] in ("parameters", "extra_fields"):
         known = SeedParam.model_fields
     elif loc[0] in ("negations", "policy_alternatives"):
         known = Rewrite.model_fields

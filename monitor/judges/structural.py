@@ -169,7 +169,9 @@ def _label_words(name: str, spec: ParamSpec) -> list[str]:
 
 # Words that say only that a stated fact holds now ("Rental RB4K72Q is currently
 # Confirmed", "is still under review", "at the moment"): no fact of their own.
-_STATE_NOW = frozenset({"currently", "presently", "now", "still", "already", "present", "moment"})
+# ("Present" and "already" are left out: "Present ticket T1 at the desk" is an
+# instruction, "already paid" a fact.)
+_STATE_NOW = frozenset({"currently", "presently", "now", "still", "moment"})
 
 
 def fact_steps(

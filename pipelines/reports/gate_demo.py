@@ -228,9 +228,9 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         pairs = sum(i.family in GATE_FAMILIES and i.family != "P1q" for i in fit.instances)
         if pairs < 2 * FOLDS:
             raise ConfigError(
-                f"{opts.seeds}: {pairs} P1/P5 pairs to fit the calibrated gate on "
-                f"({len(ids)} seeds, --draws {opts.draws}); it needs at least "
-                f"{2 * FOLDS}: add seeds or raise --draws"
+                f"{opts.seeds}: {counted(pairs, 'P1/P5 pair')} to fit the calibrated gate "
+                f"on ({counted(len(ids), 'seed')}, --draws {opts.draws}); it needs at "
+                f"least {2 * FOLDS}: add seeds or raise --draws"
             )
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)

@@ -199,6 +199,7 @@ seeds:
       parcelId: {type: digits, lenght: 8}
     golden: {parcelId: "12345678"}
     observed_fields: [parcelId]
+    extra_fields: {createdDate: {type: date, lable: "Created"}}
     negations: [{from: "at the depot", too: "not at the depot"}]
     zzz: 1
 """,
@@ -210,6 +211,7 @@ seeds:
         "parameters.parcelId.lenght: Extra inputs are not permitted; did you mean 'length'?" in text
     )
     assert "negations.0.too: Extra inputs are not permitted; did you mean 'to'?" in text
+    assert "createdDate.lable: Extra inputs are not permitted; did you mean 'label'?" in text
     assert "zzz: Extra inputs are not permitted\n" in text + "\n"  # nothing near it
 
 
