@@ -42,6 +42,8 @@ from monitor.selective import (
 
 Method = Literal["isotonic", "logistic"]
 FOLDS = 5
+# The fewest labelled rows a cross-validated fit takes: two per fold.
+MIN_ROWS = 2 * FOLDS
 MIN_INTENT_ROWS = 10
 
 
@@ -237,9 +239,9 @@ def calibrate(
     gamma: float = 0.8,
     embedding_model: str | None = None,
 ) -> CalibrationReport:
-    if len(rows) < 2 * FOLDS:
+    if len(rows) < MIN_ROWS:
         raise GateModelError(
-            f"need at least {2 * FOLDS} labelled rows to calibrate "
+            f"need at least {MIN_ROWS} labelled rows to calibrate "
             f"(cross-validated), got {len(rows)}"
         )
     y = np.array([r.appropriate for r in rows], dtype=float)

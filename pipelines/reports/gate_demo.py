@@ -48,7 +48,7 @@ from monitor.bench.runner import (
     retrieve_gate_items,
 )
 from monitor.bench.seeds import load_seeds
-from monitor.calibration import FOLDS, Method, calibrate, predict
+from monitor.calibration import MIN_ROWS, Method, calibrate, predict
 from monitor.embeddings import Embedder, Runtime, make_embedder
 from monitor.errors import ConfigError, GateModelError
 from monitor.gate import save_gate_model
@@ -226,11 +226,11 @@ def main_gate_demo(opts: GateDemoOptions, console: Console) -> int:
         # The calibrated gate is fitted, cross-validated, on the fit draws' P1 and P5
         # pairs: too few is one line before the embedding model is loaded.
         pairs = sum(i.family in GATE_FAMILIES and i.family != "P1q" for i in fit.instances)
-        if pairs < 2 * FOLDS:
+        if pairs < MIN_ROWS:
             raise ConfigError(
                 f"{opts.seeds}: {counted(pairs, 'P1/P5 pair')} to fit the calibrated gate "
                 f"on ({counted(len(ids), 'seed')}, --draws {opts.draws}); it needs at "
-                f"least {2 * FOLDS}: add seeds or raise --draws"
+                f"least {MIN_ROWS}: add seeds or raise --draws"
             )
     cache = Path(opts.cache_dir) if opts.cache_dir else default_cache_dir()
     embedder = make_embedder(opts.embedder, runtime=opts.embedder_runtime, cache_dir=cache)
