@@ -106,8 +106,8 @@ def _listed(qs: list[str]) -> str:
 
     def size(q: str) -> float:
         try:
-            return float(q.rsplit(":", 1)[-1])
-        except ValueError:
+            return _value(q)
+        except ValueError:  # (a form :func:`say` returns as it is)
             return 0.0
 
     ordered = sorted(qs, key=lambda q: (q.rsplit(":", 1)[0], size(q), q))
