@@ -63,7 +63,17 @@ from monitor.gate import (
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult, is_penalized
 from monitor.judges.structural import UNCERTAIN_KINDS, penalises, settled_score, uncertain_kinds
 from monitor.retrieval import GoldenIndex, Retrieval
-from monitor.schemas import GateDecision, GoldenItem, GoldenSet, JudgeInfo, LLMCall, Scores, Trace
+from monitor.schemas import (
+    ClaimVerdict,
+    GateDecision,
+    GoldenItem,
+    GoldenSet,
+    JudgeInfo,
+    LLMCall,
+    Scores,
+    StepVerdict,
+    Trace,
+)
 
 JUDGED_FAMILIES = ("P1", "P2", "P3", "P4", "P6", "P2p", "P4p")
 POSITIVE = ("P2", "P4")
@@ -512,14 +522,18 @@ def _deciding_result(o: ItemOutcome) -> JudgeResult | None:
     return r if r is not None else (o.results[0] if o.results else None)
 
 
-def _penalising_rules(r: JudgeResult) -> set[str]:
-    """The rules of a result's penalising verdicts: contradicted claims and the steps
+def _penalising(r: JudgeResult) -> tuple[list[ClaimVerdict], list[StepVerdict]]:
+    """A result's penalising verdicts: its contradicted claims and the steps
     :func:`monitor.judges.structural.penalises` counts."""
-    return {
-        rule_of("claim contradicted", c.evidence.cue)
-        for c in r.claims
-        if str(c.status) == "contradicted"
-    } | {rule_of(str(v.status), v.cue) for v in r.steps if penalises(v)}
+    return [c for c in r.claims if c.status == "contradicted"], [s for s in r.steps if penalises(s)]
+
+
+def _penalising_rules(r: JudgeResult) -> set[str]:
+    """The rules of a result's penalising verdicts (:func:`_penalising`)."""
+    claims, steps = _penalising(r)
+    return {rule_of("claim contradicted", c.evidence.cue) for c in claims} | {
+        rule_of(str(v.status), v.cue) for v in steps
+    }
 
 
 def false_penalties(outcomes: Sequence[ItemOutcome]) -> dict[str, dict[str, int]]:
@@ -560,28 +574,25 @@ def _why(o: ItemOutcome) -> str:
     """What the judge's verdict rests on, in one line: the penalising verdicts with
     their cues when it penalised (read, as :func:`false_penalties` reads them, in the
     first repeat whose own scores penalise), else what the instance changed."""
-    parts: list[str] = []
-    first = _deciding_result(o) if o.penalized else None
-    for r in (first,) if first is not None else ():
-        for c in r.claims:
-            if c.status == "contradicted":
-                parts.append(
-                    f"claim {c.field or '?'}={c.value!r} contradicted "
-                    f"(context {c.evidence.context_value!r}, cue {c.evidence.cue})"
-                )
-        for s in r.steps:
-            if penalises(s):
-                # The steps the judge's score counts against the answer: a required step
-                # negated, altered or missing, or another sentence of the exemplar
-                # negated or altered (one missing is no penalty); its text says which.
-                kind = "step" if s.required else "exemplar sentence"
-                text = s.step if len(s.step) <= 60 else s.step[:57] + "..."
-                parts.append(
-                    f"{kind} {s.index + 1} {s.status}"
-                    + (f" ({s.cue})" if s.cue else "")
-                    + f": {text!r}"
-                )
     if o.penalized:
+        r = _deciding_result(o)
+        claims, steps = _penalising(r) if r is not None else ([], [])
+        parts = [
+            f"claim {c.field or '?'}={c.value!r} contradicted "
+            f"(context {c.evidence.context_value!r}, cue {c.evidence.cue})"
+            for c in claims
+        ]
+        # The steps the judge's score counts against the answer: a required step
+        # negated, altered or missing, or another sentence of the exemplar negated or
+        # altered (one missing is no penalty); its text says which.
+        for s in steps:
+            kind = "step" if s.required else "exemplar sentence"
+            text = s.step if len(s.step) <= 60 else s.step[:57] + "..."
+            parts.append(
+                f"{kind} {s.index + 1} {s.status}"
+                + (f" ({s.cue})" if s.cue else "")
+                + f": {text!r}"
+            )
         return "; ".join(parts) or "penalised by score, no penalising verdict"
     d = o.instance.detail
     if "rewrite" in d:
