@@ -453,7 +453,19 @@ def _write_problem(p: Path) -> str | None:
     if p.is_dir():
         return "Is a directory"
     if p.exists():
-        return None if os.access(p, os.W_OK) else "Permission denied"
+        if not os.access(p, os.W_OK):
+            return "Permission denied"
+        if not p.is_file():  # a device or a pipe ("/dev/null", a FIFO): opening may block
+            return None
+        # Root passes os.access() everywhere, and a file may refuse writes whatever
+        # its bits (/proc/version). Opened for appending, it says so; nothing is
+        # written and its content is kept.
+        try:
+            with open(p, "ab"):
+                pass
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        return None
     parent = p.parent
     while not parent.exists() and parent != parent.parent:
         if broken(parent):

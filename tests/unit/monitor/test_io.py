@@ -356,3 +356,27 @@ def test_the_write_check_leaves_nothing_behind(tmp_path: Path) -> None:
     check_writable(tmp_path / "sub" / "report.md", "Markdown report")
     check_writable(tmp_path / "report.md", "Markdown report")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/proc/version").exists(), reason="needs Linux's /proc")
+def test_an_existing_file_that_refuses_writes_fails_the_check_whatever_its_bits() -> None:
+    """An existing file is opened for appending, not trusted to os.access(): root's
+    says yes to /proc/version, which refuses every write."""
+    from monitor.errors import ConfigError
+    from monitor.io import check_writable
+
+    if os.access("/proc/version", os.W_OK) is False:
+        pytest.skip("os.access already refuses /proc/version here (not root)")
+    with pytest.raises(ConfigError, match="cannot write the Markdown report file /proc/version"):
+        check_writable("/proc/version", "Markdown report")
+
+
+def test_the_write_check_keeps_an_existing_file_and_passes_a_device(tmp_path: Path) -> None:
+    from monitor.io import check_writable
+
+    old = tmp_path / "report.md"
+    old.write_text("kept\n", encoding="utf-8")
+    check_writable(old, "Markdown report")
+    check_writable("/dev/null", "Markdown report")
+    assert old.read_text(encoding="utf-8") == "kept\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]
