@@ -319,14 +319,19 @@ def _scaled_money(m: re.Match[str]) -> str:
     return f"{m.group(1)}{value.normalize():f}"
 
 
+_PERIOD_QUALIFIER = (
+    r"(?:started|commenced|begun|full|whole|complete|extra|additional|further|calendar)"
+)
 _EVERY = re.compile(
     # (An entity value masked as "<value>" is an amount there: "<value> a day".)
     r"(?<![\w])(?:(?P<rate>(?:(?P<money>¤)|<value>)\s*(?:(?:a|an)\s+|/\s*))"
-    r"|(?:per|each|every|in any|in every)\s+)(?:(?P<n>" + _NUM + r"|other)\s+)?"
+    r"|(?:per|each|every|in any|in every)\s+)"
     # (A period counted whole or begun is that period: "per started hour", "each
-    # additional day", "every full month", "per calendar month".)
-    r"(?:(?:started|commenced|begun|full|whole|complete|extra|additional|further"
-    r"|calendar)\s+)?"
+    # additional day", "every full month", "per calendar month"; before a count too,
+    # "per additional 15 minutes", "each further 2 hours".)
+    r"(?:" + _PERIOD_QUALIFIER + r"\s+)?"
+    r"(?:(?P<n>" + _NUM + r"|other)\s+)?"
+    r"(?:" + _PERIOD_QUALIFIER + r"\s+)?"
     r"(?P<unit>" + _PERIOD_RE + r")(?:s|es)?(?![\w])"
     # (Not a span after an amount: "<value> a week later", "£200 a month ahead of the
     # course"; nor, after a masked value, which may be a count or a date, "<value> a

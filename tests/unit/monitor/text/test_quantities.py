@@ -292,6 +292,10 @@ def test_abbreviated_units_are_ages_too() -> None:
         ("$5 per full day", "every:min:1440"),
         ("billed per calendar month", "every:month:1"),
         ("each extra day", "every:min:1440"),
+        # ... before its count too (a parking garage, a sauna, a locker hire)
+        ("£2.50 per additional 15 minutes", "every:min:15"),
+        ("each further 2 hours costs £3", "every:min:120"),
+        ("£1 for every extra 30 minutes", "every:min:30"),
     ],
 )
 def test_a_period_counted_begun_or_whole_is_a_rate(text: str, rate: str) -> None:
