@@ -12,13 +12,14 @@ from pydantic import ValidationError
 from monitor.errors import GoldenSetError, problem_lines
 from monitor.schemas import GoldenItem, GoldenSet
 from monitor.schemas.golden import value_shape_problem
+from monitor.yamltext import load_yaml
 
 
 def load_golden(path: str | Path) -> GoldenSet:
     """Load and validate a golden set, reporting every problem with file and item id."""
     p = Path(path)
     try:
-        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
+        raw = load_yaml(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise GoldenSetError([f"{p}: file not found"]) from None
     except yaml.YAMLError as exc:

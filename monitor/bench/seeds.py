@@ -45,6 +45,7 @@ from pydantic import (
 from monitor.errors import GoldenSetError
 from monitor.schemas import GoldenItem, GoldenSet, ParamSpec
 from monitor.schemas.golden import value_shape_problem
+from monitor.yamltext import load_yaml
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SeedParamType = Literal["digits", "alnum", "date", "enum", "integer", "money"]
@@ -610,7 +611,7 @@ def load_seeds(path: str | Path) -> list[Seed]:
     seeds: list[tuple[Path, Seed]] = []
     for f in seed_files(path):
         try:
-            raw = yaml.safe_load(f.read_text(encoding="utf-8"))
+            raw = load_yaml(f.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             problems.append(f"{f}: not valid YAML: {exc}")
             continue

@@ -183,3 +183,37 @@ items:
     assert exc.value.problems == [
         f"{p}: item 'a': parameters.orderNo: value '1234' has 4 characters, not its length 5"
     ]
+
+
+def test_numbers_are_read_as_written(tmp_path: Path) -> None:
+    """A value, a version or an enum value written as a YAML number is the text it was
+    written as (a marina's golden set wrote ``value: 9, type: integer`` and was refused
+    with "Input should be a valid string"): not 9 refused, not 0123 read as octal 83,
+    not 2026.10 read as 2026.1. Fields that take a number still read one."""
+    gs = load_golden(
+        _write(
+            tmp_path,
+            """
+version: 2026.10
+items:
+  - id: a
+    intent: i
+    agent: x
+    question: "Is my 9 m boat on berth 0123 booked?"
+    answer: "Your 9 m boat is booked on berth 0123, size 2."
+    parameters:
+      boatLength: {value: 9, type: integer, label: boat length, min: 0, max: 40.5}
+      berth: {value: 0123, type: digits, length: 4}
+      size: {value: 2, type: enum, values: [1, 2, 3]}
+""",
+        )
+    )
+    assert gs.version == "2026.10"
+    params = gs.items[0].parameters
+    assert (params["boatLength"].value, params["boatLength"].min, params["boatLength"].max) == (
+        "9",
+        0.0,
+        40.5,
+    )
+    assert (params["berth"].value, params["berth"].length) == ("0123", 4)
+    assert params["size"].values == ("1", "2", "3")

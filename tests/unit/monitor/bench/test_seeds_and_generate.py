@@ -264,3 +264,26 @@ def test_a_bad_instances_file_is_one_line_naming_the_line_and_field() -> None:
     with pytest.raises(CargoError) as exc:
         read_instances(header + '\n\n\n{"id": 3}\n', source="x.jsonl")
     assert str(exc.value).startswith("x.jsonl:4: bad instance: ")
+
+
+def test_a_seed_value_written_as_a_number_is_its_text(tmp_path: Path) -> None:
+    """``golden: {parcelId: 01234567}`` is the parcel 01234567, not refused as a number
+    nor read as an octal one; ``length: 8`` is still the number 8."""
+    p = _write_seed(
+        tmp_path,
+        """
+seeds:
+  - id: numbers
+    intent: x
+    agent: y
+    question: "Where is parcel {parcelId}?"
+    answer: "Parcel {parcelId} is at the depot."
+    parameters:
+      parcelId: {type: digits, length: 8}
+    golden: {parcelId: 01234567}
+    observed_fields: [parcelId]
+""",
+    )
+    [seed] = load_seeds(p)
+    assert seed.golden == {"parcelId": "01234567"}
+    assert seed.parameters["parcelId"].length == 8
