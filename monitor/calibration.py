@@ -119,8 +119,12 @@ def features(
         row = sims[j]
         if r.reference_id is not None:
             if r.reference_id not in ids:
+                # (Most often the bundled set read for want of --golden: a newcomer
+                # labelled their own references and ran the documented command.)
                 raise ConfigError(
-                    f"{source}:{n}: reference_id {r.reference_id!r} is not in the golden set"
+                    f"{source}:{n}: reference_id {r.reference_id!r} is not in the golden "
+                    f"set (version {index.golden.version}, {len(ids)} items); give the "
+                    "set the labels name with --golden FILE"
                 )
             ref = ids.index(r.reference_id)
         else:

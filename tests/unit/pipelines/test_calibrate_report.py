@@ -120,6 +120,42 @@ def test_calibrate_from_questions_embeds_against_the_golden_set(tmp_path: Path) 
     assert model.embedding_model is not None
 
 
+def test_a_reference_of_another_golden_set_names_the_set_read_and_the_flag(
+    tmp_path: Path,
+) -> None:
+    """A newcomer labelled their own references and ran the documented command without
+    ``--golden``: the bundled set was read and the error did not say so."""
+    labels = write_jsonl(
+        tmp_path / "labels.jsonl",
+        [
+            {
+                "question": "Can I cancel berth VB48213?",
+                "reference_id": "g_visitor_cancel",
+                "appropriate": 1,
+            }
+        ],
+    )
+    r = cli(
+        "calibrate",
+        "--labels",
+        str(labels),
+        "--out",
+        str(tmp_path / "g.json"),
+        "--embedder",
+        "hashing",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    )
+    assert r.returncode == 2, r.stderr
+    version = load_golden(DEFAULT_GOLDEN).version
+    assert (
+        f"labels.jsonl:1: reference_id 'g_visitor_cancel' is not in the golden set (version "
+        f"{version}, " in r.stderr
+    )
+    assert "give the set the labels name with --golden FILE" in r.stderr
+    assert not (tmp_path / "g.json").exists()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
