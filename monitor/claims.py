@@ -122,7 +122,7 @@ def _reference_prefixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[s
     """
     text = _wildcarded(item, name, spec)
     prefixes: list[str] = []
-    for m in re.finditer(_whole(spec.value), text):
+    for m in _instance_occurrences(item, spec, text):
         before = words(text[max(0, m.start() - 60) : m.start()])
         if before:
             prefixes.append(" ".join(before[-2:]))
@@ -136,11 +136,68 @@ def _reference_suffixes(item: GoldenItem, name: str, spec: ParamSpec) -> tuple[s
     fills."""
     text = _wildcarded(item, name, spec)
     suffixes: list[str] = []
-    for m in re.finditer(_whole(spec.value), text):
+    for m in _instance_occurrences(item, spec, text):
         after = words(text[m.end() : m.end() + 60])[:2]
         if len(after) == 2 and WILDCARD not in after and any(w not in STOPWORDS for w in after):
             suffixes.append(" ".join(after))
     return tuple(dict.fromkeys(suffixes))
+
+
+def _instance_occurrences(item: GoldenItem, spec: ParamSpec, text: str) -> list[re.Match[str]]:
+    """The occurrences of a parameter's value in ``text`` (the reference answer with the
+    other parameters wildcarded) that may be the parameter's: not those that
+    :func:`policy_occurrences` reads as a policy's quantity. (Matched to the answer's
+    own by order: wildcarding other values neither adds nor removes one.)"""
+    found = list(re.finditer(_whole(spec.value), text))
+    in_answer = list(re.finditer(_whole(spec.value), item.answer))
+    policy = policy_occurrences(item, spec.value)
+    if not policy or len(in_answer) != len(found):
+        return found
+    return [f for f, m in zip(found, in_answer, strict=True) if m.start() not in policy]
+
+
+def policy_occurrences(item: GoldenItem, value: str) -> frozenset[int]:
+    """Where (start offsets in the reference answer) a parameter's value stands as a
+    policy's quantity, not as the parameter: inside a declared policy term, or inside
+    a declared step before a unit ("every 12 months" for an application at position
+    12), where another occurrence is left to be the parameter's. Empty when none is,
+    or when every occurrence would be. Read as the parameter's slot, "every
+    {position} months" made every answer's "every 12 months" a claim about the
+    position, and the step "every <value> months" a step whose number was lost."""
+    return _policy_occurrences(item.answer, value, item.steps, item.policy_terms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _policy_occurrences(
+    answer: str, value: str, steps: tuple[str, ...], terms: tuple[str, ...]
+) -> frozenset[int]:
+    # Per golden item and value, not per trace: cached.
+    found = list(re.finditer(_whole(value), answer))
+    if len(found) < 2:
+        return frozenset()
+
+    def spans(phrases: tuple[str, ...]) -> list[tuple[int, int]]:
+        # (Every place a phrase stands: a term also said as the instance's value,
+        # "booked for 3 nights" beside the term "3 nights", leaves nothing to tell.)
+        return [
+            (m.start(), m.end())
+            for phrase in phrases
+            if phrase.strip()
+            for m in re.finditer(re.escape(phrase), answer, re.IGNORECASE)
+        ]
+
+    in_terms, in_steps = spans(terms), spans(steps)
+
+    def inside(m: re.Match[str], where: list[tuple[int, int]]) -> bool:
+        return any(a <= m.start() and m.end() <= b for a, b in where)
+
+    def policy(m: re.Match[str]) -> bool:
+        after = words(answer[m.end() : m.end() + 20])[:1]
+        unit = bool(after) and after[0] in _QUANTITY_UNITS
+        return inside(m, in_terms) or (inside(m, in_steps) and unit)
+
+    out = frozenset(m.start() for m in found if policy(m))
+    return out if len(out) < len(found) else frozenset()
 
 
 def _wildcarded(item: GoldenItem, name: str, spec: ParamSpec) -> str:
@@ -818,6 +875,20 @@ def _label_in_other_forms(said: list[str], fields: dict[str, FieldInfo]) -> str 
     return found.pop() if len(found) == 1 else None
 
 
+def _observed_as(f: Found, fields: dict[str, FieldInfo]) -> str | None:
+    """The one field of ``f``'s type whose observed value ``f`` states in other words
+    (a date or an amount compared by meaning, :func:`same_value`); None when no field,
+    or more than one, has it."""
+    named = [
+        info.name
+        for info in fields.values()
+        if info.type == f.type
+        and info.observed is not None
+        and same_value(f.text, info.observed, f.type)
+    ]
+    return named[0] if len(named) == 1 else None
+
+
 def _field_labelled(label: str, fields: dict[str, FieldInfo]) -> str | None:
     """The first field that has ``label`` (normalised words) as one of its labels."""
     return next((info.name for info in fields.values() if label in info.labels), None)
@@ -954,6 +1025,11 @@ def extract_candidates(
         if fld is None and f.type in _SLOT_TYPES:
             fld = _only_slot(f, sent, answer, item, fields, found, memo)
             cue = "shape" if fld else "none"
+        if fld is None and f.type in ("date", "money"):
+            # The observed value written another way ("runs until 30 April 2026" for
+            # the expiry date 2026-04-30): no cue ties it, its meaning does.
+            fld = _observed_as(f, fields)
+            cue = "context_value" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if (
             in_procedure

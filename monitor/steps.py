@@ -34,6 +34,7 @@ from typing import Literal
 
 import numpy as np
 
+from monitor.claims import policy_occurrences
 from monitor.embeddings import EmbedBatcher, Embedder
 from monitor.schemas import GoldenItem, StepVerdict
 from monitor.text import (
@@ -389,9 +390,15 @@ class RefStep:
 
 
 def reference_steps(item: GoldenItem) -> list[RefStep]:
-    values = [p.value for p in item.parameters.values()]
+    all_values = [p.value for p in item.parameters.values()]
 
     def step(k: int, text: str, required: bool) -> RefStep:
+        # (A value the step states only as a policy's quantity stays: "every 12
+        # months" beside an application at position 12, claims.policy_occurrences.)
+        values = all_values
+        at = re.search(re.escape(text), item.answer, re.IGNORECASE)
+        if at is not None:
+            values = [v for v in all_values if not _policy_only(item, v, at.start(), at.end())]
         known = mask_known(text, values)
         return RefStep(
             k, text, mask(text, values), required, known, quantities(known or mask(text, values))
@@ -408,6 +415,16 @@ def reference_steps(item: GoldenItem) -> list[RefStep]:
         steps += [step(len(steps) + k, s, False) for k, s in enumerate(extra)]
         return steps
     return [step(k, s.text, True) for k, s in enumerate(split_sentences(item.answer))]
+
+
+def _policy_only(item: GoldenItem, value: str, start: int, end: int) -> bool:
+    """Whether every occurrence of ``value`` in ``item.answer[start:end]`` (one there
+    at least) stands as a policy's quantity (:func:`monitor.claims.policy_occurrences`)."""
+    policy = policy_occurrences(item, value)
+    if not policy:
+        return False
+    here = [m.start() + start for m in _whole_value(value).finditer(item.answer[start:end])]
+    return bool(here) and all(x in policy for x in here)
 
 
 def _count(w: str, ws: list[str], prefix: int) -> int:
