@@ -2562,7 +2562,7 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             # minutes late cannot be seen" (not "if you cancel, refunds are paid
             # within 5 days", nor the "once" of "once a week").
             ways.clear()
-        elif denied and not (counted and before.endswith(_KEPT_DENIED)):
+        elif denied and not (counted and before.endswith(_KEPT_DENIED)) and not _of_a_noun(ws, i):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is
             # "at most 8 weeks". (Not one written after the number, which no negator
             # before it governs: "no driving for 1 hour minimum"; nor "up to" or
@@ -2574,9 +2574,29 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     return MappingProxyType({v: frozenset(ways) for v, ways in out.items()})
 
 
+# Plurals not written with an "s".
+_PLURALS = frozenset("children people persons men women feet teeth geese mice".split())
+
+
+def _of_a_noun(ws: list[str], i: int) -> bool:
+    """Whether the bound before ``ws[i]`` (a number) follows a plural noun: it says
+    which things, whatever a negator before them denies ("the hoist cannot lift boats
+    over 12 tonnes" is "boats over 12 tonnes cannot be lifted", not "at most 12
+    tonnes"; "we don't take bags heavier than 23 kg"). After a negator a verb is in its
+    plain form ("cannot stay longer than 14 nights", "must not weigh over 20 kg"), so a
+    word in "s" there is a noun."""
+    k = i - 3 if i >= 3 and ws[i - 1] == "than" else i - 2
+    if k < 0:
+        return False
+    w = ws[k]
+    return w in _PLURALS or (
+        len(w) >= 4 and w.endswith("s") and not w.endswith(("ss", "us")) and w.isalpha()
+    )
+
+
 # Units of size and weight the quantity rule does not read ("40 cm", "2 GB").
 _SIZE_UNITS = frozenset(
-    """mm cm m km in inch inches ft foot feet metre metres meter meters kg g lb lbs
+    """mm cm m km in inch inches ft foot feet metre metres meter meters kg g lb lbs tonne tonnes
     ml l litre litres liter liters kb mb gb tb""".split()
 )
 

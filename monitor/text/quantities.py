@@ -110,6 +110,7 @@ _UNITS: dict[str, tuple[str, float]] = {
     "inch": ("dist", 0.0254),
     "inches": ("dist", 0.0254),
     "mi": ("dist", 1609.344),
+    "tonne": ("mass", 1_000_000),  # (not "ton": a short, a long or a metric one)
     "kg": ("mass", 1000),
     "kilo": ("mass", 1000),
     "kilogram": ("mass", 1000),
@@ -1048,7 +1049,7 @@ _SAY_UNITS: dict[str, tuple[tuple[float, str, str], ...]] = {
     "month": ((12, "year", "years"), (1, "month", "months")),
     "night": ((1, "night", "nights"),),
     "dist": ((1000, "km", "km"), (1, "m", "m"), (0.01, "cm", "cm")),
-    "mass": ((1000, "kg", "kg"), (1, "g", "g")),
+    "mass": ((1_000_000, "tonne", "tonnes"), (1000, "kg", "kg"), (1, "g", "g")),
     "vol": ((1000, "litre", "litres"), (1, "ml", "ml")),
     "data": ((1000, "GB", "GB"), (1, "MB", "MB")),
     "age": (

@@ -171,3 +171,93 @@ def test_a_date_no_field_holds_stays_unattributed() -> None:
         "Your unit rental runs until 30 May 2026.", None, {"endDate": "2026-04-30"}
     )
     assert (c.field, c.cue) == (None, "none")
+
+
+# The same trial's correct answers, read as changed: a limit said in the active voice
+# ("the hoist cannot lift boats over 12 tonnes" for "boats over 12 tonnes cannot be
+# lifted") read as "at most 12", and "the moment" for "as soon as" read as a term
+# replaced. Tonnes were no unit.
+
+LIMITS = [
+    # a boatyard, a courier, an airline's baggage desk
+    (
+        "Boats over 12 tonnes cannot be lifted with the travel hoist.",
+        "The travel hoist cannot lift boats heavier than 12 tonnes.",
+        "The travel hoist cannot lift boats under 12 tonnes.",
+    ),
+    (
+        "Parcels over 20 kg cannot be sent by standard post.",
+        "We can't send parcels over 20 kg by standard post.",
+        "We can't send parcels under 20 kg by standard post.",
+    ),
+    (
+        "Bags heavier than 23 kg are not accepted in the hold.",
+        "We don't accept bags heavier than 23 kg in the hold.",
+        "We don't accept bags lighter than 23 kg in the hold.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "turned"), LIMITS)
+def test_a_limit_on_which_things_is_kept_in_the_active_voice(
+    step: str, kept: str, turned: str
+) -> None:
+    from monitor.steps import StepVerifier
+    from tests.unit.monitor.test_failure_classes import item
+
+    ref = item("t", step, [step])
+    [ok] = StepVerifier().verify(ref, kept, [])
+    [bad] = StepVerifier().verify(ref, turned, [])
+    assert ok.status == "covered", ok.cue
+    assert bad.status == "altered" and "bound reversed" in bad.cue, bad.cue
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Guests cannot stay longer than 14 nights.", "Bags must not weigh over 20 kg."],
+)
+def test_a_denied_bound_on_a_verb_still_points_the_other_way(text: str) -> None:
+    from monitor.steps import _bounds
+
+    assert set(_bounds(text).values()) == {frozenset({"max"})}
+
+
+def test_tonnes_are_a_mass() -> None:
+    from monitor.text.quantities import quantities, say
+
+    assert quantities("over 12 tonnes") == quantities("over 12,000 kg") == {"mass:12000000"}
+    assert say("mass:12000000") == "12 tonnes"
+
+
+@pytest.mark.parametrize(
+    ("step", "kept", "changed"),
+    [
+        # a marina's access cards, a gym's membership, a hotel's loyalty points
+        (
+            "The old card stops working as soon as the new one is issued.",
+            "Your old card stops working the moment the new one is issued.",
+            "The old card stops working as soon as the new one is activated.",
+        ),
+        (
+            "Your membership is paused as soon as the request is approved.",
+            "Your membership is paused once the request is approved.",
+            "Your membership is cancelled as soon as the request is approved.",
+        ),
+        (
+            "Loyalty points are credited as soon as your invoice is paid.",
+            "Loyalty points are credited the moment your invoice is paid.",
+            "Loyalty points are credited as soon as your deposit is paid.",
+        ),
+    ],
+)
+def test_as_soon_as_said_another_way_is_no_term_replaced(
+    step: str, kept: str, changed: str
+) -> None:
+    from monitor.steps import StepVerifier
+    from tests.unit.monitor.test_failure_classes import item
+
+    ref = item("t", step, [step])
+    [ok] = StepVerifier().verify(ref, kept, [])
+    [bad] = StepVerifier().verify(ref, changed, [])
+    assert ok.status == "covered", ok.cue
+    assert bad.status in ("altered", "negated"), bad.cue
