@@ -764,6 +764,11 @@ def _procedure_text(reference: str, value: str) -> str:
     return " " + " ".join(words(reference.replace(value, " valueslot0 "))) + " "
 
 
+def whole_value(value: str) -> re.Pattern[str]:
+    """``value`` as a whole token (:func:`_whole`), compiled."""
+    return re.compile(_whole(value))
+
+
 def _whole(value: str) -> str:
     """A pattern for ``value`` as a whole token: the "4" of "4 tickets", not of
     "48 hours" or "2.4"."""

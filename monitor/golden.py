@@ -77,3 +77,22 @@ def item_problems(item: GoldenItem) -> list[str]:
             out.append(f"parameters.{name}: value {shape}")
     # (An empty step, or one that is not in the answer, the item's own model refuses.)
     return out
+
+
+def item_notes(item: GoldenItem) -> list[str]:
+    """What may make the judge misread a valid item, for ``validate-golden`` to say:
+    a parameter's value stated more than once in the answer where nothing tells the
+    parameter from a policy's number ("at position 12" beside "every 12 months": read
+    as a claim about the position in every answer that says "every 12 months")."""
+    from monitor.claims import policy_occurrences, whole_value
+
+    out: list[str] = []
+    for name, spec in item.parameters.items():
+        n = len(whole_value(spec.value).findall(item.answer))
+        if n > 1 and not policy_occurrences(item, spec.value):
+            out.append(
+                f"parameters.{name}: value {spec.value!r} stands {n} times in the answer; "
+                "where one is a policy's number, declare that phrase in policy_terms (or "
+                "its sentence in steps), or give the reference another value"
+            )
+    return out

@@ -13,7 +13,7 @@ class ValidateGoldenCommand:
         parser.add_argument("path", help="golden set YAML")
 
     def run(self, args: argparse.Namespace) -> int:
-        from monitor.golden import load_golden
+        from monitor.golden import item_notes, load_golden
         from monitor.text.lexicon import counted
 
         gs = load_golden(args.path)
@@ -21,6 +21,10 @@ class ValidateGoldenCommand:
             f"{args.path}: OK, version {gs.version}, {counted(len(gs.items), 'item')}, "
             f"{sum(i.entity_bearing for i in gs.items)} entity-bearing"
         )
+        # Notes, not problems: the set loads and runs as it is.
+        for item in gs.items:
+            for note in item_notes(item):
+                print(f"{args.path}: note: item {item.id!r}: {note}")
         return 0
 
 

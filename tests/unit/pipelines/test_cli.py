@@ -449,6 +449,38 @@ def test_validate_golden(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert capsys.readouterr().err.startswith("cargo-monitor: error:")
 
 
+def test_validate_golden_notes_a_value_that_is_also_a_policy_number(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A marina's golden set put an application "at position 12" beside "every 12
+    months": valid, but the judge cannot tell them apart unless the phrase or its
+    sentence is declared. The set still passes (exit 0), with a note."""
+    text = """
+version: "1"
+items:
+  - id: wait
+    intent: w
+    agent: a
+    question: "Where is application 5573021 on the list?"
+    answer: "Application 5573021 is at position 12. Renew every 12 months or it is removed."
+    parameters:
+      applicationId: {value: "5573021", type: digits, length: 7}
+      position: {value: "12", type: integer, label: position}
+"""
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(text, encoding="utf-8")
+    assert main(["validate-golden", str(plain)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"{plain}: note: item 'wait': parameters.position: value '12' stands 2 times in the "
+        "answer; where one is a policy's number, declare that phrase in policy_terms"
+    ) in out
+    declared = tmp_path / "declared.yaml"
+    declared.write_text(text + '    policy_terms: ["every 12 months"]\n', encoding="utf-8")
+    assert main(["validate-golden", str(declared)]) == 0
+    assert "note:" not in capsys.readouterr().out
+
+
 def test_fit_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
