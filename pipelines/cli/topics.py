@@ -38,7 +38,9 @@ class TopicsCommand:
         lag = verbs.add_parser("lag", help="a consumer group's committed offsets and lag")
         add_settings_flags(lag, KafkaSettings, CONNECTION)
         k = option_group(lag, "Kafka")
-        k.add_argument("--group", default="cargo-monitor", help="consumer group")
+        k.add_argument(
+            "--group", default="cargo-monitor", help="consumer group (default cargo-monitor)"
+        )
         k.add_argument("--topic", default=None, help="topic (default: the traces topic)")
 
     def run(self, args: argparse.Namespace) -> int:
