@@ -34,7 +34,7 @@ from typing import Literal
 
 import numpy as np
 
-from monitor.claims import policy_occurrences
+from monitor.claims import policy_occurrences, whole_value
 from monitor.embeddings import EmbedBatcher, Embedder
 from monitor.schemas import GoldenItem, StepVerdict
 from monitor.text import (
@@ -423,7 +423,7 @@ def _policy_only(item: GoldenItem, value: str, start: int, end: int) -> bool:
     policy = policy_occurrences(item, value)
     if not policy:
         return False
-    here = [m.start() + start for m in _whole_value(value).finditer(item.answer[start:end])]
+    here = [m.start() + start for m in whole_value(value).finditer(item.answer[start:end])]
     return bool(here) and all(x in policy for x in here)
 
 
@@ -2574,8 +2574,9 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     return MappingProxyType({v: frozenset(ways) for v, ways in out.items()})
 
 
-# Plurals not written with an "s".
+# Plurals not written with an "s", and words in "s" that are no plural.
 _PLURALS = frozenset("children people persons men women feet teeth geese mice".split())
+_NOT_PLURALS = frozenset("always perhaps unless thus plus towards besides sometimes".split())
 
 
 def _of_a_noun(ws: list[str], i: int) -> bool:
@@ -2590,7 +2591,12 @@ def _of_a_noun(ws: list[str], i: int) -> bool:
         return False
     w = ws[k]
     return w in _PLURALS or (
-        len(w) >= 4 and w.endswith("s") and not w.endswith(("ss", "us")) and w.isalpha()
+        len(w) >= 4
+        and w.endswith("s")
+        and not w.endswith(("ss", "us"))
+        and w.isalpha()
+        and w not in STOPWORDS
+        and w not in _NOT_PLURALS
     )
 
 
