@@ -316,6 +316,12 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
         # A closed vocabulary of words takes no phone number: "your Family Share plan
         # on 6817000253" does not state the plan as 6817000253.
         return any(shape_of(v) == vtype for v in info.vocabulary)
+    if info.type == "text" and vtype in ("date", "money"):
+        # A name or a free-text field takes no date or amount unless its own values
+        # are written so: "booking 50377 for 3 August 2026" does not name the dog of
+        # "booking 48213 for Rex".
+        like = info.observed or (info.reference.value if info.reference else "")
+        return shape_of(like) == vtype
     if info.type in ("text", "enum"):
         return True
     if info.type == "integer":

@@ -417,6 +417,25 @@ def reference_steps(item: GoldenItem) -> list[RefStep]:
     return [step(k, s.text, True) for k, s in enumerate(split_sentences(item.answer))]
 
 
+_NONE_WORDS = frozenset({"no", "nothing", "none"})
+
+
+def _zero_said_as_none(step: str, sentence: str, values: Sequence[str]) -> bool:
+    """Whether the sentence says an instance's zero amount as "no" or "nothing" where
+    the step (masked, no negator of its own) states the instance's amount: "no late
+    fees are outstanding on booking 71835 (£0.00)" for "booking 55190 has £20.00 in
+    late fees outstanding" states the instance's balance, not a denied rule. (The zero
+    is an entity value: the context holds it and the answer states it.)"""
+    if "<value>" not in step or any(w in NEGATORS or w == "n't" for w in tokens(step)):
+        return False
+    said = set(tokens(sentence))
+    if not said & _NONE_WORDS or any(w in NEGATORS and w not in _NONE_WORDS for w in said):
+        return False
+    return any(
+        ZERO_AMOUNT.fullmatch(v.strip()) and _whole_value(v).search(sentence) for v in values
+    )
+
+
 def _policy_only(item: GoldenItem, value: str, start: int, end: int) -> bool:
     """Whether every occurrence of ``value`` in ``item.answer[start:end]`` (one there
     at least) stands as a policy's quantity (:func:`monitor.claims.policy_occurrences`)."""
@@ -1271,6 +1290,8 @@ class StepVerifier:
         # A negation of the step this sentence lacks may be stated in another one ("No
         # cancellation fee applies. However, ..."): that is no flip here.
         flip = polarity_flip(step.masked, polar, elsewhere=tuple(text for _, text in others))
+        if flip is not None and _zero_said_as_none(step.masked, seg.text, al.values):
+            flip = None
         if flip is not None and seg.kind != "window":
             # A sentence that states one part of the step is read against that part
             # alone: the negations of the parts it leaves out count for nothing ("- 6
@@ -2135,7 +2156,7 @@ def _said_free(gw: list[str], step_words: list[str]) -> bool:
 
 # Words that say "not" without a negator: the negative side of an antonym pair
 # ("refused", "prohibited", "unavailable", "optional") and restrictions ("card only",
-# "except"); not the pairs of order, state or time (after, close, stop), which say
+# "except", "rather than"); not the pairs of order, state or time (after, close, stop), which say
 # when, not whether.
 _RESTRICTING = frozenset(
     {
@@ -2146,6 +2167,8 @@ _RESTRICTING = frozenset(
         if w not in {"after", "close", "closed", "stop", "stopped", "disable", "disabled"}
     }
     | {"only", "except", "unless", "refuse", "refuses", "refused", "nowhere", "unable"}
+    # ("Rather than texting your handler" / "instead of texting" for "do not text".)
+    | {"rather", "instead"}
 )
 _QUANTITY_WORDS = frozenset(
     {"single", "quarter", "half", "once", "twice", "thrice", "every", "aged", "old", "older"}
@@ -2497,6 +2520,11 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
     return False
 
 
+# Bounds that point one way whatever follows (plain_bounds has written "no more than"
+# as "at most"): right before the number.
+_FIRM_BEFORE = re.compile(r"(?:^|\s)(?:at least|at most|no less than|no fewer than)$")
+
+
 @functools.lru_cache(maxsize=1024)
 def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     """Each number of ``text`` with the ways a bound next to it points ("max" / "min"),
@@ -2518,9 +2546,13 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             nxt = k
     for i, w in enumerate(ws):
         v = _number_value(w)
-        if v is None or _TIME_RELATION & set(ws[i + 1 : i + 4]):
+        if v is None or (
+            _TIME_RELATION & set(ws[i + 1 : i + 4]) and not _FIRM_BEFORE.search(" ".join(ws[:i]))
+        ):
             # A span before or after something is a deadline, whose bound reads
-            # either way: "up to 24 hours before" = "at least 24 hours before".
+            # either way: "up to 24 hours before" = "at least 24 hours before". (Not
+            # one that says which way in so many words: "at least 3 days before" is
+            # not "no more than 3 days before".)
             continue
         counted = False
         if units and not _has_unit(ws, i, ends[i]):

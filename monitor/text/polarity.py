@@ -226,7 +226,13 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _OTHERWISE = re.compile(r"\botherwise\b", re.I)
 # A contrast that denies the other of two options: "per session, not per hour" =
 # "per session rather than per hour" = "instead of per hour".
-_CONTRAST_NOT = re.compile(r"[,;]\s+(?:and\s+|but\s+)?not\s+((?:[\w'-]+\s*){1,3})", re.I)
+# (Also a denied doing: "call the desk; do not text your handler" = "call the desk
+# rather than texting your handler".)
+_CONTRAST_NOT = re.compile(
+    r"[,;]\s+(?:and\s+|but\s+)?(?:please\s+)?(?:not|do\s+not|don't|don’t|never)\s+"
+    r"((?:[\w'-]+\s*){1,3})",
+    re.I,
+)
 _RATHER_THAN = re.compile(r"\b(?:rather than|instead of)\s+((?:[\w'-]+\s*){1,3})", re.I)
 
 

@@ -26,7 +26,6 @@ KNOWN_GAPS = {
     "r6c_neg_head_other": "a heading whose negation is about something else",
     "r7c_unitless": "a bound on a number without a unit is not compared",
     "r7c_after_deadline": "a bound on a span before or after an event is not compared",
-    "r7c_no_more_before": "a bound on a span before or after an event is not compared",
     "r9c_only_flip": "a negation flip cancelled by a modal reading of 'only'",
     "r10c_fixable": "a prefix negation dropped ('unfixable' -> 'fixable')",
     "r10c_counted": "'not counted' -> 'discounted' (a prefix that is no negation)",
