@@ -596,12 +596,29 @@ def _why(o: ItemOutcome) -> str:
         return "; ".join(parts) or "penalised by score, no penalising verdict"
     d = o.instance.detail
     if "rewrite" in d:
-        return f"missed: {d['rewrite']['from']!r} -> {d['rewrite']['to']!r}"
+        return f"missed: {d['rewrite']['from']!r} -> {d['rewrite']['to']!r}" + _read_in(
+            o, d["rewrite"]["to"]
+        )
     if "step" in d:
         return f"missed: deleted step {d['step']!r}"
     if "stated" in d:
         return f"missed: {d['field']} stated {d['stated']!r}, observed {d['true']!r}"
     return "not penalised"
+
+
+def _read_in(o: ItemOutcome, changed: str) -> str:
+    """Where the judge read a missed change, for its ``why``: the verdict of the step
+    whose matched sentence holds the changed words (a newcomer had to dig through the
+    repeats for it), or that no step's matched sentence did (the aligner matched the
+    step to a part of its sentence that stops before them)."""
+    if not o.results or not changed.strip():
+        return ""
+    want = " ".join(changed.split()).casefold()
+    for s in o.results[0].steps:
+        if s.matched_sentence and want in " ".join(s.matched_sentence.split()).casefold():
+            kind = "step" if s.required else "exemplar sentence"
+            return f" (read in {kind} {s.index + 1}: {s.status}" + (f", {s.cue})" if s.cue else ")")
+    return " (no step's matched sentence holds the changed words)"
 
 
 def worst_items(outcomes: Sequence[ItemOutcome], *, per_family: int = 3) -> list[WorstItem]:

@@ -356,3 +356,31 @@ def test_why_reads_the_repeat_whose_scores_penalise() -> None:
     )
     why = _why(ItemOutcome(p6, True, 0.0, 1.0, 0, (), results=(passed, failed)))
     assert why == "step 1 negated (polarity flipped): 'Log in first.'"
+
+
+def test_why_of_a_missed_change_says_where_the_judge_read_it() -> None:
+    """A newcomer's missed P4 items said only "missed: 'X' -> 'Y'": the verdict of the
+    step whose matched sentence holds the changed words is named, or that none does."""
+    from monitor.bench.runner import ItemOutcome, _why
+
+    _, insts = _seed_instances(draws=1)
+    p4 = next(i for i in insts if i.family == "P4" and "rewrite" in i.detail)
+    changed = p4.detail["rewrite"]["to"]
+    read = StepVerdict(
+        index=1,
+        step="The deposit is kept.",
+        status="covered",
+        matched_sentence=f"As agreed, {changed}, as usual.",
+        cue="term recall 0.90 >= 0.35",
+    )
+    other = StepVerdict(index=0, step="Log in first.", status="covered", matched_sentence="Log in.")
+    scores = Scores(correctness=1.0, hallucination_fidelity=1.0)
+    found = ItemOutcome(
+        p4, False, 1.0, 1.0, 0, (), results=(JudgeResult(scores, (), (other, read), "r"),)
+    )
+    assert _why(found).endswith("(read in step 2: covered, term recall 0.90 >= 0.35)")
+    unread = ItemOutcome(
+        p4, False, 1.0, 1.0, 0, (), results=(JudgeResult(scores, (), (other,), "r"),)
+    )
+    assert _why(unread).endswith("(no step's matched sentence holds the changed words)")
+    assert _why(ItemOutcome(p4, False, 1.0, 1.0, 0, ())).startswith("missed: ")
