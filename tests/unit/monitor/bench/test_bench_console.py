@@ -59,6 +59,17 @@ def test_every_family_built_prints_no_note_and_a_plain_di(
     _run(tmp_path, BENCH_DIR)
     out = capsys.readouterr().out
     assert "Not built" not in out and "without" not in out
+    # P4 by sub-type and P3 by split, as the Markdown report has them.
+    assert "P4 by sub-type and P3 by split (rate, n)" in out
+    heads = next(x for x in out.splitlines() if "P4 delete_step" in x)
+    assert [h.strip() for h in heads.split("┃")[1:-1]] == [
+        "judge",
+        "P4 delete_step ↑",
+        "P4 negate ↑",
+        "P4 swap_policy ↑",
+        "P3 unobserved ↓",
+        "P3 fabricated ↓",
+    ]
     assert "Gate (embedder hashing-384): 11 P1, 11 P5 pairs" in out
     heads = next(x for x in out.splitlines() if "P1 accept" in x)
     assert [h.strip() for h in heads.split("┃")[1:-1]] == [
