@@ -2594,7 +2594,7 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             # minutes late cannot be seen" (not "if you cancel, refunds are paid
             # within 5 days", nor the "once" of "once a week").
             ways.clear()
-        elif denied and not (counted and before.endswith(_KEPT_DENIED)) and not _of_a_noun(ws, i):
+        elif denied and not (counted and before.endswith(_KEPT_DENIED)):
             # A denied bound points the other way: "cannot be longer than 8 weeks" is
             # "at most 8 weeks". (Not one written after the number, which no negator
             # before it governs: "no driving for 1 hour minimum"; nor "up to" or
@@ -2604,32 +2604,6 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             ways.clear()
             ways.add("max" if way == "min" else "min")
     return MappingProxyType({v: frozenset(ways) for v, ways in out.items()})
-
-
-# Plurals not written with an "s", and words in "s" that are no plural.
-_PLURALS = frozenset("children people persons men women feet teeth geese mice".split())
-_NOT_PLURALS = frozenset("always perhaps unless thus plus towards besides sometimes".split())
-
-
-def _of_a_noun(ws: list[str], i: int) -> bool:
-    """Whether the bound before ``ws[i]`` (a number) follows a plural noun: it says
-    which things, whatever a negator before them denies ("the hoist cannot lift boats
-    over 12 tonnes" is "boats over 12 tonnes cannot be lifted", not "at most 12
-    tonnes"; "we don't take bags heavier than 23 kg"). After a negator a verb is in its
-    plain form ("cannot stay longer than 14 nights", "must not weigh over 20 kg"), so a
-    word in "s" there is a noun."""
-    k = i - 3 if i >= 3 and ws[i - 1] == "than" else i - 2
-    if k < 0:
-        return False
-    w = ws[k]
-    return w in _PLURALS or (
-        len(w) >= 4
-        and w.endswith("s")
-        and not w.endswith(("ss", "us"))
-        and w.isalpha()
-        and w not in STOPWORDS
-        and w not in _NOT_PLURALS
-    )
 
 
 # Units of size and weight the quantity rule does not read ("40 cm", "2 GB").

@@ -36,8 +36,7 @@ DMY_DATE = re.compile(
     _B + r"(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_RE + r")\.?,?\s+(\d{4})" + _E, re.IGNORECASE
 )
 MONEY = re.compile(
-    # (An amount ends on a digit: "£2,475, due by ..." is £2,475.)
-    r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d(?:[\d,]*\d)?(?:\.\d+)?)"
+    r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)"
     r"|"
     + _B
     # Not inside a run of digits and commas: "1,1,1,..." must not be rescanned from
@@ -47,7 +46,7 @@ MONEY = re.compile(
     # The ISO code before the amount ("USD 259.01") is as common as after it.
     + r"|"
     + _B
-    + r"(?P<code2>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)\s?(?P<a3>\d(?:[\d,]*\d)?(?:\.\d+)?)"
+    + r"(?P<code2>USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)\s?(?P<a3>\d[\d,]*(?:\.\d+)?)"
     + _E
     # The euro sign after the amount ("15€", "15 €"), as much of Europe writes it.
     + r"|"

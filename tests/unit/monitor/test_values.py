@@ -77,21 +77,6 @@ def test_find_typed_values_handles_punctuation_and_order() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("text", "amount"),
-    [
-        # a marina's renewal, a courier's surcharge, a bank's fee (an amount read with
-        # the comma after it: "£2,475," was shown as the claim's value)
-        ("Renewal for berth C09 is £2,475, due by the expiry date.", "£2,475"),
-        ("The surcharge is $40, payable on delivery.", "$40"),
-        ("A fee of USD 1,200, then nothing more.", "USD 1,200"),
-        ("The prize is $1,000,000.", "$1,000,000"),
-    ],
-)
-def test_an_amount_ends_on_a_digit(text: str, amount: str) -> None:
-    assert [(f.text, f.type) for f in find_typed_values(text)] == [(amount, "money")]
-
-
 def test_find_typed_values_unicode_neighbours() -> None:
     found = [(f.text, f.type) for f in find_typed_values("Fall «536762755» für Kundé — 2025-01-02")]
     assert found == [("536762755", "digits"), ("2025-01-02", "date")]
