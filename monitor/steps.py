@@ -2547,7 +2547,8 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
     for i, w in enumerate(ws):
         v = _number_value(w)
         if v is None or (
-            _TIME_RELATION & set(ws[i + 1 : i + 4]) and not _FIRM_BEFORE.search(" ".join(ws[:i]))
+            _TIME_RELATION & set(ws[i + 1 : i + 4])
+            and not _FIRM_BEFORE.search(" ".join(ws[max(0, i - 3) : i]))
         ):
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before". (Not

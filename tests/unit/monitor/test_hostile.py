@@ -344,3 +344,17 @@ def test_many_repeated_phrases_do_not_stall_the_polarity_reader(step: str, answe
     started = time.monotonic()
     polarity_flip(step, answer)
     assert time.monotonic() - started < 20
+
+
+def test_many_deadline_bounds_do_not_stall_the_bound_reader() -> None:
+    # Each number before "before" once joined every word before it to look for "at
+    # least" (quadratic: 241 s on 80,000 words in a first version of the rule). A
+    # liveness bound, not a speed target.
+    import time
+
+    from monitor.steps import _bounds
+
+    started = time.monotonic()
+    ways = _bounds(" ".join(["at least 3 days before"] * 20_000))
+    assert time.monotonic() - started < 20
+    assert ways[3.0] == frozenset({"min"})
