@@ -33,6 +33,7 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 from monitor.schemas import GoldenItem, ParamSpec
 from monitor.text import Sentence, normalize_text, raw_words, split_sentences, words
@@ -45,7 +46,9 @@ from monitor.values import (
     ValueType,
     compatible_shape,
     find_typed_values,
+    normalize_date,
     normalize_id,
+    normalize_money,
     same_value,
     shape_of,
 )
@@ -886,18 +889,47 @@ def _label_in_other_forms(said: list[str], fields: dict[str, FieldInfo]) -> str 
     return found.pop() if len(found) == 1 else None
 
 
-def _observed_as(f: Found, fields: dict[str, FieldInfo]) -> str | None:
-    """The one field of ``f``'s type whose observed value ``f`` states in other words
-    (a date or an amount compared by meaning, :func:`same_value`); None when no field,
-    or more than one, has it."""
-    named = [
-        info.name
-        for info in fields.values()
-        if info.type == f.type
-        and info.observed is not None
-        and same_value(f.text, info.observed, f.type)
-    ]
-    return named[0] if len(named) == 1 else None
+def _amount(text: str) -> tuple[str | None, Decimal] | None:
+    """An amount with its currency, or a bare number as an amount of none (as
+    :func:`same_value` reads an observed "3150")."""
+    m = normalize_money(text)
+    if m is not None:
+        return m
+    try:
+        return None, Decimal(text.strip().replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+class _ObservedByMeaning:
+    """The observed dates and amounts of the context's fields, each read once (an
+    answer may state thousands of values against 256 fields), for :meth:`field_of`."""
+
+    def __init__(self, fields: dict[str, FieldInfo]) -> None:
+        self.dates: dict[str, list[str]] = {}
+        self.amounts: list[tuple[str | None, Decimal, str]] = []
+        for info in fields.values():
+            if info.observed is None:
+                continue
+            if info.type == "date" and (d := normalize_date(info.observed)) is not None:
+                self.dates.setdefault(d, []).append(info.name)
+            elif info.type == "money" and (m := _amount(info.observed)) is not None:
+                self.amounts.append((m[0], m[1], info.name))
+
+    def field_of(self, f: Found) -> str | None:
+        """The one field of ``f``'s type whose observed value ``f`` states in other
+        words (a date or an amount compared by meaning, as :func:`same_value` does);
+        None when no field, or more than one, has it."""
+        named: list[str] = []
+        if f.type == "date" and (d := normalize_date(f.text)) is not None:
+            named = self.dates.get(d, [])
+        elif f.type == "money" and (m := _amount(f.text)) is not None:
+            named = [
+                name
+                for cur, amount, name in self.amounts
+                if amount == m[1] and (cur is None or m[0] is None or cur == m[0])
+            ]
+        return named[0] if len(named) == 1 else None
 
 
 def _field_labelled(label: str, fields: dict[str, FieldInfo]) -> str | None:
@@ -1005,6 +1037,7 @@ def extract_candidates(
     found = find_typed_values(answer)
     entity_spans = _entity_spans(fields, found, observed_spans)
     memo = _SlotMemo()
+    by_meaning: _ObservedByMeaning | None = None
     loose: list[Found] = []  # values no cue tied to a field
     for f in found:
         sent = sentence_of(f.start)
@@ -1039,7 +1072,9 @@ def extract_candidates(
         if fld is None and f.type in ("date", "money"):
             # The observed value written another way ("runs until 30 April 2026" for
             # the expiry date 2026-04-30): no cue ties it, its meaning does.
-            fld = _observed_as(f, fields)
+            if by_meaning is None:
+                by_meaning = _ObservedByMeaning(fields)
+            fld = by_meaning.field_of(f)
             cue = "context_value" if fld else "none"
         in_procedure = any(same_value(f.text, p) for p in procedure)
         if (

@@ -431,9 +431,9 @@ def _zero_said_as_none(step: str, sentence: str, values: Sequence[str]) -> bool:
     said = set(tokens(sentence))
     if not said & _NONE_WORDS or any(w in NEGATORS and w not in _NONE_WORDS for w in said):
         return False
-    return any(
-        ZERO_AMOUNT.fullmatch(v.strip()) and _whole_value(v).search(sentence) for v in values
-    )
+    # (Each distinct zero once: a hostile answer may state thousands of values.)
+    zeros = {v.strip() for v in values if ZERO_AMOUNT.fullmatch(v.strip())}
+    return any(_whole_value(v).search(sentence) for v in zeros)
 
 
 def _policy_only(item: GoldenItem, value: str, start: int, end: int) -> bool:
