@@ -705,17 +705,7 @@ def render_markdown(report: BenchReport, figures: Mapping[str, str] | None = Non
         "| judge | delete_step | negate | swap_policy | P3 unobserved | P3 fabricated |",
         "|---|---|---|---|---|---|",
     ]
-    for name, r in report.judges.items():
-        p4, p3 = r.p4_by_type, r.p3_by_split
-        lines.append(
-            f"| {name} | "
-            + " | ".join(
-                f"{_pct(p4[t].rate)} ({p4[t].n})" for t in ("delete_step", "negate", "swap_policy")
-            )
-            + " | "
-            + " | ".join(f"{_pct(p3[s].rate)} ({p3[s].n})" for s in ("unobserved", "fabricated"))
-            + " |"
-        )
+    lines += ["| " + " | ".join(row) + " |" for row in _subtype_rows(report)]
     lines += _extra_markdown(report)
     asked = report.gate.fixed.n_p1q > 0
     lines += _markdown_table(

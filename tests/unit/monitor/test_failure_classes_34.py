@@ -16,18 +16,10 @@ from __future__ import annotations
 
 import pytest
 
-from monitor.judges.base import JudgeRequest, is_penalized
-from monitor.judges.structural import StructuralJudge
-from monitor.schemas import GoldenItem, Trace
+from monitor.schemas import GoldenItem
 from monitor.steps import StepVerifier
-from tests.conftest import ACCEPTED
 from tests.unit.monitor.test_failure_classes import item
-
-
-def _judge(ref: GoldenItem, answer: str, context: dict[str, str]) -> tuple[bool, str]:
-    trace = Trace(trace_id="t", question="q", answer=answer, context=context)
-    r = StructuralJudge().judge_sync(JudgeRequest(trace, ref, ACCEPTED))
-    return is_penalized(r.scores), r.rationale
+from tests.unit.monitor.test_failure_classes_33 import _judge
 
 
 def _named(answer: str, name: str, label: str) -> GoldenItem:
