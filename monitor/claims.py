@@ -49,6 +49,7 @@ from monitor.values import (
     normalize_date,
     normalize_id,
     normalize_money,
+    normalize_time,
     same_value,
     shape_of,
 )
@@ -319,7 +320,7 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
         # A closed vocabulary of words takes no phone number: "your Family Share plan
         # on 6817000253" does not state the plan as 6817000253.
         return any(shape_of(v) == vtype for v in info.vocabulary)
-    if info.type == "text" and vtype in ("date", "money"):
+    if info.type == "text" and vtype in ("date", "money", "time"):
         # A name or a free-text field takes no date or amount unless its own values
         # are written so: "booking 50377 for 3 August 2026" does not name the dog of
         # "booking 48213 for Rex".
@@ -858,7 +859,7 @@ _NEUTRAL_LABEL_WORDS = frozenset(
 )
 # The field types whose values this reading may tie to a field: a text or enum value
 # has no shape that would tell a wrong one ("Delivery address change fee: £5").
-_SHAPED_TYPES = frozenset({"date", "integer", "money", "digits", "alnum"})
+_SHAPED_TYPES = frozenset({"date", "integer", "money", "digits", "alnum", "time"})
 
 
 def _label_in_other_forms(said: list[str], fields: dict[str, FieldInfo]) -> str | None:
@@ -902,8 +903,9 @@ def _amount(text: str) -> tuple[str | None, Decimal] | None:
 
 
 class _ObservedByMeaning:
-    """The observed dates and amounts of the context's fields, each read once (an
-    answer may state thousands of values against 256 fields), for :meth:`field_of`."""
+    """The observed dates, times and amounts of the context's fields, each read once
+    (an answer may state thousands of values against 256 fields), for
+    :meth:`field_of`."""
 
     def __init__(self, fields: dict[str, FieldInfo]) -> None:
         self.dates: dict[str, list[str]] = {}
@@ -913,6 +915,8 @@ class _ObservedByMeaning:
                 continue
             if info.type == "date" and (d := normalize_date(info.observed)) is not None:
                 self.dates.setdefault(d, []).append(info.name)
+            elif info.type == "time" and (t := normalize_time(info.observed)) is not None:
+                self.dates.setdefault(t, []).append(info.name)  # ("HH:MM": no date's form)
             elif info.type == "money" and (m := _amount(info.observed)) is not None:
                 self.amounts.append((m[0], m[1], info.name))
 
@@ -923,6 +927,8 @@ class _ObservedByMeaning:
         named: list[str] = []
         if f.type == "date" and (d := normalize_date(f.text)) is not None:
             named = self.dates.get(d, [])
+        elif f.type == "time" and (t := normalize_time(f.text)) is not None:
+            named = self.dates.get(t, [])
         elif f.type == "money" and (m := _amount(f.text)) is not None:
             named = [
                 name
@@ -1035,6 +1041,15 @@ def extract_candidates(
                     add(m.start("code"), m.end("code"), info.type, info.name, "label")
 
     found = find_typed_values(answer)
+    if any(i.type == "time" for i in fields.values()):
+        # Against a time field, "14.20" is a time (as written in Britain), not a
+        # decimal number.
+        found = [
+            Found(f.start, f.end, f.text, "time")
+            if f.type == "integer" and normalize_time(f.text, dotted=True) is not None
+            else f
+            for f in found
+        ]
     entity_spans = _entity_spans(fields, found, observed_spans)
     memo = _SlotMemo()
     by_meaning: _ObservedByMeaning | None = None
@@ -1069,9 +1084,10 @@ def extract_candidates(
         if fld is None and f.type in _SLOT_TYPES:
             fld = _only_slot(f, sent, answer, item, fields, found, memo)
             cue = "shape" if fld else "none"
-        if fld is None and f.type in ("date", "money"):
+        if fld is None and f.type in ("date", "money", "time"):
             # The observed value written another way ("runs until 30 April 2026" for
-            # the expiry date 2026-04-30): no cue ties it, its meaning does.
+            # the expiry date 2026-04-30, "2:20 pm" for 14:20): no cue ties it, its
+            # meaning does.
             if by_meaning is None:
                 by_meaning = _ObservedByMeaning(fields)
             fld = by_meaning.field_of(f)
@@ -1090,8 +1106,10 @@ def extract_candidates(
         if fld is None and not in_procedure and not ranged and f.type in _SIBLING_TYPES:
             loose.append(f)  # perhaps the one slot its sentence leaves open (below)
             continue
-        if fld is None and (f.type == "integer" or in_procedure):
-            continue  # procedure, not an instance fact
+        if fld is None and (f.type in ("integer", "time") or in_procedure):
+            # Procedure, not an instance fact: a number or a time of day no cue ties
+            # to a field ("check-out is by 11 am").
+            continue
         if fld is not None and in_procedure and cue != "template":
             # The exemplar states this number as procedure ("within 5 business days");
             # a nearby field label, or the words after a slot ("the first 10 minutes

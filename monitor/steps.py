@@ -312,8 +312,13 @@ def mask(text: str, values: Sequence[str]) -> str:
     out = mask_known(text, values)
     pieces, pos = [], 0
     for f in find_typed_values(out):
-        if f.type == "integer" or (f.type == "money" and ZERO_AMOUNT.fullmatch(f.text.strip())):
-            continue  # a zero amount says "free", which the polarity rules read
+        if f.type in ("integer", "time") or (
+            f.type == "money" and ZERO_AMOUNT.fullmatch(f.text.strip())
+        ):
+            # A zero amount says "free", which the polarity rules read; a time of day
+            # not known as an entity value is a policy's ("before 17:00"), which the
+            # quantity rule reads.
+            continue
         pieces += [out[pos : f.start], f"<{f.type}>"]
         pos = f.end
     pieces.append(out[pos:])

@@ -19,7 +19,7 @@ from typing import Literal
 from monitor.text.lexicon import MONTHS
 from monitor.text.normalize import normalize_text
 
-ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text"]
+ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text", "time"]
 
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 
@@ -34,6 +34,20 @@ MDY_DATE = re.compile(
 )
 DMY_DATE = re.compile(
     _B + r"(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_RE + r")\.?,?\s+(\d{4})" + _E, re.IGNORECASE
+)
+# A time of day: "14:20", "2:20 pm", "2.20pm", "2 p.m." (a dot or a bare hour only with
+# am/pm, which a decimal or a count lacks: "14.20" stays a number, "2:1" a ratio).
+_MERIDIEM = r"\s?(?P<{0}>[ap])(?:\.\s?m\b\.?|m\b)"
+CLOCK = re.compile(
+    _B
+    + r"(?<![\d.:])(?P<h>\d{1,2}):(?P<m>[0-5]\d)(?:"
+    + _MERIDIEM.format("ap")
+    + r")?(?![\d:])"
+    + r"|"
+    + _B
+    + r"(?<![\d.:,])(?P<h2>\d{1,2})(?:\.(?P<m2>[0-5]\d))?"
+    + _MERIDIEM.format("ap2"),
+    re.IGNORECASE,
 )
 MONEY = re.compile(
     r"(?:(?P<sym>[$€£¥])\s?(?P<a1>\d[\d,]*(?:\.\d+)?)"
@@ -110,6 +124,7 @@ def find_typed_values(text: str) -> list[Found]:
         (SLASH_DATE, "date"),
         (MDY_DATE, "date"),
         (DMY_DATE, "date"),
+        (CLOCK, "time"),
         (MONEY, "money"),
         (ALNUM_ID, "alnum"),
         (DIGIT_ID, "digits"),
@@ -121,6 +136,8 @@ def find_typed_values(text: str) -> list[Found]:
             if taken.overlaps(span):
                 continue
             if vtype == "date" and normalize_date(m.group(0)) is None:
+                continue
+            if vtype == "time" and normalize_time(m.group(0)) is None:
                 continue
             found.append(Found(m.start(), m.end(), m.group(0), vtype))
             taken.add(span)
@@ -144,6 +161,8 @@ def shape_of(value: str) -> ValueType:
         return "date"
     if MONEY.fullmatch(v):
         return "money"
+    if normalize_time(v) is not None:
+        return "time"
     if re.fullmatch(r"-?\d+(?:\.\d+)?%?", v):
         return "integer"
     if ALNUM_ID.fullmatch(v):
@@ -175,6 +194,32 @@ def normalize_date(text: str) -> str | None:
             return None
         return d.isoformat()
     return None
+
+
+# "14.20" as a time, where the value is compared with a time ("14:20").
+_DOT_TIME = re.compile(r"(\d{1,2})\.([0-5]\d)")
+
+
+def normalize_time(text: str, dotted: bool = False) -> str | None:
+    """``HH:MM`` (24-hour) for a time of day written in a supported form ("14:20",
+    "2:20 pm", "2.20pm", "2 p.m.", "12 am" = "00:00"; with ``dotted``, "14.20" too),
+    else ``None``."""
+    t = text.strip()
+    if dotted and (d := _DOT_TIME.fullmatch(t)):
+        t = f"{d.group(1)}:{d.group(2)}"
+    m = CLOCK.fullmatch(t)
+    if not m:
+        return None
+    hour = int(m.group("h") or m.group("h2"))
+    minute = int(m.group("m") or m.group("m2") or 0)
+    half = (m.group("ap") or m.group("ap2") or "").casefold()
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half == "p" else 0)
+    elif hour > 23:
+        return None
+    return f"{hour:02d}:{minute:02d}"
 
 
 def normalize_money(text: str) -> tuple[str | None, Decimal] | None:
@@ -220,6 +265,10 @@ def same_value(a: str, b: str, vtype: ValueType | None = None) -> bool:
         da, db = normalize_date(a), normalize_date(b)
         if da is not None and db is not None:
             return da == db
+    if "time" in (ta, tb):
+        ha, hb = normalize_time(a, dotted=True), normalize_time(b, dotted=True)
+        if ha is not None and hb is not None:
+            return ha == hb
     if "money" in (ta, tb):
         ma, mb = normalize_money(a), normalize_money(b)
         na = ma[1] if ma else _as_number(a)
@@ -263,6 +312,7 @@ def mask_entities(text: str) -> str:
     """
     out = text
     for f in reversed(find_typed_values(text)):
-        if f.type != "integer":
+        # (A time stays, as a small number does: "after 9:00" is as often procedure.)
+        if f.type not in ("integer", "time"):
             out = out[: f.start] + out[f.end :]
     return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()

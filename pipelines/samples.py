@@ -98,6 +98,9 @@ class Gen:
             return f"${r.randint(20, 2000)}.{r.choice(['00', '50', '99'])}"
         if spec.type == "integer":
             return str(r.randint(int(spec.min or 1), int(spec.max or 100)))
+        if spec.type == "time":
+            minutes = r.randrange(8 * 60, 19 * 60, 15)
+            return f"{minutes // 60:02d}:{minutes % 60:02d}"
         pool = MODELS if "model" in (spec.label or "") else NAMES
         return r.choice(pool)
 

@@ -193,6 +193,10 @@ class Sampler:
             return r.choice(list(spec.values or ()))
         if spec.type == "integer":
             return str(r.randint(int(spec.min or 0), int(spec.max or 100)))
+        if spec.type == "time":
+            # (Office hours, on the quarter hour, as a booking system writes them.)
+            minutes = r.randrange(8 * 60, 19 * 60, 15)
+            return f"{minutes // 60:02d}:{minutes % 60:02d}"
         # money
         cents = r.randint(int((spec.min or 0) * 100), int((spec.max or 1000) * 100))
         amount = f"{cents // 100}.{cents % 100:02d}"

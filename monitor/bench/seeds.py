@@ -48,7 +48,7 @@ from monitor.schemas.golden import value_shape_problem
 from monitor.yamltext import load_yaml
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-SeedParamType = Literal["digits", "alnum", "date", "enum", "integer", "money"]
+SeedParamType = Literal["digits", "alnum", "date", "enum", "integer", "money", "time"]
 SpanKind = Literal["step", "rule", "policy"]
 _OPEN = re.compile(r"\[\[(step|rule|policy)(\d*):")
 _ANY_OPEN = re.compile(r"\[\[([^\]:|]*):?")

@@ -17,7 +17,7 @@ GateKind = Literal["fixed", "margin", "calibrated"]
 GateReason = Literal[
     "accepted", "low_similarity", "low_margin", "low_probability", "empty_golden_set"
 ]
-ParamType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text"]
+ParamType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text", "time"]
 DIMENSIONS: tuple[str, ...] = (
     "correctness",
     "completeness",

@@ -45,10 +45,16 @@ class ParamSpec(_Frozen):
 
 
 def value_shape_problem(type_: str, length: int | None, value: str) -> str | None:
-    """Why a ``digits``/``alnum`` value does not have its declared shape (None when it
-    does): digits only, and the declared ``length``. The judge tells a field's values by
-    that shape ("a letters-and-digits code of 8"), so a reference value of another
-    length would not be read as the field's."""
+    """Why a ``digits``/``alnum``/``time`` value does not have its declared shape (None
+    when it does): digits only, and the declared ``length``; a time of day. The judge
+    tells a field's values by that shape ("a letters-and-digits code of 8"), so a
+    reference value of another length would not be read as the field's."""
+    if type_ == "time":
+        from monitor.values import normalize_time  # local: values imports models
+
+        if normalize_time(value) is None:
+            return f"{value!r} is not a time of day (14:20, 2:20 pm)"
+        return None
     if type_ not in ("digits", "alnum"):
         return None
     if type_ == "digits" and not (value.isascii() and value.isdigit()):

@@ -29,15 +29,20 @@ from tests.conftest import ACCEPTED
 ITEM = GoldenItem.model_validate({
     "id": "housing_wait", "intent": "housing_wait", "agent": "a", "question": "where am I?",
     "answer": "Application KX71QD is at position 194 on the waiting list since 2026-01-05. "
-    "Offers are made in order; reply within 7 days of an offer. The fee of $25.00 is paid.",
+    "Offers are made in order; reply within 7 days of an offer. The fee of $25.00 is paid. "
+    "Your viewing is at 10:40.",
     "parameters": {
         "application": {"type": "alnum", "value": "KX71QD", "label": "application"},
         "position": {"type": "integer", "value": "194", "label": "waiting list position"},
         "since": {"type": "date", "value": "2026-01-05", "label": "listed since"},
         "fee": {"type": "money", "value": "$25.00", "label": "fee"},
+        "viewing": {"type": "time", "value": "10:40", "label": "viewing"},
     },
 })
-CONTEXT = {"application": "QQ12AB", "position": "201", "since": "2026-02-01", "fee": "$30.00"}
+CONTEXT = {
+    "application": "QQ12AB", "position": "201", "since": "2026-02-01", "fee": "$30.00",
+    "viewing": "14:20",
+}
 d0 = datetime.date(2026, 1, 1)
 PATTERNS = {
     "label lines": lambda i: f"Position: {i}\n",
@@ -50,6 +55,9 @@ PATTERNS = {
     # checked the observed value against every value of the answer per sentence).
     "sentences of an id and a number": lambda i: f"KX71QD {i % 9 + 1} places. ",
     "sentences of an id and a date": lambda i: f"KX71QD {d0 + datetime.timedelta(days=i % 3000)}. ",
+    # Times of day, against the item's time field (each could be its value).
+    "times": lambda i: f"{i % 24}:{i % 60:02d} ",
+    "times said with pm": lambda i: f"at {i % 12 + 1}.{i % 60:02d} pm; ",
 }
 judge = StructuralJudge()
 for name in NAMES:
@@ -68,6 +76,7 @@ for name in NAMES:
         ["label lines", "codes with a shared prefix", "an id and a position"],
         ["dates", "amounts", "amounts added"],
         ["sentences of an id and a number", "sentences of an id and a date"],
+        ["times", "times said with pm"],
     ],
 )
 def test_an_answer_of_thousands_of_values_is_judged(names: list[str]) -> None:
