@@ -2525,6 +2525,12 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
     return False
 
 
+# A deadline's span before something (see _bounds): said as its last days ("within the
+# last 10 days before") or as what it must be done by ("by" / "no later than" 10 days
+# before).
+_AHEAD_WORDS = frozenset("before ahead advance prior beforehand notice".split())
+_LATER_WORDS = frozenset("after later".split())
+_LAST_SPAN = re.compile(r"(?:^|\s)(?:within|in|during) the (?:last|final)$")
 # Bounds that point one way whatever follows (plain_bounds has written "no more than"
 # as "at most"): right before the number.
 _FIRM_BEFORE = re.compile(r"(?:^|\s)(?:at least|at most|no less than|no fewer than)$")
@@ -2551,14 +2557,21 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             nxt = k
     for i, w in enumerate(ws):
         v = _number_value(w)
-        if v is None or (
-            _TIME_RELATION & set(ws[i + 1 : i + 4])
-            and not _FIRM_BEFORE.search(" ".join(ws[max(0, i - 3) : i]))
-        ):
+        if v is None:
+            continue
+        relation = _TIME_RELATION & set(ws[i + 1 : i + 4])
+        lead = " ".join(ws[max(0, i - 3) : i])
+        if relation and not _FIRM_BEFORE.search(lead):
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before". (Not
             # one that says which way in so many words: "at least 3 days before" is
-            # not "no more than 3 days before".)
+            # not "no more than 3 days before"; nor a span before something said
+            # as its last days, "within the last 10 days before the exam", against
+            # one it must be done by, "no later than 10 days before the exam".)
+            if relation & _AHEAD_WORDS and not relation & _LATER_WORDS:
+                way = "max" if _LAST_SPAN.search(lead) else "min" if lead.endswith(" by") else ""
+                if way:
+                    out.setdefault(v, set()).add(way)
             continue
         counted = False
         if units and not _has_unit(ws, i, ends[i]):
@@ -2588,7 +2601,26 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             and not (ws[i - 1] == "over" and i > 1 and ws[i - 2] in _OVER_VERBS)
         ) or lower_after:
             ways.add("min")
-        denied = len(ways) == 1 and not after and NEGATORS & set(ws[max(0, i - 5) : i - 1])
+        denied = (
+            len(ways) == 1
+            and not after
+            and bool(
+                NEGATORS & set(ws[max(0, i - 5) : i - 1])
+                # (Or a verb negation right after the bounded noun it measures, the
+                # bound being the clause's subject: "boats over 12 tonnes cannot be
+                # lifted" says what "the hoist cannot lift boats over 12 tonnes" and
+                # "it lifts boats of at most 12 tonnes" say. Only a bound right after
+                # its noun: a verb's, "a membership that has lapsed for more than 30
+                # days cannot be renewed", is as often said again as what happens
+                # past it, "if it has lapsed for more than 30 days, join again".)
+                or (
+                    not counted
+                    and ends[i] < len(ws)
+                    and _after_its_noun(ws, i)
+                    and _VERB_NEGATED_AFTER.match(" ".join(ws[ends[i] + 1 : ends[i] + 4]))
+                )
+            )
+        )
         if before.endswith(" within") and (
             denied or _FAIL_WORDS & set(ws[max(0, i - 7) : i - 1]) or v in in_condition
         ):
@@ -2630,6 +2662,30 @@ _CONDITION_WITHIN = re.compile(
     r"\b(?:if|unless|when|whenever|once)\b(?!\s+(?:a|an|per|every|each|more)\b)"
     r"[^,;:.!?]{0,80}?\bwithin\s+(\w+)",
     re.IGNORECASE,
+)
+
+
+def _after_its_noun(ws: list[str], i: int) -> bool:
+    """Whether the bound before the number at ``ws[i]`` ("over", "longer than", "at
+    least") stands right after a noun ("boats over 12 tonnes"), not after a verb or a
+    preposition ("lapsed for more than 30 days")."""
+    k = i - 1
+    if (k >= 0 and ws[k] == "than") or (
+        k >= 1 and f"{ws[k - 1]} {ws[k]}" in ("at least", "at most", "up to")
+    ):
+        k -= 1  # (the bound's first word)
+    k -= 1
+    if k < 0:
+        return False
+    w = ws[k]
+    return bool(content([w])) and not w.endswith(("ed", "ing")) and w not in COMMON_VERBS
+
+
+# A verb negated right after a bounded quantity (see _bounds): "cannot", "are not",
+# "won't" ("wo n't" as tokens), "are never".
+_VERB_NEGATED_AFTER = re.compile(
+    r"(?:cannot|never|(?:can|ca|could|will|wo|would|may|must|should|shall|are|is|were|was|"
+    r"do|does|did)\s+(?:not|n't|never))\b"
 )
 # Bound words a negator before a counted noun does not turn (see _bounds).
 _KEPT_DENIED = tuple(
@@ -3353,7 +3409,10 @@ def _negates_apart(unit: str, need: list[str], p: int) -> bool:
     shared = [x for x in said if any(same_word(w, x, p) for w in need)]
     if not shared:
         return True
-    return len(shared) == 1 and len(said) - 1 >= 4 and bool(NEGATORS & set(tokens(unit)))
+    # (Words of its own, as ``need`` is read: not how a quantity is written, "inside
+    # that 21-day window there's no refund" has three.)
+    own = [x for x in said if not _quantity_word(x)]
+    return len(shared) == 1 and len(own) - 1 >= 4 and bool(NEGATORS & set(tokens(unit)))
 
 
 def _negation_moved(part: str, unit: str, pairs: list[tuple[str, str]]) -> bool:

@@ -365,9 +365,11 @@ PAID_WITH = re.compile(
     r"(?:\w+ ){0,2}?(?:paid|pay|used|booked|bought|charged)\b"
 )
 # ... but not where it is denied or left open: "not the card you paid with", "instead
-# of the card you paid with", "whatever card you paid with".
+# of the card you paid with", "whatever card you paid with, ..." (but "back to whichever
+# card or account you paid with" names it).
 PAID_WITH_DENIED = re.compile(
-    r"\b(?:not|n't|never|instead of|rather than|whatever|whichever|other than)"
+    r"(?:\b(?:not|n't|never|instead of|rather than|other than)"
+    r"|(?<!\bto )(?<!\bonto )(?<!\bon )(?<!\binto )\b(?:whatever|whichever))"
     r" (?:\S+ ){0,3}?(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we) "
 )
 

@@ -209,8 +209,12 @@ _IF_NOT = re.compile(r"\bif not(?=\s*[,;:\u2013\u2014-])", re.I)
 # where the clause it governs says what the "otherwise" text says happens in the other
 # case (:func:`_other_case`).
 _OTHER_CASE = re.compile(
-    r"\bif (?:you|they|he|she|we|it) (?:don't|do not|doesn't|does not|didn't|did not"
-    r"|can't|cannot|can not|won't|will not|aren't|are not|isn't|is not)"
+    r"\bif (?:you|they|he|she|we|it|(?:the|your|this|that) [a-z]+) (?:don't|do not|doesn't"
+    r"|does not|didn't|did not|can't|cannot|can not|won't|will not|aren't|are not|isn't"
+    r"|is not|haven't|have not|hasn't|has not|wasn't|was not|weren't|were not)"
+    # (Or the condition said in full, in a few words: "if it hasn't been paid by then,
+    # we release the slot" for "..., otherwise the booking is released".)
+    r"(?: [a-z]+){0,4}?"
     r"(?=\s*[,;:\u2013\u2014-])"
     r"|\bfailing (?:that|this|which)\b"
     r"|\bwithout (?:it|them|one)\b(?!\s+(?:of|or)\b)"
@@ -296,6 +300,48 @@ def _zero_as_free(m: re.Match[str]) -> str:
 # refundable" (against "can be refunded" as against "refundable"). Only on "-able" and
 # "-ible" words: "non-members" names other people.
 _NON_ABLE = re.compile(r"\bnon-?(?=([a-z]+(?:able|ible))\b)", re.IGNORECASE)
+
+
+# A verb denied on a comparison with a number, one or two words before it: "we can't
+# take more than 30 children", "don't pay less than £5". (The words between are no
+# clause's or comparison's own.)
+_DENIED_MORE = re.compile(
+    r"\b(?:can't|can’t|cannot|can not|won't|won’t|will not|don't|don’t|do not|doesn't"
+    r"|doesn’t|does not|mustn't|must not|may not|shouldn't|should not)"
+    r"((?:\s+(?!(?:and|or|but|if|unless|than|more|less|fewer|no|not|never)\b)[a-z']+){1,2}?)"
+    r"\s+(more|less|fewer)\s+than\s+(\S+)(?:\s+([a-z]+))?",
+    re.IGNORECASE,
+)
+# A bound said plainly right before the number ("at most 30", "up to 30", "a maximum of
+# 30"), as padded tokens (plain_bounds wrote "no more than" as "at most").
+_PLAIN_MAX = ("at most", "up to", "maximum of", "max", "maximum")
+_PLAIN_MIN = ("at least", "minimum of", "min", "minimum")
+
+
+def _denied_bound(text: str, other: str) -> str:
+    """``text`` with a verb denied on a comparison written as the bound it sets, without
+    the negator ("we can't take more than 30 children" -> "we take at most 30
+    children"), where ``other`` bounds the same number of the same thing that way in
+    so many words ("the room holds at most 30 children"; "must be booked at least 48
+    hours ahead" for "cannot be booked less than 48 hours ahead"). Against any other
+    text the negator stays ("can be booked less than 48 hours ahead" is a flip)."""
+    if not _DENIED_MORE.search(text):
+        return text  # (most texts)
+    theirs = plain_bounds(" " + " ".join(tokens(other)) + " ")
+
+    def plain(m: re.Match[str]) -> str:
+        number = tokens(m.group(3))
+        if not number:
+            return m.group(0)
+        noun = tokens(m.group(4)) if m.group(4) else []
+        said = " ".join([number[0], *noun[:1]]) + " "
+        ways = _PLAIN_MAX if m.group(2).casefold() == "more" else _PLAIN_MIN
+        if not any(f" {w} {said}" in theirs for w in ways):
+            return m.group(0)
+        way = "at most" if m.group(2).casefold() == "more" else "at least"
+        return f"{m.group(1).strip()} {way} {m.group(3)}" + (f" {m.group(4)}" if m.group(4) else "")
+
+    return _DENIED_MORE.sub(plain, text)
 
 
 # An exception beside the rule: "unless", "except".
@@ -1614,11 +1660,14 @@ def _or_half_kept(
     other_negs: list[tuple[str | None, tuple[str, ...] | None]],
     other_joins: dict[str, tuple[str, ...]],
     other_raw: str,
+    own: str = "",
 ) -> bool:
     """Whether one of ``negs`` denies two verbs joined by "or", and the other text
     negates the first but says the second without a negator, as permitted, ordered or
     done (nor joined by "or" to a negated word there too). ``joins``, ``other_joins``:
-    each text's (:func:`_or_joins_raw`)."""
+    each text's (:func:`_or_joins_raw`). ``own``: this text, plain (:func:`_plain`).
+    Not two nouns the other text coordinates too ("cannot change grade or instrument"
+    / "grade and instrument stay the same; they can't be changed")."""
     if not joins or len(joins) > _OR_PAIRS_MAX:
         return False
     heads = {s[0] for n, s in negs if s and _by_verb_negator(n) and s[0] in joins}
@@ -1637,9 +1686,27 @@ def _or_half_kept(
         second = joins[head][0]
         if any(same_word(x, second, 4) for x in other_scoped | other_joined):
             continue
+        if _coordinated_too(own, second, other_raw):
+            continue
         if any(same_word(w, second, 4) for w in affirmed):
             return True
     return False
+
+
+def _coordinated_too(own: str, second: str, other_raw: str) -> bool:
+    """Whether the word before "or <second>" in ``own`` (plain) is joined to ``second``
+    in ``other_raw`` as well, by "and", "or", "&" or a comma, a determiner at most
+    between ("grade or instrument" / "your grade and your instrument"): the "or" joins
+    two things, not two verbs."""
+    m = re.search(rf" (\S+) or {re.escape(second)} ", own)
+    if m is None:
+        return False
+    first = re.escape(m.group(1))
+    pattern = (
+        rf"\b{first}\w{{0,2}}\s*(?:,|and|or|&)\s+(?:(?:the|your|their|his|her|its|our|a|an)\s+)?"
+        rf"{re.escape(second)}"
+    )
+    return re.search(pattern, other_raw, re.IGNORECASE) is not None
 
 
 # Where a clause ends in the text as written (the plain text has no punctuation): "It
@@ -2714,6 +2781,7 @@ def polarity_flip(
         _HEADED_WARNING.sub(_warning_unheaded, answer),
     )
     step, answer = _non_able(step, answer), _non_able(answer, step)
+    step, answer = _denied_bound(step, answer), _denied_bound(answer, step)
     if _OTHERWISE.search(step):
         answer = _other_case(_IF_NOT.sub("otherwise", answer), step)
     elif _OTHERWISE.search(answer):
@@ -2886,8 +2954,8 @@ def polarity_flip(
     # first negated and states the second without one ("do not unplug the freezer or
     # open the lid" / "... must not be unplugged, but you can open the lid").
     if not flips and (
-        _or_half_kept(neg_s, joins_s, neg_a, joins_a, answer)
-        or _or_half_kept(neg_a, joins_a, neg_s, joins_s, step)
+        _or_half_kept(neg_s, joins_s, neg_a, joins_a, answer, s)
+        or _or_half_kept(neg_a, joins_a, neg_s, joins_s, step, a)
     ):
         flips = 1
     reasons = ["negation"] if flips else []
