@@ -140,7 +140,7 @@ class CargoSettings(BaseSettings):
         default=0.80,
         ge=-1,
         le=1,
-        description="similarity threshold τ",
+        description="similarity threshold τ (-1 opens the gate: every interaction is judged)",
         json_schema_extra=flag_options("gate"),
     )
     delta: float = Field(
