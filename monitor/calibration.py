@@ -105,7 +105,7 @@ def features(
         if index is None:
             raise ConfigError("rows without 'similarity' need the golden set and embedder")
         vecs = index.embed_questions([q for _, _, q in need])
-        sims = np.clip(vecs @ index.matrix.T, -1.0, 1.0)
+        sims = np.clip(index.item_similarities(vecs), -1.0, 1.0)
     ids = [i.id for i in index.golden.items] if index is not None else []
     out: list[CalibrationRow | None] = [None] * len(rows)
     for k, (_, r) in enumerate(rows):

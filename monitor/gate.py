@@ -47,7 +47,10 @@ def _base(kind: GateKind, r: Retrieval) -> dict[str, object]:
         "intent": r.item.intent,
         "expected_agent": r.item.agent,
         "candidates": tuple(
-            RetrievalCandidate(reference_id=i, similarity=s) for i, s in r.candidates
+            RetrievalCandidate(reference_id=i, similarity=s, phrasing=p)
+            for (i, s), p in zip(
+                r.candidates, r.phrasings or (None,) * len(r.candidates), strict=True
+            )
         ),
     }
 

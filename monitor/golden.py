@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from monitor.errors import GoldenSetError, problem_lines
 from monitor.schemas import GoldenItem, GoldenSet
 from monitor.schemas.golden import value_shape_problem
+from monitor.text.lexicon import counted
 from monitor.yamltext import load_yaml
 
 
@@ -66,6 +67,7 @@ def item_problems(item: GoldenItem) -> list[str]:
     for name in ("question", "answer"):
         if not getattr(item, name).strip():
             out.append(f"{name}: empty text")
+    out.extend(paraphrase_problems(item))
     for name, spec in item.parameters.items():
         if spec.value not in item.answer and spec.value not in item.question:
             out.append(
@@ -77,6 +79,50 @@ def item_problems(item: GoldenItem) -> list[str]:
             out.append(f"parameters.{name}: value {shape}")
     # (An empty step, or one that is not in the answer, the item's own model refuses.)
     return out
+
+
+def _same_text(text: str) -> str:
+    # Case and spacing aside: the bundled model reads lower case, so such a copy adds a
+    # row that can never score differently.
+    return " ".join(text.split()).casefold()
+
+
+def paraphrase_problems(item: GoldenItem) -> list[str]:
+    """Each of ``question_paraphrases`` is text, and neither the question nor an
+    earlier paraphrase again (case and spacing aside)."""
+    out: list[str] = []
+    seen = {_same_text(item.question): "the question"}
+    for k, text in enumerate(item.question_paraphrases):
+        where = f"question_paraphrases.{k}"
+        key = _same_text(text)
+        if not key:
+            out.append(f"{where}: empty text")
+        elif key in seen:
+            out.append(f"{where}: {text!r} is the same as {seen[key]}")
+        else:
+            seen[key] = where
+    return out
+
+
+SMALL_SET = 50
+"""A golden set of at most this many items is small enough to give every item its
+paraphrases by hand; ``validate-golden`` notes the items that have none."""
+
+
+def set_notes(gs: GoldenSet) -> list[str]:
+    """What ``validate-golden`` says about the whole set: in a small set, the items with
+    no ``question_paraphrases`` (a stranger's five-item set abstained on 22 of 24
+    questions as users worded them)."""
+    bare = [i.id for i in gs.items if not i.question_paraphrases]
+    if not bare or len(gs.items) > SMALL_SET:
+        return []
+    names = ", ".join(repr(i) for i in bare[:5]) + (", ..." if len(bare) > 5 else "")
+    return [
+        f"{len(bare)} of {counted(len(gs.items), 'item')} without question_paraphrases "
+        f"({names}): "
+        "a question worded unlike an item's may score low or match another item; "
+        "add 2-4 phrasings as your users ask"
+    ]
 
 
 def item_notes(item: GoldenItem) -> list[str]:

@@ -1,6 +1,11 @@
 """Top-K cosine retrieval against a cached golden matrix (s*, s2 and the top-K ids).
 
-The nearest rows are found by a *search*: :class:`ExactSearch` scores every golden
+Each row of the matrix is one phrasing of a golden item's question (its ``question``,
+then its ``question_paraphrases``); an item's similarity is the best of its rows, and
+the top K, s*, s2 and the margin are over distinct items. A set without paraphrases
+has one row per item and takes the same path as before paraphrases existed.
+
+The nearest items are found by a *search*: :class:`ExactSearch` scores every golden
 row (one matrix product; the default), :class:`HnswSearch` asks an approximate
 HNSW graph (FAISS, the optional ``ann`` extra) for the candidates and scores those
 exactly. Either way a returned similarity is the exact cosine of that item; only
@@ -51,17 +56,63 @@ def single_threaded_blas() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Phrasings:
+    """Which rows of the golden matrix are one item's phrasings: item ``i`` owns rows
+    ``starts[i]`` to ``starts[i] + counts[i]``, its question first."""
+
+    starts: Ids
+    counts: Ids
+
+    @classmethod
+    def of(cls, counts: list[int]) -> Phrasings:
+        c = np.asarray(counts, dtype=np.intp)
+        return cls(np.concatenate(([0], np.cumsum(c)[:-1])).astype(np.intp), c)
+
+    @property
+    def rows(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def width(self) -> int:
+        """The most phrasings of one item."""
+        return int(self.counts.max())
+
+    def row_items(self) -> Ids:
+        """The item of every row."""
+        return np.repeat(np.arange(len(self.counts), dtype=np.intp), self.counts)
+
+    def padded(self) -> Ids:
+        """``(items, width)``: each item's rows, padded with its last row (the padding
+        repeats a cosine the item has, so a maximum over it is the item's own)."""
+        offsets = np.minimum(np.arange(self.width), (self.counts - 1)[:, None])
+        out: Ids = self.starts[:, None] + offsets
+        return out
+
+    def item_similarities(self, row_sims: Matrix) -> Matrix:
+        """``(n, items)``: the best of each item's rows."""
+        out: Matrix = np.maximum.reduceat(row_sims, self.starts, axis=1)
+        return out
+
+
 class ExactSearch:
-    """Every golden row scored: one matrix product, then the top K of each row."""
+    """Every golden row scored: one matrix product, then the top K of each row
+    (with ``phrasings``: the best row of each item, then the top K items)."""
 
     name = "exact"
 
-    def __init__(self, matrix: Matrix) -> None:
+    def __init__(self, matrix: Matrix, phrasings: Phrasings | None = None) -> None:
         self.matrix = matrix
+        self.phrasings = phrasings
+
+    def similarities(self, vectors: Matrix) -> Matrix:
+        """``(n, items)``: every item's cosine (the best of its phrasings)."""
+        sims = vectors @ self.matrix.T
+        return sims if self.phrasings is None else self.phrasings.item_similarities(sims)
 
     def top_k(self, vectors: Matrix, k: int) -> tuple[Ids, Matrix]:
-        """The ``k`` best rows for each vector and their cosines, best first."""
-        sims = vectors @ self.matrix.T
+        """The ``k`` best items for each vector and their cosines, best first."""
+        sims = self.similarities(vectors)
         n = sims.shape[1]
         if k < n:
             top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
@@ -77,7 +128,10 @@ class HnswSearch:
     candidates, which are then scored exactly against the matrix.
 
     The graph may miss the true nearest row (recall@1 below 1); a row it cannot fill
-    (fewer than ``k`` candidates) is searched exactly instead. Building the graph
+    (fewer than ``k`` candidates) is searched exactly instead. With ``phrasings`` the
+    graph holds every phrasing: it is asked for enough rows to hold ``k`` distinct
+    items (``(k - 1) × width + 1``), and each candidate item is scored exactly as the
+    best of its phrasings. Building the graph
     takes long (minutes at 100k items): with ``path`` it is saved there once and read
     back by the next start; a file that cannot be read, or that holds another number
     of rows or another dimension, is rebuilt.
@@ -93,6 +147,7 @@ class HnswSearch:
         ef_construction: int = HNSW_EF_CONSTRUCTION,
         ef_search: int = HNSW_EF_SEARCH,
         path: Path | None = None,
+        phrasings: Phrasings | None = None,
     ) -> None:
         try:
             import faiss
@@ -102,7 +157,11 @@ class HnswSearch:
                 "(faiss-cpu), or use --golden-search exact"
             ) from exc
         self.matrix = matrix
-        self._exact = ExactSearch(matrix)
+        self.phrasings = phrasings
+        self._exact = ExactSearch(matrix, phrasings)
+        self._width = 1 if phrasings is None else phrasings.width
+        self._row_items = None if phrasings is None else phrasings.row_items()
+        self._padded = None if phrasings is None else phrasings.padded()
         self.cache_hit = False
         index: Any = None
         if path is not None and path.exists():
@@ -119,13 +178,15 @@ class HnswSearch:
             index.add(np.ascontiguousarray(matrix, dtype=np.float32))
             if path is not None:
                 atomic_write(path, lambda tmp: faiss.write_index(index, str(tmp)))
-        index.hnsw.efSearch = max(ef_search, TOP_K)
+        index.hnsw.efSearch = max(ef_search, (TOP_K - 1) * self._width + 1)
         self._index = index
         # A batch's search in the calling thread: FAISS's OpenMP threads beside the model
         # threads waited for each other on a busy machine, as numpy's BLAS did.
         faiss.omp_set_num_threads(1)
 
     def top_k(self, vectors: Matrix, k: int) -> tuple[Ids, Matrix]:
+        if self.phrasings is not None:
+            return self._top_k_items(vectors, k)
         _, found = self._index.search(np.ascontiguousarray(vectors, dtype=np.float32), k)
         ids: Ids = found.astype(np.intp)
         short = (ids < 0).any(axis=1)
@@ -138,13 +199,38 @@ class HnswSearch:
             ids[short], sims[short] = self._exact.top_k(vectors[short], k)
         return ids, sims
 
+    def _top_k_items(self, vectors: Matrix, k: int) -> tuple[Ids, Matrix]:
+        assert self._row_items is not None and self._padded is not None
+        want = min((k - 1) * self._width + 1, len(self.matrix))
+        _, found = self._index.search(np.ascontiguousarray(vectors, dtype=np.float32), want)
+        ids = np.zeros((len(vectors), k), dtype=np.intp)
+        short = np.zeros(len(vectors), dtype=bool)
+        for n, rows in enumerate(found.tolist()):
+            # The items in the order of their best row the graph found, each once.
+            items = list(dict.fromkeys(int(self._row_items[r]) for r in rows if r >= 0))
+            if len(items) < k:
+                short[n] = True
+            else:
+                ids[n] = items[:k]
+        per_row = np.einsum("nd,nkpd->nkp", vectors, self.matrix[self._padded[ids]])
+        sims = per_row.max(axis=2).astype(np.float32)
+        order = np.argsort(-sims, axis=1, kind="stable")
+        ids = np.take_along_axis(ids, order, axis=1)
+        sims = np.take_along_axis(sims, order, axis=1)
+        if short.any():
+            ids[short], sims[short] = self._exact.top_k(vectors[short], k)
+        return ids, sims
 
-def make_search(name: str, matrix: Matrix, cache: Path | None = None) -> ExactSearch | HnswSearch:
-    """``cache``: where the hnsw graph is kept between starts (``None``: rebuilt)."""
+
+def make_search(
+    name: str, matrix: Matrix, cache: Path | None = None, phrasings: Phrasings | None = None
+) -> ExactSearch | HnswSearch:
+    """``cache``: where the hnsw graph is kept between starts (``None``: rebuilt);
+    ``phrasings``: which rows are one item's (``None``: one row per item)."""
     if name == "exact":
-        return ExactSearch(matrix)
+        return ExactSearch(matrix, phrasings)
     if name == "hnsw":
-        return HnswSearch(matrix, path=cache)
+        return HnswSearch(matrix, path=cache, phrasings=phrasings)
     raise ConfigError(f"unknown golden search {name!r}; choose one of: {', '.join(SEARCHES)}")
 
 
@@ -157,6 +243,10 @@ class Retrieval:
     second_similarity: float | None
     candidates: tuple[tuple[str, float], ...] = ()
     """The top-K golden ids with their similarities, best first (K = TOP_K)."""
+    phrasings: tuple[int | None, ...] = ()
+    """Per candidate, which of its phrasings scored best: 0 its ``question``, ``k`` its
+    ``question_paraphrases[k - 1]``; ``None`` for an item without paraphrases. Empty
+    when the golden set has none."""
 
     @property
     def margin(self) -> float | None:
@@ -166,7 +256,8 @@ class Retrieval:
 
 
 class GoldenIndex:
-    """The golden set's question embeddings, cached on disk.
+    """The golden set's question embeddings, cached on disk: one row per phrasing
+    (each item's question, then its paraphrases).
 
     The cache file is keyed by the embedder's model id and the golden set's
     content hash, so editing the set or switching models rebuilds it; a corrupt
@@ -187,13 +278,20 @@ class GoldenIndex:
         self.embedder = embedder
         self.mask = mask
         self.cache_hit = False
+        # None when no item has paraphrases: one row per item, the path of old.
+        self.phrasings: Phrasings | None = None
+        if any(i.question_paraphrases for i in golden.items):
+            self.phrasings = Phrasings.of([len(i.phrasings) for i in golden.items])
+        self._padded = None if self.phrasings is None else self.phrasings.padded()
         self.matrix: Matrix = self._load_or_build(cache_dir)
         graph = None
         if cache_dir is not None:
             graph = self.cache_path(cache_dir).with_suffix(
                 f".hnsw-m{HNSW_M}-ef{HNSW_EF_CONSTRUCTION}.faiss"
             )
-        self.search = make_search(search, self.matrix, graph) if golden.items else None
+        self.search = (
+            make_search(search, self.matrix, graph, self.phrasings) if golden.items else None
+        )
         # Live questions repeat once entity values are masked ("status of case <id>"):
         # an LRU of masked question -> vector saves the model call for repeats.
         self.query_cache_size = query_cache_size
@@ -236,8 +334,19 @@ class GoldenIndex:
                 self._qcache.popitem(last=False)
         return np.stack(rows)
 
+    def phrasing_texts(self) -> list[str]:
+        """Every row's text before masking: each item's question, then its paraphrases."""
+        return [q for i in self.golden.items for q in i.phrasings]
+
+    def item_similarities(self, vectors: Matrix) -> Matrix:
+        """``(n, items)``: the cosine of every question with every golden item (the
+        best of its phrasings), unclipped; the exact search's scores."""
+        if not self.golden.items:
+            return np.zeros((len(vectors), 0), np.float32)
+        return ExactSearch(self.matrix, self.phrasings).similarities(vectors)
+
     def _load_or_build(self, cache_dir: Path | None) -> Matrix:
-        questions = self.prepare([i.question for i in self.golden.items])
+        questions = self.prepare(self.phrasing_texts())
         if cache_dir is not None:
             path = self.cache_path(cache_dir)
             meta = path.with_suffix(".json")
@@ -290,8 +399,25 @@ class GoldenIndex:
         sims = np.clip(sims, -1.0, 1.0)
         out: list[Retrieval | None] = []
         items = self.golden.items
-        for row_ids, row in zip(ids.tolist(), sims.tolist(), strict=True):
+        best = self._best_phrasings(vectors, ids)
+        for k, (row_ids, row) in enumerate(zip(ids.tolist(), sims.tolist(), strict=True)):
             cands = tuple((items[i].id, round(s, 6)) for i, s in zip(row_ids, row, strict=True))
             second = row[1] if n > 1 else None
-            out.append(Retrieval(items[row_ids[0]], row[0], second, cands))
+            said: tuple[int | None, ...] = ()
+            if best is not None:
+                said = tuple(
+                    p if items[i].question_paraphrases else None
+                    for i, p in zip(row_ids, best[k].tolist(), strict=True)
+                )
+            out.append(Retrieval(items[row_ids[0]], row[0], second, cands, said))
         return out
+
+    def _best_phrasings(self, vectors: Matrix, ids: Ids) -> Ids | None:
+        """Which phrasing of each candidate item scored best (``None`` without
+        paraphrases). The first on a tie, so the question wins over a copy of it."""
+        if self._padded is None:
+            return None
+        rows = self._padded[ids]
+        per_row = np.einsum("nd,nkpd->nkp", vectors, self.matrix[rows])
+        best: Ids = per_row.argmax(axis=2)
+        return best

@@ -246,9 +246,11 @@ async def run_monitor(
     with console.status("loading the embedding model and golden index..."):
         parts = build_components(settings, golden)
         freeze_startup_heap()
+    phrasings = sum(len(i.phrasings) for i in golden.items)
+    worded = f" ({phrasings} phrasings)" if phrasings > len(golden.items) else ""
     console.print(
         f"golden set {settings.golden.name} v{golden.version}: {len(golden.items)} "
-        f"items, embedder {parts.embedder.model_id} "
+        f"items{worded}, embedder {parts.embedder.model_id} "
         f"({'cached' if parts.index.cache_hit else 'built'} index), "
         f"gate {settings.gate}, judge {parts.judge.info.name}"
     )

@@ -716,7 +716,8 @@ def retrieve_gate_items(index: GoldenIndex, instances: Sequence[BenchInstance]) 
     if not items:
         return []
     ids = [g.id for g in index.golden.items]
-    sims = np.clip(index.embed_questions([i.question for i in items]) @ index.matrix.T, -1, 1)
+    vecs = index.embed_questions([i.question for i in items])
+    sims = np.clip(index.item_similarities(vecs), -1, 1)
     out = []
     for inst, row in zip(items, sims, strict=True):
         k = ids.index(inst.reference_id)

@@ -80,6 +80,14 @@ class GoldenItem(_Frozen):
     intent: StrictStr = Field(min_length=1)
     agent: StrictStr = Field(min_length=1)
     question: StrictStr
+    question_paraphrases: tuple[StrictStr, ...] = Field(
+        default=(),
+        description=(
+            "more ways users ask the same question; retrieval scores the item by the "
+            "best of its phrasings. Optional; left out of the serialised item when "
+            "empty, so that sets without it keep their content hash."
+        ),
+    )
     answer: StrictStr
     parameters: dict[str, ParamSpec] = Field(default_factory=dict)
     steps: tuple[str, ...] = ()
@@ -115,11 +123,18 @@ class GoldenItem(_Frozen):
         return self
 
     @model_serializer(mode="wrap")
-    def _omit_empty_policy_terms(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _omit_empty_optionals(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = handler(self)
-        if not self.policy_terms and isinstance(data, dict):
-            data.pop("policy_terms", None)
+        if isinstance(data, dict):
+            for name in ("policy_terms", "question_paraphrases"):
+                if not getattr(self, name):
+                    data.pop(name, None)
         return data
+
+    @property
+    def phrasings(self) -> tuple[str, ...]:
+        """The question, then its paraphrases: every wording retrieval matches."""
+        return (self.question, *self.question_paraphrases)
 
     @field_validator("parameters", mode="before")
     @classmethod

@@ -4,10 +4,12 @@ diagnostics."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
     model_validator,
 )
 
@@ -30,6 +32,19 @@ from monitor.schemas.citation import CitationReport
 class RetrievalCandidate(_Frozen):
     reference_id: str
     similarity: float
+    phrasing: int | None = Field(
+        default=None,
+        ge=0,
+        description="which phrasing of the reference scored best: 0 its question, k its "
+        "question_paraphrases[k-1]; left out for a reference without paraphrases",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_no_phrasing(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if self.phrasing is None and isinstance(data, dict):
+            data.pop("phrasing", None)
+        return data
 
 
 class GateDecision(_Frozen):

@@ -13,15 +13,19 @@ class ValidateGoldenCommand:
         parser.add_argument("path", help="golden set YAML")
 
     def run(self, args: argparse.Namespace) -> int:
-        from monitor.golden import item_notes, load_golden
+        from monitor.golden import item_notes, load_golden, set_notes
         from monitor.text.lexicon import counted
 
         gs = load_golden(args.path)
+        phrasings = sum(len(i.phrasings) for i in gs.items)
         print(
             f"{args.path}: OK, version {gs.version}, {counted(len(gs.items), 'item')}, "
-            f"{sum(i.entity_bearing for i in gs.items)} entity-bearing"
+            f"{sum(i.entity_bearing for i in gs.items)} entity-bearing, "
+            f"{counted(phrasings, 'question phrasing')}"
         )
         # Notes, not problems: the set loads and runs as it is.
+        for note in set_notes(gs):
+            print(f"{args.path}: note: {note}")
         for item in gs.items:
             for note in item_notes(item):
                 print(f"{args.path}: note: item {item.id!r}: {note}")

@@ -478,7 +478,80 @@ items:
     declared = tmp_path / "declared.yaml"
     declared.write_text(text + '    policy_terms: ["every 12 months"]\n', encoding="utf-8")
     assert main(["validate-golden", str(declared)]) == 0
-    assert "note:" not in capsys.readouterr().out
+    assert "note: item 'wait'" not in capsys.readouterr().out
+
+
+PARAPHRASED_GOLDEN = """
+version: "1"
+items:
+  - id: withdraw
+    intent: withdrawal
+    agent: exams
+    question: "How do I withdraw a candidate from an exam?"
+    question_paraphrases:
+      - "we can't make the exam anymore, how do we drop out?"
+      - "My daughter is ill, can she pull out of her exam?"
+    answer: "Withdraw the candidate in the portal before the closing date."
+  - id: results
+    intent: results
+    agent: exams
+    question: "When are exam results published?"
+    answer: "Results are published online within six weeks of the exam."
+"""
+
+
+def test_validate_golden_counts_phrasings_and_notes_items_without(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(PARAPHRASED_GOLDEN, encoding="utf-8")
+    assert main(["validate-golden", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{path}: OK, version 1, 2 items, 0 entity-bearing, 4 question phrasings"
+    assert out[1].startswith(
+        f"{path}: note: 1 of 2 items without question_paraphrases ('results'): "
+    )
+    dup = PARAPHRASED_GOLDEN.replace("My daughter is ill", "We can't make the exam anymore")
+    dup = dup.replace("can she pull out of her exam?", "how do we drop out?")
+    path.write_text(dup, encoding="utf-8")
+    assert main(["validate-golden", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"{path}: item 'withdraw': question_paraphrases.1: \"We can't make the exam anymore, "
+        'how do we drop out?" is the same as question_paraphrases.0'
+    ) in err
+
+
+def test_run_with_paraphrases_records_the_phrasing_that_matched(tmp_path: Path) -> None:
+    """The embedded ``run`` on a paraphrased set: the gate's candidates are distinct
+    items, and the matched phrasing is on the candidate that has paraphrases."""
+    import json
+
+    golden = tmp_path / "g.yaml"
+    golden.write_text(PARAPHRASED_GOLDEN, encoding="utf-8")
+    traces = tmp_path / "t.jsonl"
+    traces.write_text(
+        json.dumps(
+            {
+                "trace_id": "t1",
+                "question": "my son is ill, can he pull out of his exam?",
+                "answer": "Withdraw the candidate in the portal before the closing date.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "j.jsonl"
+    argv = ["run", "--golden", str(golden), "--input", str(traces), "--output", str(out)]
+    argv += ["--embedder", "hashing", "--metrics-port", "0", "--tau", "-1", "--no-progress"]
+    assert main([*argv, "--cache-dir", str(tmp_path / "cache")]) == 0
+    (judgment,) = [json.loads(line) for line in out.read_text().splitlines()]
+    gate = judgment["gate"]
+    assert gate["reference_id"] == "withdraw" and judgment["status"] == "evaluated"
+    assert [c["reference_id"] for c in gate["candidates"]] == ["withdraw", "results"]
+    assert gate["candidates"][0]["phrasing"] == 2
+    assert "phrasing" not in gate["candidates"][1]
+    assert gate["second_similarity"] == gate["candidates"][1]["similarity"]
 
 
 def test_fit_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

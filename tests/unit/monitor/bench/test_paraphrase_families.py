@@ -177,3 +177,25 @@ def test_consistency_checks_catch_broken_corruptions(family, subtype, change, pr
     broken = inst.model_copy(update=change(inst, base))
     issues = check_instance(broken, seed, "", live)
     assert any(problem in p for p in issues), issues
+
+
+def test_question_paraphrases_stay_test_questions_not_golden_phrasings() -> None:
+    """A seed's ``question_paraphrases`` are P1q's live questions. Copied into the golden
+    items the bench builds (which take ``question_paraphrases`` too), every P1q would
+    be asked with a phrasing of the index itself and score s* = 1.0."""
+    from monitor.bench.runner import retrieve_gate_items
+    from monitor.embeddings import HashingEmbedder
+    from monitor.retrieval import GoldenIndex
+
+    seeds = load_seeds(HELDOUT)
+    assert sum(len(s.question_paraphrases) for s in seeds) >= 10
+    gen = generate(seeds, draws=1, gen_seed=2027)
+    golden = gen.header.golden
+    assert all(i.question_paraphrases == () for i in golden.items)
+    asked = [i for i in gen.instances if i.family == "P1q"]
+    assert asked
+    index = GoldenIndex(golden, HashingEmbedder())
+    assert index.phrasings is None and len(index.matrix) == len(golden.items)
+    pairs = retrieve_gate_items(index, asked)
+    assert len(pairs) == len(asked)
+    assert all(g.retrieval is not None and g.retrieval.similarity < 0.999 for g in pairs)
