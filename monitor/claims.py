@@ -1057,6 +1057,11 @@ def extract_candidates(
     for f in found:
         sent = sentence_of(f.start)
         fld, strong = _template_field(answer, f.start, fields, f.type)
+        if fld and not strong and f.type == "time" and not _about_field(sent, fields[fld], item):
+            # A time after function words alone ("{date} at {time}" finds "reception
+            # opens at 8:30") is the field's only in a sentence about it: one with a
+            # word of its label or of the reference's sentence that states it.
+            fld = None
         cue = "template" if fld else "none"
         # A number that opens a range ("from row 2 onwards", "6 guests or more") is no
         # count of the entity's, whatever label is near it.
@@ -1416,6 +1421,19 @@ def _only_slot(
     if not memo.about[key]:
         return None
     return info.name
+
+
+def _about_field(sentence: Sentence, info: FieldInfo, item: GoldenItem | None) -> bool:
+    """Whether ``sentence`` has a content word of the field's labels, or of a reference
+    sentence that states the field's reference value ("Your appointment is at 3:20 pm"
+    for "Appointment 55190 is on 2026-03-02 at 10:40.")."""
+    about = {w for label in info.labels for w in content(tokens(label))}
+    if item is not None and info.reference is not None and info.reference.value:
+        for ref_sentence in split_sentences(item.answer):
+            if info.reference.value in ref_sentence.text:
+                about |= set(content(tokens(ref_sentence.text)))
+    mine = content(tokens(sentence.text))
+    return any(same_word(w, a, 4) for w in mine for a in about)
 
 
 def _typed(f: Found, info: FieldInfo | None) -> ValueType:

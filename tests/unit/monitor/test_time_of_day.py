@@ -160,6 +160,32 @@ def test_an_appointment_time_said_another_way(slot_type: str, said: str, penalis
 
 
 @pytest.mark.parametrize(
+    ("sentence", "claimed"),
+    [
+        ("Our reception opens at 8:30.", False),
+        ("The car park closes at 6 pm.", False),
+        ("Your appointment is at 3:20 pm.", True),
+    ],
+)
+def test_a_time_after_function_words_is_the_fields_in_a_sentence_about_it(
+    sentence: str, claimed: bool
+) -> None:
+    # ("on {day} at {slot}": the slot's template is "* at".)
+    answer = (
+        f"Appointment 71835 is on 2026-04-09 at 14:20. Please arrive 10 minutes early. {sentence}"
+    )
+    context = {"ref": "71835", "day": "2026-04-09", "slot": "14:20"}
+    r = StructuralJudge().judge_sync(
+        JudgeRequest(
+            Trace(trace_id="t", question="q", answer=answer, context=context),
+            _clinic("time"),
+            ACCEPTED,
+        )
+    )
+    assert is_penalized(r.scores) is claimed, r.rationale
+
+
+@pytest.mark.parametrize(
     ("step", "kept", "changed"),
     [
         # a garage, a ferry
