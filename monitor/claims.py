@@ -326,6 +326,11 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
         # "booking 48213 for Rex".
         like = info.observed or (info.reference.value if info.reference else "")
         return shape_of(like) == vtype
+    if info.type == "text" and vtype in ("integer", "digits", "alnum"):
+        # Nor a number or a code a name without digits ("the registered keeper within
+        # 2 hours" does not name the keeper "2").
+        like = info.observed or (info.reference.value if info.reference else "")
+        return not like or any(c.isdigit() for c in like)
     if info.type in ("text", "enum"):
         return True
     if info.type == "integer":

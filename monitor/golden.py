@@ -134,6 +134,8 @@ def item_notes(item: GoldenItem) -> list[str]:
 
     out: list[str] = []
     for name, spec in item.parameters.items():
+        if not any(c.isdigit() for c in spec.value):
+            continue  # a name said twice ("Milo") is no policy's number
         n = len(whole_value(spec.value).findall(item.answer))
         if n > 1 and not policy_occurrences(item, spec.value):
             out.append(

@@ -2559,7 +2559,13 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
         v = _number_value(w)
         if v is None:
             continue
-        relation = _TIME_RELATION & set(ws[i + 1 : i + 4])
+        # (Not a relative clause's: "for up to 90 days, after which you renew it" is
+        # no span after anything.)
+        relation = {
+            w
+            for k, w in enumerate(ws[i + 1 : i + 4], start=i + 1)
+            if w in _TIME_RELATION and ws[k + 1 : k + 2] != ["which"]
+        }
         lead = " ".join(ws[max(0, i - 3) : i])
         if relation and not _FIRM_BEFORE.search(lead):
             # A span before or after something is a deadline, whose bound reads

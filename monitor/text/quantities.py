@@ -174,9 +174,13 @@ _HOURS_MINUTES = re.compile(
     r"(?:minutes?|mins?|m)(?![\w])"
 )
 # Pence after their number ("60p", "60 p"; not "8p.m."): an amount in pounds.
-_PENCE = re.compile(r"(?<![\w.\u00a3$\u20ac])(\d{1,3}) ?p(?![\w]|\.m|\. m)")
+# (Not the pence of an amount in pounds: "7 pounds 50p" is £7.50, read with it.)
+_NOT_AFTER_POUNDS = r"(?<!pounds )(?<!pound )(?<!quid )(?<!Pounds )"
+_PENCE = re.compile(_NOT_AFTER_POUNDS + r"(?<![\w.\u00a3$\u20ac])(\d{1,3}) ?p(?![\w]|\.m|\. m)")
 # ... and said as a word, once number words are digits ("thirty-eight pence").
-_PENCE_WORD = re.compile(r"(?<![\w.])(\d{1,3})\s+pence\b")
+_PENCE_WORD = re.compile(
+    r"(?<!pounds  )(?<!pound  )(?<!quid  )" + _NOT_AFTER_POUNDS + r"(?<![\w.])(\d{1,3})\s+pence\b"
+)
 # "14+ days" is read as "14 days", as "at least 14 days" is (the bound's direction
 # is not compared): the plus glued to a number before a word. Not a sum ("£50 +
 # VAT") nor a phone number ("+43 5412").
@@ -194,7 +198,15 @@ _TIMES_X = re.compile(r"(?<![\w.])(" + _NUM + r")x(?![\w])")
 _GLUED = re.compile(
     r"(?<![\w.])(" + _NUM + r")(k|gb|mb|tb|kg|km|mi|lbs?|ml|g|h|hrs?|mins?)(?![\w])"
 )
-_AROUND_THE_CLOCK = re.compile(r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week")
+_AROUND_THE_CLOCK = re.compile(
+    r"24\s*/\s*7|24 hours a day,?\s+(?:and\s+)?7 days a week"
+    # A service open all day names no span: "the 24-hour lost-pet line", "a 24-hour
+    # helpline" (not "a 24-hour notice period").
+    r"|24[- ]hours?(?=(?:\s+[a-z-]+){0,2}?[\s-]+(?:line|helpline|hotline|phone|service|desk"
+    r"|reception|support|emergency|access|cover|security|pharmacy|gym|counter)s?\b)"
+)
+# "Within the hour" / "in the next hour": one hour.
+_THE_HOUR = re.compile(r"\b(within|in) the (?:next |coming )?hour\b")
 _CLOCK_12 = re.compile(r"(?<![\w:.])(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?")
 _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")
 _CLOCK_24_MARK = re.compile(r"(?<![\w:.])(?:0\d|1[3-9]|2[0-3]):[0-5]\d(?![\w:])")
@@ -280,6 +292,11 @@ def _past(m: re.Match[str]) -> str:
 _NOON = re.compile(r"(?<![\w])(?:12\s*)?(noon|midday|midnight)(?![\w])")
 _MONEY_WORDS = re.compile(
     r"(?<![\w.])(" + _NUM + r")\s*(dollars?|bucks|euros?|pounds?|quid)(?![\w])"
+    # The small units after them, said as a number ("six pounds fifty", "five dollars
+    # and fifty cents", "seven pounds fifty pence"), where nothing else is counted by
+    # it ("five pounds 30 minutes later").
+    r"(?:\s+(?:and\s+)?(\d{1,2})(?:\s*(?:p|pence|cents?)(?![\w]))?"
+    r"(?=\s*(?:$|[.,;:!?)]|(?:for|each|per|a|an|to|and|or|plus|on|in|if|when|which)(?![\w]))))?"
 )
 _WORD_CURRENCY = {
     "dollar": "USD",
@@ -622,6 +639,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _TIMES_X.sub(r"\1 times", low)
     low = _HYPHEN_CURRENCY.sub(" ", low)  # "a twenty-dollar fee" is "twenty dollar"
     low = _AROUND_THE_CLOCK.sub(" ", low)
+    low = _THE_HOUR.sub(r"\1 1 hour", low)
     low = _TIME_WORDS.sub(
         lambda m: f"{_HOUR_WORDS.index(m[1]) + 1}:{_MINUTE_WORDS.get(m[2], 45):02d}", low
     )
@@ -754,7 +772,8 @@ def quantities(text: str) -> frozenset[str]:
     )
 
     def money_word(m: re.Match[str]) -> str:
-        out.add(_money(_WORD_CURRENCY[m.group(2)], Decimal(m.group(1))))
+        small = Decimal(m.group(3)) / 100 if m.group(3) else Decimal(0)
+        out.add(_money(_WORD_CURRENCY[m.group(2)], Decimal(m.group(1)) + small))
         return " ¤ "
 
     low = _MONEY_WORDS.sub(money_word, low)
