@@ -2566,8 +2566,8 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             for k, w in enumerate(ws[i + 1 : i + 4], start=i + 1)
             if w in _TIME_RELATION and ws[k + 1 : k + 2] != ["which"]
         }
-        lead = " ".join(ws[max(0, i - 3) : i])
-        if relation and not _FIRM_BEFORE.search(lead):
+        said_before = " ".join(ws[max(0, i - 3) : i])
+        if relation and not _FIRM_BEFORE.search(said_before):
             # A span before or after something is a deadline, whose bound reads
             # either way: "up to 24 hours before" = "at least 24 hours before". (Not
             # one that says which way in so many words: "at least 3 days before" is
@@ -2575,7 +2575,13 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             # as its last days, "within the last 10 days before the exam", against
             # one it must be done by, "no later than 10 days before the exam".)
             if relation & _AHEAD_WORDS and not relation & _LATER_WORDS:
-                way = "max" if _LAST_SPAN.search(lead) else "min" if lead.endswith(" by") else ""
+                way = (
+                    "max"
+                    if _LAST_SPAN.search(said_before)
+                    else "min"
+                    if said_before.split()[-1:] == ["by"]
+                    else ""
+                )
                 if way:
                     out.setdefault(v, set()).add(way)
             continue
