@@ -32,6 +32,7 @@ from monitor.schemas import (
     CitationReport,
     Diagnostics,
     GateDecision,
+    GoldenItem,
     JudgeErrorInfo,
     Judgment,
     SourceLocation,
@@ -49,6 +50,9 @@ class _Prepared:
     results: list[Judgment | None]
     valid: list[tuple[int, Trace, SourceLocation | None]] = field(default_factory=list)
     retrievals: list[Retrieval | None] = field(default_factory=list)
+    # With the answer check: the golden item whose reference answer is nearest each
+    # valid trace's answer, and the cosine (None where the answer could not be read).
+    by_answer: list[tuple[GoldenItem, float] | None] = field(default_factory=list)
 
 
 # How long a prepared batch waits for the next one before it is judged alone (the next
@@ -74,6 +78,8 @@ def abstention_text(d: GateDecision) -> str:
         "low_probability": f"the calibrated probability {f(d.probability)} that the "
         f"nearest reference fits is below gamma {f(d.threshold)}",
         "empty_golden_set": "the golden set has no items",
+        "answer_mismatch": "the answer is nearer another reference's answer than the "
+        "retrieved reference's",
     }.get(d.reason, d.reason)
     return f"not evaluated: {why}"
 
@@ -91,8 +97,13 @@ class Evaluator:
         citations: CitationChecker | None = None,
         limits: InputLimits = DEFAULT_LIMITS,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        answer_check: bool = False,
     ) -> None:
         self.index = index
+        # Abstain where the live answer is nearer another golden item's reference
+        # answer than the retrieved item's: the question matched one procedure, the
+        # answer speaks of another (a reworded question retrieved the wrong item).
+        self.answer_check = answer_check
         self.gate = gate
         self.judge = judge
         self.guards = guards or GuardConfig()
@@ -180,7 +191,27 @@ class Evaluator:
                 # One question may be what broke the batch: retry trace by trace, so
                 # that it cannot take its neighbours down with it.
                 await self._retrieve_one_by_one(prep)
+        if self.answer_check and prep.valid:
+            prep.by_answer = await self._nearest_by_answer([t for _, t, _ in prep.valid])
         return prep
+
+    async def _nearest_by_answer(
+        self, traces: Sequence[Trace]
+    ) -> list[tuple[GoldenItem, float] | None]:
+        """The answer check's reading of a batch; trace by trace where the batch
+        fails, a trace whose answer cannot be read getting None (its judge_error)."""
+        answers = [t.answer for t in traces]
+        try:
+            return list(await asyncio.to_thread(self.index.nearest_by_answer, answers))
+        except Exception:
+            out: list[tuple[GoldenItem, float] | None] = []
+            for a in answers:
+                try:
+                    (one,) = await asyncio.to_thread(self.index.nearest_by_answer, [a])
+                except Exception:
+                    one = None
+                out.append(one)
+            return out
 
     async def _retrieve(self, traces: Sequence[Trace]) -> list[Retrieval | None]:
         # Concurrent batches (pipelined callers) may embed at the same time: the
@@ -203,16 +234,21 @@ class Evaluator:
 
     async def _finish(self, prep: _Prepared) -> list[Judgment]:
         """Gate and judge the prepared traces."""
+        nearest = prep.by_answer or [None] * len(prep.valid)
         jobs = [
-            self._evaluate_one(t, loc, r)
-            for (_, t, loc), r in zip(prep.valid, prep.retrievals, strict=True)
+            self._evaluate_one(t, loc, r, a)
+            for (_, t, loc), r, a in zip(prep.valid, prep.retrievals, nearest, strict=True)
         ]
         for (k, _, _), judgment in zip(prep.valid, await asyncio.gather(*jobs), strict=True):
             prep.results[k] = judgment
         return [r for r in prep.results if r is not None]
 
     async def _evaluate_one(
-        self, trace: Trace, loc: SourceLocation | None, retrieval: Retrieval | None
+        self,
+        trace: Trace,
+        loc: SourceLocation | None,
+        retrieval: Retrieval | None,
+        by_answer: tuple[GoldenItem, float] | None = None,
     ) -> Judgment:
         """One trace's judgment; never raises (a failure is this trace's judge_error)."""
         decision: GateDecision | None = None
@@ -221,13 +257,28 @@ class Evaluator:
         stage = "gate"
         try:
             decision = self.gate.decide(retrieval)
+            note = None
+            if self.answer_check and decision.accepted and retrieval is not None:
+                stage = "answer check"
+                if by_answer is None:
+                    raise RuntimeError("the answer could not be embedded")
+                nearest, cosine = by_answer
+                if nearest.id != retrieval.item.id:
+                    decision = decision.model_copy(
+                        update={"status": "abstained", "reason": "answer_mismatch"}
+                    )
+                    note = (
+                        f"not evaluated: the answer is nearest the answer of reference "
+                        f"{nearest.id} (cosine {cosine:.4f}), not of the retrieved "
+                        f"{retrieval.item.id}"
+                    )
             stage = "diagnostics"
             diagnostics = compute_diagnostics(trace, decision, self.guards)
             stage = "citations"
             if trace.citations is not None:
                 cites = await self.citations.check_async(trace)
             stage = "judgment"
-            return await self._judge_one(trace, loc, retrieval, decision, diagnostics, cites)
+            return await self._judge_one(trace, loc, retrieval, decision, diagnostics, cites, note)
         except Exception as exc:
             return self._error(
                 trace, loc, decision, _internal(stage, exc), diagnostics, None, cites
@@ -241,13 +292,14 @@ class Evaluator:
         decision: GateDecision,
         diagnostics: Diagnostics,
         cites: CitationReport | None,
+        note: str | None = None,
     ) -> Judgment:
         if not decision.accepted or retrieval is None:
             return Judgment(
                 trace_id=trace.trace_id,
                 status="abstained",
                 reason=decision.reason,
-                rationale=abstention_text(decision),
+                rationale=note or abstention_text(decision),
                 gate=decision,
                 judge=self.judge.info,
                 diagnostics=diagnostics,

@@ -18,6 +18,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -299,6 +300,7 @@ class GoldenIndex:
         self.query_misses = 0
         self._qcache: OrderedDict[str, Matrix] = OrderedDict()
         self._qlock = threading.Lock()
+        self._answers: Matrix | None = None  # the reference answers (nearest_by_answer)
 
     def cache_path(self, cache_dir: Path) -> Path:
         slug = re.sub(r"[^A-Za-z0-9]+", "_", self.embedder.model_id).strip("_")
@@ -411,6 +413,22 @@ class GoldenIndex:
                 )
             out.append(Retrieval(items[row_ids[0]], row[0], second, cands, said))
         return out
+
+    def nearest_by_answer(self, answers: Sequence[str]) -> list[tuple[GoldenItem, float]]:
+        """For each live answer, the golden item whose reference answer is nearest
+        (cosine of the embedded texts) and that cosine: the answer check of
+        ``--answer-check``. The reference answers are embedded on first use and kept
+        (one model call per golden item, once)."""
+        items = self.golden.items
+        if not items or not answers:
+            return []
+        with self._qlock:
+            if self._answers is None:
+                self._answers = self.embedder.embed([i.answer for i in items])
+            golden = self._answers
+        sims = self.embedder.embed(list(answers)) @ golden.T
+        best = sims.argmax(axis=1)
+        return [(items[int(b)], float(sims[k, b])) for k, b in enumerate(best)]
 
     def _best_phrasings(self, vectors: Matrix, ids: Ids) -> Ids | None:
         """Which phrasing of each candidate item scored best (``None`` without

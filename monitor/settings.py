@@ -143,6 +143,12 @@ class CargoSettings(BaseSettings):
         description="similarity threshold τ (-1 opens the gate: every interaction is judged)",
         json_schema_extra=flag_options("gate"),
     )
+    answer_check: bool = Field(
+        default=False,
+        description="abstain (answer_mismatch) where the live answer is nearer another "
+        "golden item's reference answer than the retrieved item's",
+        json_schema_extra=flag_options("gate"),
+    )
     delta: float = Field(
         default=0.02,
         ge=0,

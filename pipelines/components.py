@@ -106,6 +106,7 @@ def build_components(settings: CargoSettings, golden: GoldenSet) -> Components:
         max_concurrency=max(8, settings.judge_max_concurrency),
         citations=citations,
         limits=settings.limits(),
+        answer_check=settings.answer_check,
     )
     return Components(embedder, index, judge, evaluator)
 

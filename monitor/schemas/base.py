@@ -15,7 +15,12 @@ StepStatus = Literal["covered", "missing", "negated", "altered"]
 JudgmentStatus = Literal["evaluated", "abstained", "judge_error", "invalid"]
 GateKind = Literal["fixed", "margin", "calibrated"]
 GateReason = Literal[
-    "accepted", "low_similarity", "low_margin", "low_probability", "empty_golden_set"
+    "accepted",
+    "low_similarity",
+    "low_margin",
+    "low_probability",
+    "empty_golden_set",
+    "answer_mismatch",
 ]
 ParamType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text", "time"]
 DIMENSIONS: tuple[str, ...] = (

@@ -783,3 +783,34 @@ def test_help_names_a_settings_variable_that_is_not_its_flag_in_capitals(
     out = " ".join(capsys.readouterr().out.split())
     assert "env CARGO_BATCH_WINDOW_S)" in out
     assert "env CARGO_TAU" not in out  # --tau is CARGO_TAU: nothing to add
+
+
+def test_run_with_the_answer_check_abstains_an_answer_about_another_item(tmp_path: Path) -> None:
+    """``--answer-check``: asked about withdrawal, answered about results: abstained
+    (``answer_mismatch``) with the two references named; without it, judged."""
+    import json
+
+    golden = tmp_path / "g.yaml"
+    golden.write_text(PARAPHRASED_GOLDEN, encoding="utf-8")
+    traces = tmp_path / "t.jsonl"
+    traces.write_text(
+        json.dumps(
+            {
+                "trace_id": "t1",
+                "question": "How do I withdraw a candidate from an exam?",
+                "answer": "Results are published online within six weeks of the exam.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    argv = ["run", "--golden", str(golden), "--input", str(traces), "--embedder", "hashing"]
+    argv += ["--metrics-port", "0", "--tau", "-1", "--no-progress"]
+    argv += ["--cache-dir", str(tmp_path / "cache")]
+    for flags, status in (([], "evaluated"), (["--answer-check"], "abstained")):
+        out = tmp_path / f"j{len(flags)}.jsonl"
+        assert main([*argv, "--output", str(out), *flags]) == 0
+        (judgment,) = [json.loads(line) for line in out.read_text().splitlines()]
+        assert judgment["status"] == status
+    assert judgment["reason"] == "answer_mismatch"
+    assert "results" in judgment["rationale"] and "withdraw" in judgment["rationale"]
