@@ -1786,6 +1786,9 @@ class StepVerifier:
         sub = _substitution(sw, gw, answer_words, ref_words, p, same_q)
         if sub:
             return "altered", f"policy term replaced: {sub}", False
+        channel = _channel_swap(step.text, full)
+        if channel:
+            return "altered", f"channel changed: {channel}", False
         split = self._moved_part(step, full, al, seg.at, held)
         if split:
             return split
@@ -2675,6 +2678,46 @@ _CONDITION_WITHIN = re.compile(
     r"[^,;:.!?]{0,80}?\bwithin\s+(\w+)",
     re.IGNORECASE,
 )
+
+
+# The ways a customer reaches a business, a closed class that carries policy ("call the
+# front desk" is not "email the front desk"): each with the words that name it as a
+# way of contact, not as anything else ("the text of the letter", "a call-out fee", a
+# "ring" one wears, a "job post").
+_CHANNELS = {
+    "phone": re.compile(
+        r"\b(?:phone|phoned|phoning|telephone|call(?![- ]?out)|calls|called|calling"
+        r"|ring (?:us|them|the|our|your|reception|him|her)|give us a ring|over the phone)\b",
+        re.IGNORECASE,
+    ),
+    "email": re.compile(r"\be-?mail(?:s|ed|ing)?\b", re.IGNORECASE),
+    "text message": re.compile(
+        r"\b(?:text(?:s|ed|ing)? (?:us|me|them|the|your|our|him|her)|by text|via text"
+        r"|text messages?|sms|whatsapp)\b",
+        re.IGNORECASE,
+    ),
+    "post": re.compile(
+        r"\b(?:by post|in the post|by mail|by letter|in writing|posted to us|post it to)\b",
+        re.IGNORECASE,
+    ),
+    "online": re.compile(
+        r"\b(?:online|website|web site|portal|(?:the|our|your) app|mobile app)\b", re.IGNORECASE
+    ),
+    "in person": re.compile(r"\bin[- ]person\b", re.IGNORECASE),
+}
+
+
+def _channel_swap(step: str, sentence: str) -> str | None:
+    """The way of contact the step names and the other one the sentence names instead,
+    as "was -> now" ("phone -> email" for "call the front desk" / "email the front
+    desk"), or None: where the sentence names a way of contact and none of the step's."""
+    mine = [name for name, p in _CHANNELS.items() if p.search(step)]
+    if not mine:
+        return None
+    theirs = [name for name, p in _CHANNELS.items() if p.search(sentence)]
+    if not theirs or set(mine) & set(theirs):
+        return None
+    return f"{', '.join(mine)} -> {', '.join(theirs)}"
 
 
 def _after_its_noun(ws: list[str], i: int) -> bool:

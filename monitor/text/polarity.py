@@ -1686,7 +1686,11 @@ def _or_half_kept(
         second = joins[head][0]
         if any(same_word(x, second, 4) for x in other_scoped | other_joined):
             continue
-        if _coordinated_too(own, second, other_raw):
+        if _coordinated_too(own, second, other_raw) and any(
+            m[1] and same_word(m[1][0], head, 4) and _by_verb_negator(m[0]) for m in other_negs
+        ):
+            # (Where the other text denies that head with a negator word too: "free to
+            # slew the telescope or ..." grants what "must not slew ... or" denies.)
             continue
         if any(same_word(w, second, 4) for w in affirmed):
             return True

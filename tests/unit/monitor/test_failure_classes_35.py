@@ -251,3 +251,43 @@ def test_a_deadlines_last_days_against_its_latest_day(
     step: str, kept: list[str], changed: list[str]
 ) -> None:
     _check(step, kept, changed)
+
+
+# A kennel, a dentist, a council office (the dog daycare's "email the front desk" for
+# "call the front desk", where the declared term was "front desk").
+CHANNELS = [
+    (
+        "If you are running late, call the front desk.",
+        ["Running late? Give the front desk a ring.", "If you're late, phone the front desk."],
+        ["If you are running late, email the front desk."],
+    ),
+    (
+        "Reschedule your appointment in the app.",
+        ["You can move your appointment through our mobile app."],
+        ["Reschedule your appointment by phoning the surgery."],
+    ),
+    (
+        "Send the signed form to us by post.",
+        ["Post it to us once it's signed: the signed form must come by post."],
+        ["Send the signed form to us by email."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), CHANNELS)
+def test_a_way_of_contact_swapped_is_a_change(
+    step: str, kept: list[str], changed: list[str]
+) -> None:
+    _check(step, kept, changed)
+
+
+def test_the_kennels_channel_swap_names_both_ways() -> None:
+    step, answer = CHANNELS[0][0], CHANNELS[0][2][0]
+    assert _status(step, answer) == ("altered", "channel changed: phone -> email")
+
+
+def test_or_joined_things_granted_with_free_is_still_a_flip() -> None:
+    # A farm park: "free to" grants what "must not ... or" denies (and "free" counts as
+    # a negator word, so the counts alone do not show it).
+    step = "Visitors must not feed the animals or climb the fences."
+    assert polarity_flip(step, "Visitors are free to feed the animals or climb the fences.")
