@@ -2707,14 +2707,36 @@ _CHANNELS = {
 }
 
 
+# A way of contact named as the one not to use: "do not text your handler", "rather than
+# texting", "not by email" (a negator a few words before it, in its clause).
+_DENIED_BEFORE = re.compile(
+    r"(?:\b(?:not|never|no|rather than|instead of|without)\b|n['’]t\b)[^,;:.!?]{0,20}$",
+    re.IGNORECASE,
+)
+
+
+def _channels(text: str) -> list[str]:
+    """The ways of contact ``text`` names as ones to use (not those it denies)."""
+    return [
+        name
+        for name, p in _CHANNELS.items()
+        if any(
+            not _DENIED_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
+            for m in itertools.islice(p.finditer(text), 8)
+        )
+    ]
+
+
 def _channel_swap(step: str, sentence: str) -> str | None:
     """The way of contact the step names and the other one the sentence names instead,
     as "was -> now" ("phone -> email" for "call the front desk" / "email the front
-    desk"), or None: where the sentence names a way of contact and none of the step's."""
-    mine = [name for name, p in _CHANNELS.items() if p.search(step)]
+    desk"), or None: where the sentence names a way of contact and none of the step's.
+    A way named as the one not to use counts on neither side ("...; do not text your
+    handler")."""
+    mine = _channels(step)
     if not mine:
         return None
-    theirs = [name for name, p in _CHANNELS.items() if p.search(sentence)]
+    theirs = _channels(sentence)
     if not theirs or set(mine) & set(theirs):
         return None
     return f"{', '.join(mine)} -> {', '.join(theirs)}"

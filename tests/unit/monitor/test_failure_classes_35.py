@@ -257,6 +257,11 @@ def test_a_deadlines_last_days_against_its_latest_day(
 # "call the front desk", where the declared term was "front desk").
 CHANNELS = [
     (
+        "If you are running late, call the front desk; do not text your handler.",
+        ["If you're running behind, please ring the front desk rather than texting your handler."],
+        ["If you are running late, email the front desk; please don't text your handler."],
+    ),
+    (
         "If you are running late, call the front desk.",
         ["Running late? Give the front desk a ring.", "If you're late, phone the front desk."],
         ["If you are running late, email the front desk."],
@@ -282,8 +287,8 @@ def test_a_way_of_contact_swapped_is_a_change(
 
 
 def test_the_kennels_channel_swap_names_both_ways() -> None:
-    step, answer = CHANNELS[0][0], CHANNELS[0][2][0]
-    assert _status(step, answer) == ("altered", "channel changed: phone -> email")
+    for step, _, [answer] in CHANNELS[:2]:
+        assert _status(step, answer) == ("altered", "channel changed: phone -> email")
 
 
 def test_or_joined_things_granted_with_free_is_still_a_flip() -> None:
