@@ -2715,14 +2715,26 @@ _DENIED_BEFORE = re.compile(
 )
 
 
+# A way of contact the business uses to reach the customer ("we'll call you", "our
+# team will text you"): which one is as often said loosely ("we'll be in touch by
+# text" for "we'll call you") and is not read as the customer's way of contact.
+_BUSINESS_DOES = re.compile(
+    r"\b(?:we|we'll|we’ll|we will|we can|they|they'll|they will|our [a-z]+(?: will)?"
+    r"|someone(?: will)?)\b[^,;:.!?]{0,20}$",
+    re.IGNORECASE,
+)
+
+
 def _channels(text: str) -> list[str]:
-    """The ways of contact ``text`` names as ones to use (not those it denies)."""
+    """The ways of contact ``text`` names as the customer's to use (not those it
+    denies, nor the business's own way of reaching the customer)."""
     return [
         name
         for name, p in _CHANNELS.items()
         if any(
-            not _DENIED_BEFORE.search(text[max(0, m.start() - 30) : m.start()])
+            not _DENIED_BEFORE.search(before) and not _BUSINESS_DOES.search(before)
             for m in itertools.islice(p.finditer(text), 8)
+            if (before := text[max(0, m.start() - 30) : m.start()]) is not None
         )
     ]
 

@@ -296,3 +296,11 @@ def test_or_joined_things_granted_with_free_is_still_a_flip() -> None:
     # a negator word, so the counts alone do not show it).
     step = "Visitors must not feed the animals or climb the fences."
     assert polarity_flip(step, "Visitors are free to feed the animals or climb the fences.")
+
+
+def test_the_businesss_own_way_of_reaching_you_is_no_channel_rule() -> None:
+    # (As often said loosely: "we'll be in touch by text" for "we'll call you".)
+    step = "Once the survey is booked, we will call you to confirm the time."
+    assert _status(step, "Once the survey is booked, we'll text you to confirm the time.")[0] == (
+        "covered"
+    )
