@@ -2681,19 +2681,24 @@ _CONDITION_WITHIN = re.compile(
 
 
 # The ways a customer reaches a business, a closed class that carries policy ("call the
-# front desk" is not "email the front desk"): each with the words that name it as a
-# way of contact, not as anything else ("the text of the letter", "a call-out fee", a
-# "ring" one wears, a "job post").
+# front desk" is not "email the front desk"): each by the words that use it as a way of
+# contact ("call us", "by email", "text the desk"), not by a noun that names a thing
+# ("the link in your confirmation text", "your phone", "a call-out fee", a "ring").
+_OBJ = r"(?:us|me|them|the|your|our|him|her|it|reception|back)"
 _CHANNELS = {
     "phone": re.compile(
-        r"\b(?:phone|phoned|phoning|telephone|call(?![- ]?out)|calls|called|calling"
-        r"|ring (?:us|them|the|our|your|reception|him|her)|give us a ring|over the phone)\b",
+        r"\b(?:(?:phone|telephone|call|ring)(?:s|d|ed)? " + _OBJ + r"|(?:phoning|calling|ringing)"
+        r"|by (?:phone|telephone)|over the phone|give (?:[a-z]+ ){1,3}a (?:call|ring))\b",
         re.IGNORECASE,
     ),
-    "email": re.compile(r"\be-?mail(?:s|ed|ing)?\b", re.IGNORECASE),
+    "email": re.compile(
+        r"\b(?:e-?mail(?:s|ed)? " + _OBJ + r"|e-?mailing|(?:by|via) e-?mail"
+        r"|send (?:us |them )?an e-?mail)\b",
+        re.IGNORECASE,
+    ),
     "text message": re.compile(
-        r"\b(?:text(?:s|ed|ing)? (?:us|me|them|the|your|our|him|her)|by text|via text"
-        r"|text messages?|sms|whatsapp)\b",
+        r"\b(?:text(?:s|ed)? " + _OBJ + r"|texting|(?:by|via) (?:text|sms|whatsapp)"
+        r"|send (?:us |them )?a text)\b",
         re.IGNORECASE,
     ),
     "post": re.compile(
