@@ -2712,6 +2712,15 @@ _CHANNELS = {
 }
 
 
+# Any word of each way of contact, however used.
+_CHANNEL_WORDS = {
+    "phone": re.compile(r"\b(?:phon|telephon|call|ring)\w*", re.IGNORECASE),
+    "email": re.compile(r"\be-?mail\w*", re.IGNORECASE),
+    "text message": re.compile(r"\b(?:text\w*|sms|whatsapp)\b", re.IGNORECASE),
+    "post": re.compile(r"\b(?:post|posted|mail|letter|writing)\b", re.IGNORECASE),
+    "online": _CHANNELS["online"],
+    "in person": _CHANNELS["in person"],
+}
 # A way of contact named as the one not to use: "do not text your handler", "rather than
 # texting", "not by email" (a negator a few words before it, in its clause).
 _DENIED_BEFORE = re.compile(
@@ -2754,6 +2763,12 @@ def _channel_swap(step: str, sentence: str) -> str | None:
     if not mine:
         return None
     theirs = _channels(sentence)
+    if any(_CHANNEL_WORDS[c].search(sentence) for c in mine) or any(
+        _CHANNEL_WORDS[c].search(step) for c in theirs
+    ):
+        # A way of contact the other text names at all, if not as one used on its own:
+        # "by phone or email" / "phone or email us" name both.
+        return None
     if not theirs or set(mine) & set(theirs):
         return None
     return f"{', '.join(mine)} -> {', '.join(theirs)}"

@@ -304,3 +304,11 @@ def test_the_businesss_own_way_of_reaching_you_is_no_channel_rule() -> None:
     assert _status(step, "Once the survey is booked, we'll text you to confirm the time.")[0] == (
         "covered"
     )
+
+
+def test_ways_of_contact_named_together_are_no_swap() -> None:
+    # (A claims desk: "by phone or email" names both; "phone or email us" too.)
+    step = "Claims must be made within 30 days, by phone or email."
+    assert _status(step, "Make your claim within 30 days: just phone or email us.")[0] == (
+        "covered"
+    )
