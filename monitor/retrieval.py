@@ -190,9 +190,16 @@ class HnswSearch:
             return self._top_k_items(vectors, k)
         _, found = self._index.search(np.ascontiguousarray(vectors, dtype=np.float32), k)
         ids: Ids = found.astype(np.intp)
-        short = (ids < 0).any(axis=1)
+        short: npt.NDArray[np.bool_] = np.asarray((ids < 0).any(axis=1))
         ids[short] = 0  # placeholder, replaced by the exact search below
         sims = np.einsum("nd,nkd->nk", vectors, self.matrix[ids]).astype(np.float32)
+        return self._ranked(vectors, ids, sims, short, k)
+
+    def _ranked(
+        self, vectors: Matrix, ids: Ids, sims: Matrix, short: npt.NDArray[np.bool_], k: int
+    ) -> tuple[Ids, Matrix]:
+        """The graph's candidates best first, the rows it could not fill (``short``)
+        searched exactly instead."""
         order = np.argsort(-sims, axis=1, kind="stable")
         ids = np.take_along_axis(ids, order, axis=1)
         sims = np.take_along_axis(sims, order, axis=1)
@@ -215,12 +222,7 @@ class HnswSearch:
                 ids[n] = items[:k]
         per_row = np.einsum("nd,nkpd->nkp", vectors, self.matrix[self._padded[ids]])
         sims = per_row.max(axis=2).astype(np.float32)
-        order = np.argsort(-sims, axis=1, kind="stable")
-        ids = np.take_along_axis(ids, order, axis=1)
-        sims = np.take_along_axis(sims, order, axis=1)
-        if short.any():
-            ids[short], sims[short] = self._exact.top_k(vectors[short], k)
-        return ids, sims
+        return self._ranked(vectors, ids, sims, short, k)
 
 
 def make_search(
