@@ -187,6 +187,7 @@ class CalibrationReport:
     margin_validity: list[Thresholds]
     margin_coverage: list[Thresholds]
     model: CalibratedGateModel
+    warnings: list[str] = field(default_factory=list)
 
 
 def _validity(scores: np.ndarray, y: np.ndarray, target: float) -> Thresholds:
@@ -292,6 +293,7 @@ def calibrate(
         rows, chosen, gamma=final_gamma, embedding_model=embedding_model, per_intent_gamma=per_gamma
     )
     return CalibrationReport(
+        warnings=one_class_intents(rows) if chosen == "logistic" else [],
         rows=len(rows),
         positives=int(y.sum()),
         method=chosen,
@@ -307,6 +309,37 @@ def calibrate(
         margin_coverage=[_margin_coverage(s, d, y, c) for c in coverages],
         model=model,
     )
+
+
+def one_class_intents(rows: Sequence[CalibrationRow]) -> list[str]:
+    """A warning per intent whose labelled rows are all one class.
+
+    The logistic model has one coefficient per intent. When every row of an intent
+    is appropriate (or every one inappropriate), that coefficient learns the topic,
+    not how near the question is: the gate then accepts (or refuses) whatever
+    retrieval sends to that item, a question retrieved to the wrong item included.
+    """
+    by_intent: dict[str, list[bool]] = {}
+    for r in rows:
+        if r.intent:
+            by_intent.setdefault(r.intent, []).append(r.appropriate)
+    out = []
+    for it, ys in sorted(by_intent.items()):
+        if len(set(ys)) == 1:
+            kind = "appropriate" if ys[0] else "inappropriate"
+            every = "its only row is" if len(ys) == 1 else f"all {len(ys)} of its rows are"
+            out.append(
+                f"intent {it!r}: {every} {kind}, so the logistic model learns the topic, "
+                f"not the similarity: it will {'accept' if ys[0] else 'refuse'} what retrieval "
+                "sends to this item, a wrongly retrieved question included. Label "
+                + (
+                    "near misses for it (questions that reach it but need another procedure)"
+                    if ys[0]
+                    else "questions it does answer"
+                )
+                + ", or use --method isotonic (on s* only)"
+            )
+    return out
 
 
 def aurc_of(scores: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float | None:

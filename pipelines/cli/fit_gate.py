@@ -20,6 +20,9 @@ class FitGateCommand:
         parser.add_argument("--out", required=True, help="where to write the JSON gate model")
 
     def run(self, args: argparse.Namespace) -> int:
+        import sys
+
+        from monitor.calibration import one_class_intents
         from monitor.gate import fit_gate_model, read_calibration_rows, save_gate_model
 
         rows = read_calibration_rows(args.labels)
@@ -29,6 +32,9 @@ class FitGateCommand:
             f"{args.out}: {args.method} gate fitted on {model.fitted_rows} rows "
             f"({model.fitted_positives} appropriate), gamma {model.gamma}"
         )
+        if args.method == "logistic":
+            for w in one_class_intents(rows):
+                print(f"{args.out}: warning: {w}", file=sys.stderr)
         return 0
 
 

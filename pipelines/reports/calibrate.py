@@ -73,6 +73,8 @@ def render(report: CalibrationReport, console: Console) -> None:
     for th in report.margin_coverage:
         t.add_row(*_row("margin τ, δ for coverage", th))
     console.print(t)
+    for w in report.warnings:
+        console.print(f"[yellow]warning:[/] {w}", markup=True, highlight=False)
 
 
 def main_calibrate(

@@ -174,3 +174,35 @@ def test_a_gate_of_another_embedder_is_refused_before_the_model_loads(
         components.build_components(settings, load_golden(DEFAULT_GOLDEN))
     assert embedder_model_id("minilm") == SentenceTransformerEmbedder.MODEL_ID
     assert embedder_model_id("hashing") == "hashing-384"
+
+
+def _topic_rows() -> list[CalibrationRow]:
+    """A small labelled sample like a new team's: every row of 'vet' appropriate,
+    'lost' mixed (its uncovered questions happened to land there)."""
+    rows = [
+        CalibrationRow(similarity=0.45 + i / 20, intent="vet", appropriate=True) for i in range(4)
+    ]
+    rows += [
+        CalibrationRow(similarity=0.5 + i / 20, intent="lost", appropriate=i % 2 == 1)
+        for i in range(8)
+    ]
+    return rows
+
+
+def test_a_one_class_intent_is_warned_about_for_the_logistic_model() -> None:
+    from monitor.calibration import one_class_intents
+
+    rows = _topic_rows()
+    # The hazard the warning names: the fitted model accepts a far question sent to
+    # 'vet' that it would refuse for 'lost' at the same similarity and margin.
+    model = fit_gate_model(rows, "logistic")
+    assert model.probability(0.45, 0.0, "vet") > model.probability(0.45, 0.0, "lost")
+    warnings = one_class_intents(rows)
+    assert len(warnings) == 1 and warnings[0].startswith("intent 'vet': all 4 of its rows")
+    assert "near misses" in warnings[0] and "--method isotonic" in warnings[0]
+    only_no = [*rows, CalibrationRow(similarity=0.9, intent="x", appropriate=False)]
+    assert "intent 'x': its only row is inappropriate" in one_class_intents(only_no)[1]
+    mixed = [*rows, CalibrationRow(similarity=0.4, intent="vet", appropriate=False)]
+    assert one_class_intents(mixed) == []
+    # Rows without an intent have no intent coefficient to learn.
+    assert one_class_intents([CalibrationRow(similarity=0.5, appropriate=True)]) == []

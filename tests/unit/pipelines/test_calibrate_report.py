@@ -553,3 +553,23 @@ def test_a_cache_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
     assert r.stderr.strip().startswith(
         f"cargo-monitor: error: cannot write the cache folder {tmp_path / 'afile'}: "
     )
+
+
+def test_calibrate_and_fit_gate_warn_about_an_intent_labelled_one_way(tmp_path: Path) -> None:
+    rows = synthetic_rows(60)
+    rows += [{"similarity": 0.5 + i / 100, "intent": "vet", "appropriate": 1} for i in range(5)]
+    labels = write_jsonl(tmp_path / "labels.jsonl", rows)
+    out, rep = tmp_path / "gate.json", tmp_path / "cal.json"
+    r = cli("calibrate", "--labels", str(labels), "--method", "logistic", "--out", str(out),
+            "--json", str(rep))  # fmt: skip
+    assert r.returncode == 0, r.stderr + r.stdout
+    flat = " ".join(r.stdout.split())
+    assert "warning: intent 'vet': all 5 of its rows are appropriate" in flat
+    assert "case_status" not in " ".join(json.loads(rep.read_text())["warnings"])
+    # isotonic has no intent coefficient: nothing to warn about.
+    r = cli("calibrate", "--labels", str(labels), "--method", "isotonic", "--out", str(out))
+    assert r.returncode == 0 and "warning" not in r.stdout
+    r = cli("fit-gate", "--labels", str(labels), "--method", "logistic", "--out", str(out))
+    assert r.returncode == 0 and "warning: intent 'vet'" in r.stderr
+    r = cli("fit-gate", "--labels", str(labels), "--out", str(out))
+    assert r.returncode == 0 and "warning" not in r.stderr
