@@ -71,6 +71,7 @@ from monitor.text.lexicon import (
 )
 from monitor.text.polarity import (
     ZERO_AMOUNT,
+    anaphoric_after,
     denial_affirmed,
     denial_granted,
     denied_word,
@@ -1558,7 +1559,10 @@ class StepVerifier:
         # other way ("whichever is lower" -> "whichever is higher", "before the
         # visit" -> "after the visit", "the first payment" -> "the last payment").
         turned_word = _opposite_span(span)
-        if turned_word:
+        if turned_word and not (
+            # ("lasts 12 months before it is renewed" / ", after which it is renewed")
+            set(turned_word.split(" -> ")) == {"before", "after"} and anaphoric_after(sw, gw)
+        ):
             return "altered", f"comparison or order turned: {turned_word}", True
         # The step word for word but for one span, where a quantity the answer states
         # nowhere stood ("a freeze fee of $5 per month" -> "of your full monthly

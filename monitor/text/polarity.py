@@ -1240,6 +1240,45 @@ def _converse(step: list[str], answer: list[str]) -> bool:
     )
 
 
+_BACK_POINTERS = frozenset({"which", "that", "this", "then"})
+
+
+def anaphoric_after(step: list[str], answer: list[str]) -> bool:
+    """Whether one text orders two things with an "after" that points back ("stays
+    active for up to 90 days, after which you must renew it") and the other puts the
+    same two in the same order with a plain "before" ("stays active for up to 90 days
+    before it needs renewing"): "A, after which B" is A then B, as "A before B" is.
+    (Not "before which", which points back the other way, nor the two things crossed:
+    "renew it before the 90 days are up".)"""
+
+    def kind(ws: list[str]) -> str | None:
+        at = [i for i, w in enumerate(ws) if w in _ORDER_WORDS]
+        if len(at) != 1:
+            return None
+        i = at[0]
+        back = ws[i + 1 : i + 2] and ws[i + 1] in _BACK_POINTERS
+        if ws[i] == "after" and back:
+            return "back"
+        return "plain" if ws[i] == "before" and not back else None
+
+    if {kind(step), kind(answer)} != {"back", "plain"}:
+        return False
+
+    def around(ws: list[str]) -> tuple[list[str], list[str]]:
+        i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
+        return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[i + 2 : i + 2 + _ORDER_SPAN])
+
+    def shares(xs: list[str], ys: list[str]) -> bool:
+        return any(same_word(x, y, 4) for x in xs for y in ys)
+
+    (s_pre, s_post), (a_pre, a_post) = around(step), around(answer)
+    return (
+        (shares(s_pre, a_pre) or shares(s_post, a_post))
+        and not shares(s_pre, a_post)
+        and not shares(s_post, a_pre)
+    )
+
+
 # "Out of" that negates nothing: "out of hours", "out of season", "out of town", "out of
 # date" (no "without a date"), "out of surgery" (back from it). "Out of stock", "out of
 # print" and "out of use" are "not in stock", "not in print", "not in use".
@@ -2975,7 +3014,7 @@ def polarity_flip(
         at_sides = _sides(a_np.strip())
         for k, ((sl, sr), (al, ar)) in enumerate(zip(st_sides, at_sides, strict=True)):
             if (sl and not sr and ar and not al) or (sr and not sl and al and not ar):
-                if k == _ORDER and _converse(sw, aw_own):
+                if k == _ORDER and (_converse(sw, aw_own) or anaphoric_after(sw, aw_own)):
                     continue  # "renew after it has lapsed" = "let it lapse before renewing"
                 flips += 1
                 reasons.append("antonym")
