@@ -553,9 +553,11 @@ _AGED = re.compile(
 )
 _AGE_DAYS = {"y": 365.25, "m": 30.4375, "w": 7.0, "d": 1.0}
 # The end of a day as a deadline: "by 11:59 pm" is "by midnight" (not "opens at 11:59
-# pm", a minute before "opens at midnight").
+# pm", a minute before "opens at midnight"), the day named before the time or after it
+# ("valid until 2026-07-03 at 23:59" = "good until 23:59 on 3 July").
 _DAY_END = re.compile(
     r"\b(by|before|until|till|no later than|not later than|deadline(?: is)?:?|due(?: at)?)\s+"
+    r"((?:(?:¤|<date>|the|of|on|[a-z]*day|\d{1,2}(?:st|nd|rd|th)?),?\s*){1,4}?\bat\s+)?"
     r"(?:11[:.]59\s*(?:pm|p\.m\.)|23[:.]59)(?![\w:])"
 )
 
@@ -647,7 +649,7 @@ def quantities(text: str) -> frozenset[str]:
     low = _EVERY_DAY.sub(" daily ", low)
     low = _PER_ANNUM.sub(" a year", low)
     low = _PENCE_WORD.sub(pence, low)
-    low = _DAY_END.sub(r"\1 midnight", low)
+    low = _DAY_END.sub(r"\1 \2midnight", low)
     low = _DAY_N.sub(r"\1 \3 \2s", low)
 
     # An age is no duration ("a 5-year warranty" is not "5 years old"), in days;

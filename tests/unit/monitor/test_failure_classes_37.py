@@ -4,12 +4,16 @@ on hand-written cases from invented domains (none is a bench seed).
 1. "A, after which B" against "A before B" was read as an antonym flip (before / after),
    though both put A first: "stays active for up to 90 days, after which you must renew
    it" / "stays active for up to 90 days before it needs renewing".
+2. The end of a day as a deadline was midnight only with the time right after "until"
+   or "by": "valid until 2026-07-03 at 23:59" (23:59) against "good until 23:59 on 3
+   July" (midnight) was a settled "quantity changed: 23:59 -> 00:00".
 """
 
 from __future__ import annotations
 
 import pytest
 
+from monitor.text.quantities import quantities
 from tests.unit.monitor.test_failure_classes_35 import _check
 
 # A pet registry, a builder's quotes, a parking permit.
@@ -42,4 +46,53 @@ AFTER_WHICH = [
 def test_after_which_is_the_order_of_a_plain_before(
     step: str, kept: list[str], changed: list[str]
 ) -> None:
+    _check(step, kept, changed)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Day pass DP730215 is valid until 2026-07-03 at 23:59.",
+        "Your day pass is good until 23:59 on 3 July.",
+        "Submit the essay by Friday 3 July at 11:59 pm.",
+        "Upload it by the 3rd at 23:59.",
+        "The permit runs until today at 11.59pm.",
+    ],
+)
+def test_the_end_of_a_named_day_is_midnight_whichever_comes_first(text: str) -> None:
+    assert "clock:0" in quantities(text)
+    assert "clock:1439" not in quantities(text)
+
+
+def test_a_time_that_is_no_deadline_stays_as_written() -> None:
+    assert "clock:1439" in quantities("the shop opens at 23:59")
+    # (The "at" belongs to another clause, not to the day the deadline names.)
+    assert "clock:1439" in quantities("open until 10 pm and the bar at 23:59")
+
+
+# A bike-share pass, a college's coursework, a council's parking permit.
+DAY_END = [
+    (
+        "Day pass <value> is valid until <date> at 23:59.",
+        [
+            "Your day pass <value> is good until 23:59 on <date>.",
+            "It's valid up until 11:59 pm on <date>.",
+        ],
+        ["Your day pass <value> is valid until <date> at 22:00."],
+    ),
+    (
+        "Coursework must be uploaded by <date> at 11:59 pm.",
+        ["Upload your coursework by 23:59 on <date>."],
+        ["Coursework must be uploaded by <date> at 5 pm."],
+    ),
+    (
+        "Visitor permits run until <date> at 23:59.",
+        ["Your visitor permit runs until midnight on <date>."],
+        ["Your visitor permit runs until noon on <date>."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), DAY_END)
+def test_a_day_end_said_either_way_round(step: str, kept: list[str], changed: list[str]) -> None:
     _check(step, kept, changed)
