@@ -2706,7 +2706,10 @@ _CHANNELS = {
         re.IGNORECASE,
     ),
     "post": re.compile(
-        r"\b(?:by post|in the post|by mail|by letter|in writing|posted to us|post it to)\b",
+        r"\b(?:by post|in the post|by mail|by letter|in writing|posted to us|post it to"
+        # (Posting to the business, not "post a review": "by posting us the form",
+        # "post them back to us".)
+        r"|post(?:s|ed|ing)? us|post(?:s|ed|ing)?(?: [a-z-]+){1,4} to us)\b",
         re.IGNORECASE,
     ),
     "online": re.compile(
@@ -3361,7 +3364,23 @@ def _substitution(
     short = [x for w in b[j1:j2] for x in w.split("-")]
     if all(any(_shortens(x, w) for w in lost) for x in short):
         return None  # "Monday to Friday" -> "Mon-Fri"
+    if all(w in _PARTIES for w in lost) and _two_named(gw, new):
+        return None  # "binding on both parties" -> "binding on you and your landlord"
     return f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}"
+
+
+# Words for the parties to something, said as the two of them by name: "both parties" =
+# "you and your landlord", "each side" = "the buyer and the seller".
+_PARTIES = frozenset("party parties side sides".split())
+
+
+def _two_named(words: list[str], new: list[str]) -> bool:
+    """Whether a new word of ``new`` stands in ``words`` joined by "and" to another
+    (within three words: "you and your landlord", "the seller and you")."""
+    for i, w in enumerate(words):
+        if w in new and "and" in words[max(0, i - 3) : i + 4]:
+            return True
+    return False
 
 
 _Span = tuple[list[str], list[str], int, int, list[str]]

@@ -7,6 +7,11 @@ on hand-written cases from invented domains (none is a bench seed).
 2. The end of a day as a deadline was midnight only with the time right after "until"
    or "by": "valid until 2026-07-03 at 23:59" (23:59) against "good until 23:59 on 3
    July" (midnight) was a settled "quantity changed: 23:59 -> 00:00".
+3. Posting to the business said as a verb ("by posting us the form", "post the signed
+   form back to us") was no way of contact: "through the landlord portal" swapped for it
+   went unseen (the step was covered from its other clause).
+4. "Both parties" said as the two of them ("binding on you and your landlord") was a
+   policy term replaced: parties -> landlord.
 """
 
 from __future__ import annotations
@@ -95,4 +100,65 @@ DAY_END = [
 
 @pytest.mark.parametrize(("step", "kept", "changed"), DAY_END)
 def test_a_day_end_said_either_way_round(step: str, kept: list[str], changed: list[str]) -> None:
+    _check(step, kept, changed)
+
+
+# A deposit scheme, a lettings agent, an insurer.
+POSTED = [
+    (
+        "Register the deposit through the landlord portal and pay the £15 fee for each deposit.",
+        ["Register it on the portal for landlords and pay the £15 fee per deposit."],
+        [
+            "Register it by posting us a completed paper registration form, and pay the "
+            "£15 fee for each deposit."
+        ],
+    ),
+    (
+        "Send the signed form back through your online account within 14 days.",
+        ["Within 14 days, upload the signed form in your online account."],
+        ["Post the signed form back to us within 14 days."],
+    ),
+    (
+        "Return the claim form by post within 30 days.",
+        [
+            "Within 30 days, post the claim form back to us.",
+            "Within 30 days, post us the claim form.",
+        ],
+        ["Submit the claim form on our website within 30 days."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), POSTED)
+def test_posting_to_us_is_a_way_of_contact(step: str, kept: list[str], changed: list[str]) -> None:
+    _check(step, kept, changed)
+
+
+# An adjudication service, a house sale, an employment mediator.
+PARTIES = [
+    (
+        "The decision is final and binding on both parties.",
+        [
+            "Their decision is final and binding on you and your landlord.",
+            "The decision is final and binding on the tenant and the landlord.",
+        ],
+        ["The decision is final and binding on the landlord."],
+    ),
+    (
+        "Both parties must sign the contract before completion.",
+        ["You and the seller must both sign the contract before completion."],
+        ["Only the seller must sign the contract before completion."],
+    ),
+    (
+        "The mediator's fee is split equally between the parties.",
+        ["The mediator's fee is split equally between you and your employer."],
+        ["The mediator's fee is split equally between the employees."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), PARTIES)
+def test_both_parties_said_as_the_two_of_them(
+    step: str, kept: list[str], changed: list[str]
+) -> None:
     _check(step, kept, changed)
