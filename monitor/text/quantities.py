@@ -557,7 +557,7 @@ _AGE_DAYS = {"y": 365.25, "m": 30.4375, "w": 7.0, "d": 1.0}
 # ("valid until 2026-07-03 at 23:59" = "good until 23:59 on 3 July").
 _DAY_END = re.compile(
     r"\b(by|before|until|till|no later than|not later than|deadline(?: is)?:?|due(?: at)?)\s+"
-    r"((?:(?:¤|<date>|the|of|on|[a-z]*day|\d{1,2}(?:st|nd|rd|th)?),?\s*){1,4}?\bat\s+)?"
+    r"((?:(?:¤|<date>|<value>|the|of|on|[a-z]*day|\d{1,2}(?:st|nd|rd|th)?),?\s*){1,4}?\bat\s+)?"
     r"(?:11[:.]59\s*(?:pm|p\.m\.)|23[:.]59)(?![\w:])"
 )
 

@@ -62,6 +62,7 @@ def test_after_which_is_the_order_of_a_plain_before(
         "Submit the essay by Friday 3 July at 11:59 pm.",
         "Upload it by the 3rd at 23:59.",
         "The permit runs until today at 11.59pm.",
+        "Day pass <value> is valid until <value> at 23:59.",
     ],
 )
 def test_the_end_of_a_named_day_is_midnight_whichever_comes_first(text: str) -> None:
