@@ -1368,6 +1368,15 @@ class _SlotMemo:
     states_observed: dict[str, bool] = field(default_factory=dict)
     answer_quantities: frozenset[str] | None = None
     about: dict[tuple[int, str], bool] = field(default_factory=dict)
+    # The words beside each amount the exemplar states.
+    procedure_money: list[tuple[tuple[str, ...], tuple[str, ...]]] | None = None
+
+
+def _beside(text: str, start: int, end: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The two content words before a value and the two after it, in its clause."""
+    left = re.split(r"[.;:!?\n]", text[max(0, start - 60) : start])[-1]
+    right = re.split(r"[.;:!?\n]", text[end : end + 60])[0]
+    return tuple(content(tokens(left))[-2:]), tuple(content(tokens(right))[:2])
 
 
 def _only_slot(
@@ -1398,6 +1407,21 @@ def _only_slot(
     if observed is None:
         return None
     info = same[0]
+    if info.reference is None and item is not None and f.type == "money":
+        # A field only the context knows, where the exemplar states an amount as
+        # procedure with the same words around it ("pay the £15 protection fee" beside
+        # a context's depositAmount): the answer's amount is that procedure's, changed
+        # ("a £25 protection fee"), which the step check reads, not a claim about the
+        # deposit ("your deposit of £1,200 is protected" still is).
+        if memo.procedure_money is None:
+            memo.procedure_money = [
+                _beside(item.answer, g.start, g.end)
+                for g in find_typed_values(item.answer)
+                if g.type == "money"
+            ]
+        before, after = _beside(answer, f.start, f.end)
+        if any((after and after == a) or (before and before == b) for b, a in memo.procedure_money):
+            return None
     # What is read of the whole answer or of a sentence is read once per answer
     # (``memo``), not once per value: per value it made a long answer of codes
     # quadratic (60,000 characters of "AB-00012 " took 300 s).

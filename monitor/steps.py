@@ -3377,10 +3377,7 @@ _PARTIES = frozenset("party parties side sides".split())
 def _two_named(words: list[str], new: list[str]) -> bool:
     """Whether a new word of ``new`` stands in ``words`` joined by "and" to another
     (within three words: "you and your landlord", "the seller and you")."""
-    for i, w in enumerate(words):
-        if w in new and "and" in words[max(0, i - 3) : i + 4]:
-            return True
-    return False
+    return any(w in new and "and" in words[max(0, i - 3) : i + 4] for i, w in enumerate(words))
 
 
 _Span = tuple[list[str], list[str], int, int, list[str]]

@@ -12,13 +12,21 @@ on hand-written cases from invented domains (none is a bench seed).
    went unseen (the step was covered from its other clause).
 4. "Both parties" said as the two of them ("binding on you and your landlord") was a
    policy term replaced: parties -> landlord.
+5. A changed fee ("a £25 protection fee" for "the £15 protection fee") was a claim
+   about the only money field the context had (depositAmount, which the item does not
+   declare), so the step check never saw the change; now an amount with the exemplar's
+   procedure amount's words beside it is that procedure's.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from monitor.judges.base import JudgeRequest, JudgeResult
+from monitor.judges.structural import StructuralJudge
+from monitor.schemas import GoldenItem, Trace
 from monitor.text.quantities import quantities
+from tests.conftest import ACCEPTED
 from tests.unit.monitor.test_failure_classes_35 import _check
 
 # A pet registry, a builder's quotes, a parking permit.
@@ -163,3 +171,54 @@ def test_both_parties_said_as_the_two_of_them(
     step: str, kept: list[str], changed: list[str]
 ) -> None:
     _check(step, kept, changed)
+
+
+# A deposit scheme, a storage company, a driving school: the item declares an id, the
+# context also carries a money field the item does not declare.
+CONTEXT_MONEY = [
+    (
+        "Landlord 4410382: register the deposit and pay the £15 protection fee for each deposit.",
+        ("landlordId", "4410382", "depositAmount", "£1300.00"),
+        "Landlord 6641093: register it and pay a £25 protection fee for each deposit.",
+        "Your deposit of £1,250.00 is protected. Landlord 6641093: pay the £15 protection fee.",
+    ),
+    (
+        "Unit 5521: the lock change fee is £40, payable at the desk.",
+        ("unitId", "5521", "monthlyRent", "£95.00"),
+        "Unit 7730: the lock change fee is £60, payable at the desk.",
+        "Unit 7730 rents at £85.00 a month, and the lock change fee is £40.",
+    ),
+    (
+        "Pupil 90213: a late cancellation costs £30 per lesson.",
+        ("pupilId", "90213", "balance", "£120.00"),
+        "Pupil 44817: a late cancellation costs £45 per lesson.",
+        "Pupil 44817 has a balance of £150.00, and a late cancellation costs £30 per lesson.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("answer", "fields", "changed_fee", "wrong_fact"), CONTEXT_MONEY)
+def test_a_changed_fee_is_no_claim_about_a_context_money_field(
+    answer: str, fields: tuple[str, str, str, str], changed_fee: str, wrong_fact: str
+) -> None:
+    id_name, id_value, money_name, money_value = fields
+    ref = GoldenItem.model_validate(
+        {
+            "id": "t", "intent": "t", "agent": "a", "question": "?", "answer": answer,
+            "parameters": {id_name: {"value": id_value, "type": "digits", "length": len(id_value)}},
+        }
+    )  # fmt: skip
+    live_id = changed_fee.split(":", maxsplit=1)[0].rsplit(maxsplit=1)[-1]
+    context = {id_name: live_id, money_name: money_value}
+    judge = StructuralJudge()
+
+    def judged(text: str) -> JudgeResult:
+        trace = Trace(trace_id="t", question="q", answer=text, context=context)
+        return judge.judge_sync(JudgeRequest(trace, ref, ACCEPTED))
+
+    r = judged(changed_fee)
+    assert not [c for c in r.claims if c.field == money_name], r.claims
+    assert any("quantity changed" in (s.cue or "") for s in r.steps), r.rationale
+    # An amount said about the field itself is still a claim, and a wrong one caught.
+    r = judged(wrong_fact)
+    assert [c.status for c in r.claims if c.field == money_name] == ["contradicted"]
