@@ -1306,6 +1306,23 @@ class StepVerifier:
             one = self._stated_part(step.masked, polar, alone=True)
             if one is not None and polarity_flip(one, polar) is None:
                 flip = None
+        if flip is not None and flip == "negation" and seg.kind != "window":
+            # A negation in a clause of another statement, beside the clauses that
+            # state the step without one ("our crews will not carry flammable items
+            # such as paint, and you'll need to keep cash, jewellery and passports with
+            # you personally" for "Cash, jewellery and passports must be carried by
+            # you personally"): the step is read from its own clauses.
+            need = [w for w in content(sw) if not _quantity_word(w)]
+            units = _clauses(polar)
+            negating = [u for u in units if NEGATORS & set(tokens(u))]
+            clean = [u for u in units if u not in negating]
+            if negating and clean and all(_negates_apart(u, need, p) for u in negating):
+                held_words = content(tokens(" ".join(clean)))
+                stated_here = [w for w in need if any(same_word(w, x, p) for x in held_words)]
+                if len(stated_here) * 5 >= len(need) * 3 and (
+                    polarity_flip(step.masked, " ".join(clean)) is None
+                ):
+                    flip = None
         if flip is None and seg.kind != "window":
             # A negation in another clause of the sentence that says nothing of the step
             # does not cancel the step's own ("socks and bare feet are permitted on the
@@ -1542,7 +1559,16 @@ class StepVerifier:
                         f"quantity changed in place: {_changed(old_q, new_q_here)}",
                         True,
                     )
+        raw = next((text for at, _, text in al.sentences if at == seg.at), seg.text)
+        charged = _charge_added(step, raw, al.values) if flip in (None, "negation") else None
+        if charged:
+            return "altered", f"charge added: free -> {charged}", False
         turned = _bound_reversed(step.masked, full)
+        aged = frozenset(_AGED_N.findall(step.masked))
+        if not turned and aged and _AGED_N.search(full):
+            # An age bounds a bare number ("an adult aged 18 or over" -> "someone aged
+            # 18 or under"), read where both texts say "aged".
+            turned = _bound_reversed(step.masked, full, units=False, only=aged)
         if turned:
             # A bound turned with the polarity is the rule said from the other side of
             # its threshold ("more than 30 minutes late are charged" / "up to 30
@@ -1613,6 +1639,15 @@ class StepVerifier:
             and (bool(_NO_COST.search(" ".join(gw))) or bool(zero))
             and not any(q.startswith("money:") and q not in zero for q in seg_q)
         )
+        if declared and flip is None and not no_cost and seg.kind != "window":
+            # Said in a clause of its own that states no amount, beside a clause on
+            # another fee ("move it at no cost in the app, as long as it's 48 hours
+            # before - after that a £30 late change fee applies").
+            no_cost = any(
+                _NO_COST.search(" ".join(tokens(u)))
+                and not any(q.startswith("money:") for q in quantities(u))
+                for u in _clauses(seg.sentence or seg.masked)
+            )
         plain_words = next((ws for at, ws, _ in al.sentences if at == seg.at), None)
         if plain_words is None:
             plain_words = tokens(seg.text)  # a window: both its sentences
@@ -2118,6 +2153,26 @@ def _nothing_charged(ws: list[str]) -> bool:
     return any(w in COST_FREE_WORDS for w in padded.split()) or bool(_NO_COST.search(padded))
 
 
+def _charge_added(step: RefStep, full: str, values: Sequence[str]) -> str | None:
+    """An amount the sentence puts on what the step says is free ("Check-ups can be
+    moved free of charge up to 24 hours before" -> "You can move a check-up for £15 up
+    to 24 hours before"), or None: the step says nothing is charged and states no
+    amount; the sentence says nothing is free, and a clause of it that shares two
+    content words with the step states an amount no entity value writes."""
+    sw = tokens(step.masked)
+    if not _says_no_cost(sw) or any(q.startswith("money:") for q in step.quantities):
+        return None
+    if _NO_COST.search(" ".join(tokens(full))) or any(w in COST_FREE_WORDS for w in tokens(full)):
+        return None
+    about = [w for w in content(sw) if w not in COST_WORDS and w not in COST_FREE_WORDS]
+    for u in _clauses(mask_known(full, values)):
+        amounts = [q for q in quantities(u) if q.startswith("money:") and not _ZERO.search(q)]
+        shared = {x for x in content(tokens(u)) if any(same_word(x, w, 4) for w in about)}
+        if amounts and len(shared) >= 2:
+            return _listed(amounts)
+    return None
+
+
 def _says_no_cost(ws: list[str]) -> bool:
     """Whether words say that nothing is charged and name no cost beside it ("free of
     charge", "no fee"; not "free of charge, but the robe costs extra")."""
@@ -2486,6 +2541,8 @@ _LOWER_BEFORE = tuple(
 )
 # Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
 # months").
+# A number said as an age ("aged 18 or over", "ages 5 and under").
+_AGED_N = re.compile(r"\b(?:aged?|ages)\s+(\d+)\b", re.IGNORECASE)
 # An age group: "under-12s", "over 65s".
 _AGE_GROUP = re.compile(r"(?<!\d)\d+s\b")  # (from a number's first digit: linear)
 _OVER_VERBS = frozenset(

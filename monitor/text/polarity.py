@@ -680,7 +680,8 @@ _PROMISE = re.compile(r" (?:we|we'll|we will|our \S+) (?:ensure|ensures|make sur
 # cloakroom, which is free" / "the cloakroom is free to use") is that cost, not a
 # permission; against any other text it may be one ("passengers are free to use the sun
 # deck" / "passengers must use the sun deck").
-_FREE_TO_USE = re.compile(r" free to (?=(?:use|enter|join|attend|visit|access|download|borrow) )")
+_FREE_TO_COST_VERBS = frozenset("use enter join attend visit access download borrow".split())
+_FREE_TO_USE = re.compile(r" free to (?=(?:" + "|".join(sorted(_FREE_TO_COST_VERBS)) + r") )")
 _FREE_OF_COST = re.compile(
     r" (?:is|are|be|being|been|it's|stays?|remains?|comes?|totally|completely|entirely) free"
     r" (?!to )| free of (?:charge|cost) | for free | free $"
@@ -824,6 +825,14 @@ def _negations(
     ws = low.split()
     for i, w in enumerate(ws):
         if w not in POLARITY_NEGATORS:
+            continue
+        if (
+            w == "free"
+            and ws[i + 1 : i + 2] == ["to"]
+            and ws[i + 2 : i + 3]
+            and (ws[i + 2] not in _FREE_TO_COST_VERBS)
+        ):
+            # "Free to leave", "free to choose": a permission (as "can"), no cost denied.
             continue
         if w == "nor" and "neither" in ws[max(0, i - _NEITHER_SPAN) : i]:
             # "Neither returned nor extended" is one negation of a coordination, as

@@ -16,6 +16,19 @@ on hand-written cases from invented domains (none is a bench seed).
    about the only money field the context had (depositAmount, which the item does not
    declare), so the step check never saw the change; now an amount with the exemplar's
    procedure amount's words beside it is that procedure's.
+6. A negation in a clause of another statement ("our crews will not carry flammable
+   items such as paint, and you'll need to keep cash, jewellery and passports with you
+   personally") flipped the step the other clauses state without one.
+7. An age bounds a bare number: "aged 18 or over" -> "aged 18 or under" went unseen
+   (bounds on bare numbers are not read, as counts are said from either side).
+8. "Free to leave" is a permission, not a cost denied: "you're free to leave your
+   contract with no early termination fee" counted two negations against "you can leave
+   your contract without paying an early termination fee".
+9. "At no cost" beside a clause on another fee ("- after that a £30 late change fee
+   applies") did not keep the declared term "free of charge".
+10. An amount put on what the step says is free ("moved free of charge" -> "move a
+    check-up for £15") went unseen: neither a flip (a cost is no negation) nor a
+    quantity changed (the step states none).
 """
 
 from __future__ import annotations
@@ -222,3 +235,162 @@ def test_a_changed_fee_is_no_claim_about_a_context_money_field(
     # An amount said about the field itself is still a claim, and a wrong one caught.
     r = judged(wrong_fact)
     assert [c.status for c in r.claims if c.field == money_name] == ["contradicted"]
+
+
+# A removals firm, a school trip, a hospital.
+NEGATION_APART = [
+    (
+        "Cash, jewellery and passports must be carried by you personally.",
+        [
+            "Our crews will not carry flammable items such as paint, petrol, gas bottles or "
+            "aerosols, and you'll need to keep cash, jewellery and passports with you personally."
+        ],
+        ["Cash, jewellery and passports must not be carried by you personally."],
+    ),
+    (
+        "Pupils must bring a packed lunch and a waterproof coat.",
+        [
+            "Phones are not allowed on the coach, and every pupil needs to bring a packed "
+            "lunch and a waterproof coat."
+        ],
+        ["Pupils must not bring a packed lunch or a waterproof coat."],
+    ),
+    (
+        "Visitors must wash their hands before entering the ward.",
+        [
+            "Flowers aren't permitted on the ward for hygiene reasons, and visitors should "
+            "wash their hands before entering the ward."
+        ],
+        ["Visitors don't need to wash their hands before entering the ward."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), NEGATION_APART)
+def test_a_negation_in_a_clause_of_another_statement(
+    step: str, kept: list[str], changed: list[str]
+) -> None:
+    _check(step, kept, changed)
+
+
+# A broadband installer, a children's ward, an e-bike hire.
+AGE_BOUND = [
+    (
+        "An adult aged 18 or over must be at the property for the whole appointment.",
+        ["Someone aged 18 or older must stay at the property for the whole appointment."],
+        ["Someone aged 18 or under must be at the property for the whole appointment."],
+    ),
+    (
+        "Children aged 12 or under must be accompanied by an adult.",
+        ["Kids aged 12 and under need an adult with them."],
+        ["Children aged 12 or over must be accompanied by an adult."],
+    ),
+    (
+        "Riders must be aged 16 or over to hire an e-bike.",
+        ["You have to be aged 16 or older to hire an e-bike."],
+        ["Riders must be aged 16 or under to hire an e-bike."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), AGE_BOUND)
+def test_an_age_bounds_a_bare_number(step: str, kept: list[str], changed: list[str]) -> None:
+    _check(step, kept, changed)
+
+
+# A broadband contract, a gym, a hotel.
+FREE_TO = [
+    (
+        "If the speed is still low after 30 days, you can leave your contract without paying "
+        "an early termination fee.",
+        [
+            "If it's still slow after those 30 days, you're free to leave your contract with no "
+            "early termination fee."
+        ],
+        [
+            "If it's still slow after those 30 days, you can leave your contract but you "
+            "must pay an early termination fee."
+        ],
+    ),
+    (
+        "You may cancel your membership at any time.",
+        ["You're free to cancel your membership at any time."],
+        ["You may not cancel your membership at any time."],
+    ),
+    (
+        "Guests can choose any free room on the day.",
+        ["Guests are free to choose any free room on the day."],
+        ["Guests cannot choose any free room on the day."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), FREE_TO)
+def test_free_to_is_a_permission(step: str, kept: list[str], changed: list[str]) -> None:
+    _check(step, kept, changed)
+
+
+# A broadband installer, a dentist, a car hire desk.
+NO_COST_BESIDE_A_FEE = [
+    (
+        "You can reschedule it free of charge in the My Account app up to 48 hours before "
+        "the appointment.",
+        [
+            "You're able to move it at no cost yourself in the My Account app, as long as you "
+            "do it at least 48 hours before the appointment - after that a £30 late change "
+            "fee applies."
+        ],
+        [
+            "You can move it for £10 in the My Account app, as long as you do it at least 48 "
+            "hours before the appointment."
+        ],
+        ("free of charge", "My Account app"),
+    ),
+    (
+        "Check-ups can be moved free of charge up to 24 hours before.",
+        [
+            "You can move a check-up at no charge up to 24 hours before; later than that "
+            "it's a £15 fee."
+        ],
+        ["You can move a check-up for £15 up to 24 hours before."],
+        ("free of charge",),
+    ),
+    (
+        "A second driver is added free of charge at the desk.",
+        ["We add a second driver at the desk with no fee, though a young driver costs £12 a day."],
+        ["We add a second driver at the desk for £12 a day."],
+        ("free of charge",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed", "terms"), NO_COST_BESIDE_A_FEE)
+def test_no_cost_in_its_own_clause_keeps_free_of_charge(
+    step: str, kept: list[str], changed: list[str], terms: tuple[str, ...]
+) -> None:
+    _check(step, kept, changed, terms)
+
+
+# A dentist, a gym, a library.
+CHARGE_ADDED = [
+    (
+        "Check-ups can be moved free of charge up to 24 hours before.",
+        ["Check-ups can be moved without charge up to 24 hours before."],
+        ["You can move a check-up for £15 up to 24 hours before."],
+    ),
+    (
+        "Every new member gets a free induction session with a trainer.",
+        ["New members all get an induction session with a trainer at no cost."],
+        ["Every new member can book an induction session with a trainer for £20."],
+    ),
+    (
+        "Renewing a loan online is free.",
+        ["There's no fee for renewing a loan online."],
+        ["Renewing a loan online costs 50p."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), CHARGE_ADDED)
+def test_an_amount_on_what_is_free(step: str, kept: list[str], changed: list[str]) -> None:
+    _check(step, kept, changed)
