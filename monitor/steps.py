@@ -395,6 +395,22 @@ class RefStep:
     quantities: frozenset[str] = frozenset()  # of ``known``, canonical
 
 
+def _around_a_step(sentence: str, item: GoldenItem) -> bool:
+    """Whether a sentence of the answer holds a declared step and, beside it, no more
+    than two content words of its own, entity values aside ("Booking RM60251 can be
+    moved ... free of charge once, if you ask at least 10 days before the move." for
+    the step "can be moved ... before the move."): it is that step, not another one to
+    check again."""
+    low = sentence.casefold()
+    rest = low
+    for st in item.steps:
+        rest = rest.replace(st.casefold().strip(), " ")
+    if rest == low:
+        return False
+    values = [p.value for p in item.parameters.values()]
+    return len(content(tokens(mask(rest, values)))) <= 2
+
+
 def reference_steps(item: GoldenItem) -> list[RefStep]:
     all_values = [p.value for p in item.parameters.values()]
 
@@ -416,7 +432,7 @@ def reference_steps(item: GoldenItem) -> list[RefStep]:
         extra = [
             s.text
             for s in split_sentences(item.answer)
-            if s.text not in declared and s.text.strip()
+            if s.text not in declared and s.text.strip() and not _around_a_step(s.text, item)
         ]
         steps += [step(len(steps) + k, s, False) for k, s in enumerate(extra)]
         return steps
@@ -1295,6 +1311,11 @@ class StepVerifier:
         others = [(ws, text) for at, ws, text in al.sentences if at[0] not in seg.at]
         # A negation of the step this sentence lacks may be stated in another one ("No
         # cancellation fee applies. However, ..."): that is no flip here.
+        # (A condition that negates what the clause before it said, "..., and if we
+        # can't, ...", negates no statement of its own: read without it, so that it
+        # neither flips the step nor cancels a negation the clause before has.)
+        if _ELLIPTIC_IF_NOT.search(polar) and not _ELLIPTIC_IF_NOT.search(step.masked):
+            polar = _ELLIPTIC_IF_NOT.sub(" ", polar)
         flip = polarity_flip(step.masked, polar, elsewhere=tuple(text for _, text in others))
         if flip is not None and _zero_said_as_none(step.masked, seg.text, al.values):
             flip = None
@@ -1319,8 +1340,24 @@ class StepVerifier:
             if negating and clean and all(_negates_apart(u, need, p) for u in negating):
                 held_words = content(tokens(" ".join(clean)))
                 stated_here = [w for w in need if any(same_word(w, x, p) for x in held_words)]
-                if len(stated_here) * 5 >= len(need) * 3 and (
-                    polarity_flip(step.masked, " ".join(clean)) is None
+                if (
+                    len(stated_here) * 5 >= len(need) * 3
+                    and (polarity_flip(step.masked, " ".join(clean)) is None)
+                ) or (
+                    # (Or the step is matched to a clause without a negator, and the
+                    # negating clauses share none of its words: "From then on we have 30
+                    # days to put it right, and if we can't, you're able to end your
+                    # contract with no early termination fee" for "We then have 30 days
+                    # to fix the problem".)
+                    seg.kind == "clause"
+                    and not NEGATORS & set(tokens(seg.masked))
+                    and not any(
+                        same_word(w, x, p)
+                        for u in negating
+                        for x in content(tokens(u))
+                        for w in need
+                    )
+                    and polarity_flip(step.masked, seg.masked) is None
                 ):
                     flip = None
         if flip is None and seg.kind != "window":
@@ -1767,6 +1804,10 @@ class StepVerifier:
                 or (stated_q and any(w in ws and said_bounds & ws for ws in _BOUND_WAYS.values()))
                 or (verb_free and w in COMMON_VERBS)
                 or (no_cost and w in COST_FREE_WORDS)
+                # ("free of charge once" / "one date change is free": a term that says
+                # nothing is charged keeps its cost word, and "once" is one.)
+                or (no_cost and w in COST_WORDS and bool(set(term_words) & COST_FREE_WORDS))
+                or (w == "once" and bool({"one", "1", "single"} & set(gw)))
                 or (priced and w in COST_WORDS)
                 or _kept_in_other_words(w, keys, gw, sentence_words, term_numbers)
                 or any(same_word(w, a, _NO_STEM) for a in answer_words)
@@ -2528,6 +2569,15 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "")
     return False
 
 
+# A condition that negates what the clause before it said, with nothing after its verb,
+# inside a sentence: "..., and if we can't,", "...; if not,". (Not one that opens a
+# sentence, "If not, do not launch it.", which may turn the step's own "If it does".)
+_ELLIPTIC_IF_NOT = re.compile(
+    r"(?:[,;]\s*|\b(?:and|or|but)\s+)(?:if|unless)\s+(?:(?:we|you|they|it|he|she|i|that)\s+"
+    r"(?:can't|can’t|cannot|can not|don't|don’t|do not|doesn't|does not|won't|will not|"
+    r"isn't|is not|aren't|are not|didn't|did not)|not)\s*(?=[,;.:)!?]|$)",
+    re.IGNORECASE,
+)
 # Which way a bound on a number points: written before it ("at most 20 kg", "over 60")
 # or after it ("18 or over", "14 days or more"; "14+" reads "14 or more").
 _UPPER_BEFORE = tuple(

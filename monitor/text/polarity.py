@@ -831,6 +831,8 @@ def _negations(
             and ws[i + 1 : i + 2] == ["to"]
             and ws[i + 2 : i + 3]
             and (ws[i + 2] not in _FREE_TO_COST_VERBS)
+            # ("It's free to move while in contract" is the cost: "it" stands for moving.)
+            and not (ws[i - 1 : i] in (["it's"], ["it’s"]) or ws[max(0, i - 2) : i] == ["it", "is"])
         ):
             # "Free to leave", "free to choose": a permission (as "can"), no cost denied.
             continue

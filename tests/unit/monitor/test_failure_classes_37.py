@@ -29,6 +29,13 @@ on hand-written cases from invented domains (none is a bench seed).
 10. An amount put on what the step says is free ("moved free of charge" -> "move a
     check-up for £15") went unseen: neither a flip (a cost is no negation) nor a
     quantity changed (the step states none).
+11. A condition that points back ("..., and if we can't, you're able to end your
+    contract") negated the step its clause states ("We then have 30 days to fix the
+    problem").
+12. A sentence that holds a declared step and little else ("Booking RM60251 can be moved
+    ... free of charge once, if you ask ...") was checked again as an optional step of
+    its own, so a list heading ("here's how date changes work for RM40077:") read as
+    that step altered; and "one date change is free" did not keep "free of charge once".
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import pytest
 from monitor.judges.base import JudgeRequest, JudgeResult
 from monitor.judges.structural import StructuralJudge
 from monitor.schemas import GoldenItem, Trace
+from monitor.steps import reference_steps
 from monitor.text.quantities import quantities
 from tests.conftest import ACCEPTED
 from tests.unit.monitor.test_failure_classes_35 import _check
@@ -394,3 +402,98 @@ CHARGE_ADDED = [
 @pytest.mark.parametrize(("step", "kept", "changed"), CHARGE_ADDED)
 def test_an_amount_on_what_is_free(step: str, kept: list[str], changed: list[str]) -> None:
     _check(step, kept, changed)
+
+
+# A broadband provider, a plumber, a tutoring service.
+IF_NOT_BACK = [
+    (
+        "We then have 30 days to fix the problem.",
+        [
+            "From then on we have 30 days to put it right, and if we can't, you're able to "
+            "end your contract early with no early termination fee to pay."
+        ],
+        [
+            "From then on we don't have 30 days to put it right, and if we can't, you're "
+            "able to end your contract early."
+        ],
+    ),
+    (
+        "The plumber will try to repair the boiler on the first visit.",
+        [
+            "On the first visit the plumber tries to repair the boiler, and if they can't, "
+            "they order the part."
+        ],
+        [
+            "The plumber won't try to repair the boiler on the first visit, and if not, they "
+            "order the part."
+        ],
+    ),
+    (
+        "Your tutor replies to messages within 2 days.",
+        ["Messages get a reply from your tutor within 2 days, and if not, email the office."],
+        ["Your tutor never replies to messages within 2 days."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), IF_NOT_BACK)
+def test_a_condition_that_points_back_negates_nothing(
+    step: str, kept: list[str], changed: list[str]
+) -> None:
+    _check(step, kept, changed)
+
+
+def _stepped(answer: str, steps: list[str]) -> GoldenItem:
+    return GoldenItem.model_validate(
+        {
+            "id": "t", "intent": "t", "agent": "a", "question": "?", "answer": answer,
+            "steps": steps,
+            "parameters": {"ref": {"value": "RM60251", "type": "alnum", "length": 7}},
+        }
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("answer", "step", "optional"),
+    [
+        # a removals firm, a clinic, a hire shop
+        (
+            "Booking RM60251 can be moved to a new date free of charge once, if you ask at "
+            "least 10 days before the move.",
+            "can be moved to a new date free of charge once, if you ask at least 10 days "
+            "before the move.",
+            [],
+        ),
+        (
+            "For RM60251, bring your photo ID and arrive 10 minutes early.",
+            "bring your photo ID and arrive 10 minutes early.",
+            [],
+        ),
+        (
+            "If the tent comes back wet or muddy, RM60251 is charged a £20 drying fee.",
+            "RM60251 is charged a £20 drying fee.",
+            ["If the tent comes back wet or muddy, RM60251 is charged a £20 drying fee."],
+        ),
+    ],
+)
+def test_a_sentence_around_a_declared_step_is_no_second_step(
+    answer: str, step: str, optional: list[str]
+) -> None:
+    steps = reference_steps(_stepped(answer, [step]))
+    assert [s.text for s in steps if not s.required] == optional
+
+
+def test_once_is_kept_by_one() -> None:
+    step = (
+        "It can be moved to a new date free of charge once, if you ask at least 10 days "
+        "before the move."
+    )
+    _check(
+        step,
+        ["One date change is free if you request it 10 or more days before the move."],
+        [
+            "It can be moved to a new date for £40 once, if you ask at least 10 days before "
+            "the move."
+        ],
+        ("free of charge once",),
+    )
