@@ -1337,7 +1337,15 @@ class StepVerifier:
             units = _clauses(polar)
             negating = [u for u in units if NEGATORS & set(tokens(u))]
             clean = [u for u in units if u not in negating]
-            if negating and clean and all(_negates_apart(u, need, p) for u in negating):
+            # (Nor a negating clause that states a number of the step's: "... and they
+            # don't have to be 18 or older" for "... and must be at least 18 years old".)
+            numbers = {w for w in sw if _number_value(w) is not None}
+            if (
+                negating
+                and clean
+                and all(_negates_apart(u, need, p) for u in negating)
+                and not any(numbers & set(tokens(u)) for u in negating)
+            ):
                 held_words = content(tokens(" ".join(clean)))
                 stated_here = [w for w in need if any(same_word(w, x, p) for x in held_words)]
                 if (

@@ -681,6 +681,11 @@ _PROMISE = re.compile(r" (?:we|we'll|we will|our \S+) (?:ensure|ensures|make sur
 # permission; against any other text it may be one ("passengers are free to use the sun
 # deck" / "passengers must use the sun deck").
 _FREE_TO_COST_VERBS = frozenset("use enter join attend visit access download borrow".split())
+# Who may be "free to" do something: a person said right before it ("you're free to
+# leave your contract", "each guest is free to choose"; not "it's free to move", a cost,
+# nor a bullet's "- Free to cancel: until 48h before").
+_NOT_A_PERSON = (["it"], ["this"], ["that"])
+_FREE_TO_SUBJECT = frozenset("you're you’re they're they’re we're we’re are".split())
 _FREE_TO_USE = re.compile(r" free to (?=(?:" + "|".join(sorted(_FREE_TO_COST_VERBS)) + r") )")
 _FREE_OF_COST = re.compile(
     r" (?:is|are|be|being|been|it's|stays?|remains?|comes?|totally|completely|entirely) free"
@@ -830,9 +835,11 @@ def _negations(
             w == "free"
             and ws[i + 1 : i + 2] == ["to"]
             and ws[i + 2 : i + 3]
-            and (ws[i + 2] not in _FREE_TO_COST_VERBS)
-            # ("It's free to move while in contract" is the cost: "it" stands for moving.)
-            and not (ws[i - 1 : i] in (["it's"], ["it’s"]) or ws[max(0, i - 2) : i] == ["it", "is"])
+            and ws[i + 2] not in _FREE_TO_COST_VERBS
+            and (
+                (ws[i - 1 : i] and ws[i - 1] in _FREE_TO_SUBJECT)
+                or (ws[i - 1 : i] == ["is"] and ws[i - 2 : i - 1] not in _NOT_A_PERSON)
+            )
         ):
             # "Free to leave", "free to choose": a permission (as "can"), no cost denied.
             continue

@@ -274,6 +274,16 @@ NEGATION_APART = [
 ]
 
 
+NEGATION_APART.append(
+    (
+        "The driver must show a licence at the desk and must be at least 21 years old.",
+        ["At the desk the driver needs to show a licence, and they must be 21 or older."],
+        # (A negating clause that states the step's number is the step's.)
+        ["They'll need to show a licence at the desk, and they don't have to be 21 or older."],
+    )
+)
+
+
 @pytest.mark.parametrize(("step", "kept", "changed"), NEGATION_APART)
 def test_a_negation_in_a_clause_of_another_statement(
     step: str, kept: list[str], changed: list[str]
@@ -329,6 +339,27 @@ FREE_TO = [
         "Guests can choose any free room on the day.",
         ["Guests are free to choose any free room on the day."],
         ["Guests cannot choose any free room on the day."],
+    ),
+]
+
+
+# "Free to" that is the cost: free to the customer, a bullet's "Free to cancel", "it's
+# free to move".
+FREE_TO += [
+    (
+        "The inverter is replaced free of charge; call-outs for damage are charged at £120.",
+        ["The inverter is replaced free to you; call-outs for damage are charged at £120."],
+        ["The inverter is replaced at no cost to you, whereas visits for damage are not charged."],
+    ),
+    (
+        "You can cancel a lesson free of charge up to 48 hours before the start.",
+        ["- Free to cancel: until 48h before the start"],
+        ["- Cancelling: charged in full, even 48h before the start"],
+    ),
+    (
+        "Moving your service is free while you are in contract.",
+        ["It's free to move while you're in contract."],
+        ["Moving your service is not free while you are in contract."],
     ),
 ]
 
