@@ -1327,7 +1327,7 @@ class StepVerifier:
             one = self._stated_part(step.masked, polar, alone=True)
             if one is not None and polarity_flip(one, polar) is None:
                 flip = None
-        if flip is not None and flip == "negation" and seg.kind != "window":
+        if flip == "negation" and seg.kind != "window":
             # A negation in a clause of another statement, beside the clauses that
             # state the step without one ("our crews will not carry flammable items
             # such as paint, and you'll need to keep cash, jewellery and passports with
@@ -2597,12 +2597,12 @@ _LOWER_BEFORE = tuple(
     "heavier than|longer than|older than|higher than|wider than|taller than|exceed|exceeds|"
     "exceeding".split("|")
 )
-# Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
-# months").
 # A number said as an age ("aged 18 or over", "ages 5 and under").
 _AGED_N = re.compile(r"\b(?:aged?|ages)\s+(\d+)\b", re.IGNORECASE)
 # An age group: "under-12s", "over 65s".
 _AGE_GROUP = re.compile(r"(?<!\d)\d+s\b")  # (from a number's first digit: linear)
+# Verbs whose "over" is a particle, not a bound ("carry over 3 days", "spread it over 12
+# months").
 _OVER_VERBS = frozenset(
     """carry carries carried roll rolls rolled spread spreads hand hands handed take takes
     taken turn turns turned move moves moved switch cross paid pay split it them times

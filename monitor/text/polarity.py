@@ -1284,7 +1284,8 @@ def anaphoric_after(step: list[str], answer: list[str]) -> bool:
 
     def around(ws: list[str]) -> tuple[list[str], list[str]]:
         i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
-        return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[i + 2 : i + 2 + _ORDER_SPAN])
+        k = i + 2 if ws[i + 1 : i + 2] and ws[i + 1] in _BACK_POINTERS else i + 1
+        return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[k : k + _ORDER_SPAN])
 
     def shares(xs: list[str], ys: list[str]) -> bool:
         return any(same_word(x, y, 4) for x in xs for y in ys)
