@@ -1327,47 +1327,6 @@ class StepVerifier:
             one = self._stated_part(step.masked, polar, alone=True)
             if one is not None and polarity_flip(one, polar) is None:
                 flip = None
-        if flip == "negation" and seg.kind != "window":
-            # A negation in a clause of another statement, beside the clauses that
-            # state the step without one ("our crews will not carry flammable items
-            # such as paint, and you'll need to keep cash, jewellery and passports with
-            # you personally" for "Cash, jewellery and passports must be carried by
-            # you personally"): the step is read from its own clauses.
-            need = [w for w in content(sw) if not _quantity_word(w)]
-            units = _clauses(polar)
-            negating = [u for u in units if NEGATORS & set(tokens(u))]
-            clean = [u for u in units if u not in negating]
-            # (Nor a negating clause that states a number of the step's: "... and they
-            # don't have to be 18 or older" for "... and must be at least 18 years old".)
-            numbers = {w for w in sw if _number_value(w) is not None}
-            if (
-                negating
-                and clean
-                and all(_negates_apart(u, need, p) for u in negating)
-                and not any(numbers & set(tokens(u)) for u in negating)
-            ):
-                held_words = content(tokens(" ".join(clean)))
-                stated_here = [w for w in need if any(same_word(w, x, p) for x in held_words)]
-                if (
-                    len(stated_here) * 5 >= len(need) * 3
-                    and (polarity_flip(step.masked, " ".join(clean)) is None)
-                ) or (
-                    # (Or the step is matched to a clause without a negator, and the
-                    # negating clauses share none of its words: "From then on we have 30
-                    # days to put it right, and if we can't, you're able to end your
-                    # contract with no early termination fee" for "We then have 30 days
-                    # to fix the problem".)
-                    seg.kind == "clause"
-                    and not NEGATORS & set(tokens(seg.masked))
-                    and not any(
-                        same_word(w, x, p)
-                        for u in negating
-                        for x in content(tokens(u))
-                        for w in need
-                    )
-                    and polarity_flip(step.masked, seg.masked) is None
-                ):
-                    flip = None
         if flip is None and seg.kind != "window":
             # A negation in another clause of the sentence that says nothing of the step
             # does not cancel the step's own ("socks and bare feet are permitted on the
@@ -1604,10 +1563,6 @@ class StepVerifier:
                         f"quantity changed in place: {_changed(old_q, new_q_here)}",
                         True,
                     )
-        raw = next((text for at, _, text in al.sentences if at == seg.at), seg.text)
-        charged = _charge_added(step, raw, al.values) if flip in (None, "negation") else None
-        if charged:
-            return "altered", f"charge added: free -> {charged}", False
         turned = _bound_reversed(step.masked, full)
         aged = frozenset(_AGED_N.findall(step.masked))
         if not turned and aged and _AGED_N.search(full):
@@ -2200,26 +2155,6 @@ def _nothing_charged(ws: list[str]) -> bool:
     charge", "complimentary", "no fee")."""
     padded = plain_bounds(" " + " ".join(ws) + " ")
     return any(w in COST_FREE_WORDS for w in padded.split()) or bool(_NO_COST.search(padded))
-
-
-def _charge_added(step: RefStep, full: str, values: Sequence[str]) -> str | None:
-    """An amount the sentence puts on what the step says is free ("Check-ups can be
-    moved free of charge up to 24 hours before" -> "You can move a check-up for £15 up
-    to 24 hours before"), or None: the step says nothing is charged and states no
-    amount; the sentence says nothing is free, and a clause of it that shares two
-    content words with the step states an amount no entity value writes."""
-    sw = tokens(step.masked)
-    if not _says_no_cost(sw) or any(q.startswith("money:") for q in step.quantities):
-        return None
-    if _NO_COST.search(" ".join(tokens(full))) or any(w in COST_FREE_WORDS for w in tokens(full)):
-        return None
-    about = [w for w in content(sw) if w not in COST_WORDS and w not in COST_FREE_WORDS]
-    for u in _clauses(mask_known(full, values)):
-        amounts = [q for q in quantities(u) if q.startswith("money:") and not _ZERO.search(q)]
-        shared = {x for x in content(tokens(u)) if any(same_word(x, w, 4) for w in about)}
-        if amounts and len(shared) >= 2:
-            return _listed(amounts)
-    return None
 
 
 def _says_no_cost(ws: list[str]) -> bool:

@@ -31,6 +31,7 @@ KNOWN_GAPS = {
     "r10c_counted": "'not counted' -> 'discounted' (a prefix that is no negation)",
     "r10c_proving": "'not proving' -> 'improving' (a prefix that is no negation)",
     "r12c_last": "an ordinal swapped ('first' -> 'last')",
+    "r12c_compl_price": "'complimentary' swapped for a price",
     "r12c_before_from": "'before 8 am' -> 'from 8 am' beside another deadline",
     "r13p_other_unrelated": "a lost quantity with a new one of its kind in a related sentence",
     "r13c_twice_once": "'once' kept while 'twice' is added",
