@@ -1645,6 +1645,8 @@ class StepVerifier:
             # before - after that a £30 late change fee applies").
             no_cost = any(
                 _NO_COST.search(" ".join(tokens(u)))
+                # (Masked: an amount is a "<money>" slot here.)
+                and "<money>" not in u
                 and not any(q.startswith("money:") for q in quantities(u))
                 for u in _clauses(seg.sentence or seg.masked)
             )
