@@ -1440,13 +1440,7 @@ def _only_slot(
         return None
     key = (sentence.start, info.name)
     if key not in memo.about:
-        about = {w for label in info.labels for w in content(tokens(label))}
-        if item is not None and info.reference is not None and info.reference.value:
-            for ref_sentence in split_sentences(item.answer):
-                if info.reference.value in ref_sentence.text:
-                    about |= set(content(tokens(ref_sentence.text)))
-        mine = set(content(tokens(sentence.text)))
-        memo.about[key] = any(same_word(w, a, 4) for w in mine for a in about)
+        memo.about[key] = _about_field(sentence, info, item)
     if not memo.about[key]:
         return None
     return info.name

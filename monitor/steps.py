@@ -395,7 +395,7 @@ class RefStep:
     quantities: frozenset[str] = frozenset()  # of ``known``, canonical
 
 
-def _around_a_step(sentence: str, item: GoldenItem) -> bool:
+def _around_a_step(sentence: str, item: GoldenItem, values: Sequence[str]) -> bool:
     """Whether a sentence of the answer holds a declared step and, beside it, no more
     than two content words of its own, entity values aside ("Booking RM60251 can be
     moved ... free of charge once, if you ask at least 10 days before the move." for
@@ -407,7 +407,6 @@ def _around_a_step(sentence: str, item: GoldenItem) -> bool:
         rest = rest.replace(st.casefold().strip(), " ")
     if rest == low:
         return False
-    values = [p.value for p in item.parameters.values()]
     return len(content(tokens(mask(rest, values)))) <= 2
 
 
@@ -432,7 +431,9 @@ def reference_steps(item: GoldenItem) -> list[RefStep]:
         extra = [
             s.text
             for s in split_sentences(item.answer)
-            if s.text not in declared and s.text.strip() and not _around_a_step(s.text, item)
+            if s.text not in declared
+            and s.text.strip()
+            and not _around_a_step(s.text, item, all_values)
         ]
         steps += [step(len(steps) + k, s, False) for k, s in enumerate(extra)]
         return steps
@@ -1564,8 +1565,11 @@ class StepVerifier:
                         True,
                     )
         turned = _bound_reversed(step.masked, full)
-        aged = frozenset(_AGED_N.findall(step.masked))
-        if not turned and aged and _AGED_N.search(full):
+        if (
+            not turned
+            and _AGED_N.search(full)
+            and (aged := frozenset(_AGED_N.findall(step.masked)))
+        ):
             # An age bounds a bare number ("an adult aged 18 or over" -> "someone aged
             # 18 or under"), read where both texts say "aged".
             turned = _bound_reversed(step.masked, full, units=False, only=aged)
@@ -2801,15 +2805,15 @@ _BUSINESS_DOES = re.compile(
 def _channels(text: str) -> list[str]:
     """The ways of contact ``text`` names as the customer's to use (not those it
     denies, nor the business's own way of reaching the customer)."""
-    return [
-        name
-        for name, p in _CHANNELS.items()
-        if any(
-            not _DENIED_BEFORE.search(before) and not _BUSINESS_DOES.search(before)
-            for m in itertools.islice(p.finditer(text), 8)
-            if (before := text[max(0, m.start() - 30) : m.start()]) is not None
-        )
-    ]
+
+    def used(p: re.Pattern[str]) -> bool:
+        for m in itertools.islice(p.finditer(text), 8):
+            before = text[max(0, m.start() - 30) : m.start()]
+            if not _DENIED_BEFORE.search(before) and not _BUSINESS_DOES.search(before):
+                return True
+        return False
+
+    return [name for name, p in _CHANNELS.items() if used(p)]
 
 
 def _channel_swap(step: str, sentence: str) -> str | None:

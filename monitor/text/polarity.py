@@ -1236,25 +1236,29 @@ _ORDER_WORDS = ("before", "after")
 _ORDER_SPAN = 5
 
 
+def _order_sides(ws: list[str], past_pointer: bool = False) -> tuple[list[str], list[str]]:
+    """The content words before a text's first order word and after it (``past_pointer``:
+    after the word that points back, "after which", when there is one)."""
+    i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
+    k = i + 2 if past_pointer and ws[i + 1 : i + 2] and ws[i + 1] in _BACK_POINTERS else i + 1
+    return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[k : k + _ORDER_SPAN])
+
+
+def _share_a_word(xs: list[str], ys: list[str]) -> bool:
+    return any(same_word(x, y, 4) for x in xs for y in ys)
+
+
 def _converse(step: list[str], answer: list[str]) -> bool:
     """Whether the two sides of the texts' order words are swapped: what comes before
     "after" in the step comes after "before" in the answer and the other way round
     ("renew after the ticket has lapsed" / "let it lapse before renewing": the same
     order; with the same word on both sides, "pay before you collect" / "collect before
     you pay", a changed one), and neither side stays where it was."""
-
-    def around(ws: list[str]) -> tuple[list[str], list[str]]:
-        i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
-        return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[i + 1 : i + 1 + _ORDER_SPAN])
-
-    def shares(xs: list[str], ys: list[str]) -> bool:
-        return any(same_word(x, y, 4) for x in xs for y in ys)
-
-    (s_pre, s_post), (a_pre, a_post) = around(step), around(answer)
+    (s_pre, s_post), (a_pre, a_post) = _order_sides(step), _order_sides(answer)
     return (
-        shares(s_pre, a_post)
-        and shares(s_post, a_pre)
-        and not (shares(s_pre, a_pre) and shares(s_post, a_post))
+        _share_a_word(s_pre, a_post)
+        and _share_a_word(s_post, a_pre)
+        and not (_share_a_word(s_pre, a_pre) and _share_a_word(s_post, a_post))
     )
 
 
@@ -1281,20 +1285,11 @@ def anaphoric_after(step: list[str], answer: list[str]) -> bool:
 
     if {kind(step), kind(answer)} != {"back", "plain"}:
         return False
-
-    def around(ws: list[str]) -> tuple[list[str], list[str]]:
-        i = next(i for i, w in enumerate(ws) if w in _ORDER_WORDS)
-        k = i + 2 if ws[i + 1 : i + 2] and ws[i + 1] in _BACK_POINTERS else i + 1
-        return content(ws[max(0, i - _ORDER_SPAN) : i]), content(ws[k : k + _ORDER_SPAN])
-
-    def shares(xs: list[str], ys: list[str]) -> bool:
-        return any(same_word(x, y, 4) for x in xs for y in ys)
-
-    (s_pre, s_post), (a_pre, a_post) = around(step), around(answer)
+    (s_pre, s_post), (a_pre, a_post) = _order_sides(step, True), _order_sides(answer, True)
     return (
-        (shares(s_pre, a_pre) or shares(s_post, a_post))
-        and not shares(s_pre, a_post)
-        and not shares(s_post, a_pre)
+        (_share_a_word(s_pre, a_pre) or _share_a_word(s_post, a_post))
+        and not _share_a_word(s_pre, a_post)
+        and not _share_a_word(s_post, a_pre)
     )
 
 
