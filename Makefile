@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka perf-gate perf-startup samples clean
+.PHONY: docs cli-docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka perf-gate perf-startup samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -73,6 +73,10 @@ test-fast: unit
 ## The documentation site; --strict: a broken link or a missing page fails.
 docs: $(STAMP)
 	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
+
+## The command reference's help text, written into docs/cli.md from the parser.
+cli-docs: $(STAMP)
+	$(BIN)/python docs/hooks/cli.py
 
 format: $(STAMP)
 	$(BIN)/ruff format .

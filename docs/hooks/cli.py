@@ -1,9 +1,15 @@
 """MkDocs hook: the command reference comes from the parser itself.
 
-A marker ``<!-- cli: run -->`` in a page is replaced by ``cargo-monitor run --help`` as
-the installed parser prints it (``<!-- cli: bench run -->`` for a subcommand's own
+A marker ``<!-- cli: run -->`` in a page stands for ``cargo-monitor run --help`` as the
+installed parser prints it (``<!-- cli: bench run -->`` for a subcommand's own
 subcommand), so the documented flags, groups and defaults are the code's. An unknown
 command fails the build.
+
+The page also carries that help as a plain text block after its marker, up to
+``<!-- /cli -->``, so that it reads whole as plain Markdown (on GitHub, in an editor).
+At build time the block is replaced with the parser's help again, so the site is never
+stale; ``python docs/hooks/cli.py`` writes the blocks into the page, and a unit test
+fails when the committed page and the parser disagree.
 """
 
 from __future__ import annotations
@@ -12,9 +18,14 @@ import argparse
 import html
 import os
 import re
+import sys
+from pathlib import Path
 from typing import Any
 
-_MARKER = re.compile(r"<!--\s*cli:\s*([a-z][a-z -]*?)\s*-->")
+_MARKER = re.compile(
+    r"<!--\s*cli:\s*([a-z][a-z -]*?)\s*-->(?:\n+```text\n.*?```\n<!-- /cli -->)?", re.DOTALL
+)
+PAGE = Path(__file__).resolve().parents[1] / "cli.md"
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
@@ -25,7 +36,8 @@ def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentP
     raise ValueError(f"cli marker names an unknown command {name!r}")
 
 
-def _help_block(words: str) -> str:
+def help_text(words: str) -> str:
+    """``cargo-monitor WORDS --help`` as the parser prints it, at a fixed width."""
     from pipelines.cli import build_parser
 
     # A fixed width, so that the page does not depend on the terminal of whoever built it.
@@ -33,10 +45,38 @@ def _help_block(words: str) -> str:
     parser = build_parser()
     for word in words.split():
         parser = _subparser(parser, word)
-    text = parser.format_help()
-    return f'<pre><code class="language-text">{html.escape(text)}</code></pre>'
+    return parser.format_help()
+
+
+def portable(text: str) -> str:
+    """Help text without this machine's paths: the home folder as ``~``, the package's
+    own files relative to the repository (``monitor/data/samples/traffic.jsonl``)."""
+    import monitor
+
+    root = Path(monitor.__file__).resolve().parents[1]
+    return text.replace(f"{root}{os.sep}", "").replace(str(Path.home()), "~")
+
+
+def with_help(markdown: str) -> str:
+    """The page with each marker followed by its command's help as a text block."""
+
+    def block(m: re.Match[str]) -> str:
+        text = portable(help_text(m.group(1)))
+        return f"<!-- cli: {m.group(1)} -->\n\n```text\n{text}```\n<!-- /cli -->"
+
+    return _MARKER.sub(block, markdown)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """Replace every cli marker in the page with that command's generated help."""
-    return _MARKER.sub(lambda m: _help_block(m.group(1)), markdown)
+    """Replace every cli marker (and the block it carries) with the generated help."""
+
+    def block(m: re.Match[str]) -> str:
+        text = html.escape(help_text(m.group(1)))
+        return f'<pre><code class="language-text">{text}</code></pre>'
+
+    return _MARKER.sub(block, markdown)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(PAGE.parents[1]))
+    PAGE.write_text(with_help(PAGE.read_text(encoding="utf-8")), encoding="utf-8")
