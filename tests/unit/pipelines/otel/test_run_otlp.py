@@ -412,7 +412,7 @@ def test_otlp_http_names_a_connection_error_at_once(caplog: pytest.LogCaptureFix
     async def go() -> OtlpHttpLogs:
         http = OtlpHttpLogs(f"http://127.0.0.1:{free_port()}", max_retries=3, backoff_s=5.0)
         http.submit(_records())
-        await http.aclose(drain_s=0.5)
+        await http.aclose(drain_s=2.0)
         return http
 
     with caplog.at_level("WARNING", logger="cargo.otel"):
