@@ -60,6 +60,9 @@ _LABEL_VALUE = re.compile(
     r"(?=\s*(?:[.;\n]\s|[.;\n]?$))"
 )
 LABEL_WINDOW = 40
+# A label that opens a numbered list on the next line ("Steps:\n1. Log in ..."): the
+# item's number is no value of it.
+_LIST_START = re.compile(r"\s*:[ \t]*\r?\n\s*\d{1,2}[.)]\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1007,6 +1010,8 @@ def extract_candidates(
             or len(words(value)) > 6
         ):
             continue
+        if _LIST_START.match(answer, m.end("label")):
+            continue  # "Here is what to do:\n1. Call us ...": a list's first number
         fld = _match_field_by_label(label, fields)
         like = fields[fld].observed if fld is not None else None
         if (

@@ -352,7 +352,13 @@ def answer_segments(answer: str, values: Sequence[str]) -> list[Segment]:
     return segs
 
 
-def _anchors(score: np.ndarray, segs: list[Segment], share_penalty: float) -> list[int | None]:
+def _anchors(
+    score: np.ndarray,
+    segs: list[Segment],
+    share_penalty: float,
+    first: Sequence[bool],
+    threshold: float,
+) -> list[int | None]:
     """One answer sentence per step, by a global assignment (Hungarian, maximum total
     score) instead of each step's own best match: a step is not read from a sentence
     that merely shares a word with it when another step states that sentence and a
@@ -378,11 +384,41 @@ def _anchors(score: np.ndarray, segs: list[Segment], share_penalty: float) -> li
         clauses[i] += g.kind == "clause"
     cols = [(i, extra) for i in range(n_sent) for extra in range(max(1, clauses[i]))]
     gain = np.stack([per_sent[:, i] - (share_penalty if extra else 0.0) for i, extra in cols], 1)
-    rows, picked = linear_sum_assignment(gain, maximize=True)
     out: list[int | None] = [None] * score.shape[0]
-    for k, c in zip(rows, picked, strict=True):
-        out[int(k)] = cols[int(c)][0]
+    # The steps marked ``first`` are placed together, then the others in the places
+    # left: an exemplar sentence that states only the instance's facts ("Account
+    # 7731042 ends on 2026-04-30"), which the claims check and the procedure does not
+    # require, does not take from a declared step the one sentence that also states
+    # it ("For account 6650291 (ending 10 July 2026) you've got 30 days from the
+    # contract end date to get the router back to us"). (A step placed first where it
+    # stays under the cover threshold holds that place only until a later one scores
+    # more there.)
+    need = [k for k in range(score.shape[0]) if first[k]]
+    rest = [k for k in range(score.shape[0]) if not first[k]]
+    holder: dict[int, int] = {}  # (place -> the step placed there)
+    free = list(range(len(cols)))
+    for ks in (need, rest):
+        if not ks or not free:
+            continue
+        rows, picked = linear_sum_assignment(gain[np.ix_(ks, free)], maximize=True)
+        for r, c in zip(rows, picked, strict=True):
+            k, place = ks[int(r)], free[int(c)]
+            if place in holder:
+                if gain[k, place] <= gain[holder[place], place]:
+                    continue
+                out[holder[place]] = None
+            out[k] = cols[place][0]
+        holder = {free[int(c)]: ks[int(r)] for r, c in zip(rows, picked, strict=True)}
+        free = [
+            c for c in range(len(cols)) if holder.get(c) is None or gain[holder[c], c] < threshold
+        ]
     return out
+
+
+def _facts_only(masked: str) -> bool:
+    """Whether an exemplar sentence, its values masked, states little but the instance's
+    facts: two content words or fewer ("Account <value> ends on <date>")."""
+    return len(content(tokens(masked))) <= 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -776,7 +812,13 @@ class StepVerifier:
         owner_score = score.max(axis=0)
         eligible = score >= owner_score[None, :] - cfg.ownership_margin
         score_for_step = np.where(eligible, score, 0.0)
-        anchors = _anchors(score_for_step, segs, cfg.share_penalty)
+        anchors = _anchors(
+            score_for_step,
+            segs,
+            cfg.share_penalty,
+            [s.required or not _facts_only(s.masked) for s in steps],
+            cfg.cover_threshold,
+        )
         out: list[StepVerdict] = []
         lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
         picks = self._without_stand_ins(
@@ -1315,7 +1357,14 @@ class StepVerifier:
         # (A condition that negates what the clause before it said, "..., and if we
         # can't, ...", negates no statement of its own: read without it, so that it
         # neither flips the step nor cancels a negation the clause before has.)
-        if _ELLIPTIC_IF_NOT.search(polar) and not _ELLIPTIC_IF_NOT.search(step.masked):
+        # (Not where the step's own condition is an "unless": "if you don't" is that
+        # condition, "if you give permission, they come straight in; if you don't,
+        # they'll give you 24 hours' notice" for "Unless you give permission, ...".)
+        if (
+            _ELLIPTIC_IF_NOT.search(polar)
+            and not _ELLIPTIC_IF_NOT.search(step.masked)
+            and not _EXCEPTION_WORD.search(step.masked)
+        ):
             polar = _ELLIPTIC_IF_NOT.sub(" ", polar)
         flip = polarity_flip(step.masked, polar, elsewhere=tuple(text for _, text in others))
         if flip is not None and _zero_said_as_none(step.masked, seg.text, al.values):
@@ -1713,6 +1762,8 @@ class StepVerifier:
                     return "negated", f"declared negated term lost its negation: {term}", False
             if ORIGINAL_PAYMENT.search(term.casefold()) and paid_with(" ".join(gw)):
                 continue  # "original payment method" = "the card you paid with"
+            if _idiom_kept(term, gw):
+                continue  # "whichever comes first" = "if that's sooner"
             term_q = quantities(term)
             # The term's quantity stated in canonical form ("within 14 days" = "in the
             # next two weeks"): its unit, number and bound words are kept, however
@@ -1821,6 +1872,7 @@ class StepVerifier:
                     )
                 )
                 and not any(_abbreviates(w, x) for x in ref_words)  # "std" / "standard"
+                and w.split("'")[0] != "else"  # "another person's" -> "someone else's"
             ]
             if new:
                 return (
@@ -2521,6 +2573,7 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "")
 # A condition that negates what the clause before it said, with nothing after its verb,
 # inside a sentence: "..., and if we can't,", "...; if not,". (Not one that opens a
 # sentence, "If not, do not launch it.", which may turn the step's own "If it does".)
+_EXCEPTION_WORD = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 _ELLIPTIC_IF_NOT = re.compile(
     r"(?:[,;]\s*|\b(?:and|or|but)\s+)(?:if|unless)\s+(?:(?:we|you|they|it|he|she|i|that)\s+"
     r"(?:can't|can’t|cannot|can not|don't|don’t|do not|doesn't|does not|won't|will not|"
@@ -2640,13 +2693,18 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
             if relation & _AHEAD_WORDS and not relation & _LATER_WORDS:
                 way = (
                     "max"
-                    if _LAST_SPAN.search(said_before)
+                    if _LAST_SPAN.search(said_before) or said_before.endswith("at earliest")
                     else "min"
                     if said_before.split()[-1:] == ["by"]
                     else ""
                 )
                 if way:
                     out.setdefault(v, set()).add(way)
+            elif relation & _LATER_WORDS and said_before.endswith("at earliest"):
+                # "No earlier than 30 days after" is at least 30 days after (against
+                # "within 30 days"); "no earlier than 2 days before" at most 2 days
+                # ahead (above).
+                out.setdefault(v, set()).add("min")
             continue
         counted = False
         if units and not _has_unit(ws, i, ends[i]):
@@ -3304,6 +3362,10 @@ def _modifier_swap(
     if len(keys) < 2 or any(_quantity_word(k) for k in keys):
         return None  # a quantity's words are the quantity rule's ("15 minutes early")
     head, mods = keys[-1], keys[:-1]
+    # (A term that ends in an adverb has no head noun: "restarts automatically" ->
+    # "resumes automatically" rewords the verb, as the modal and polarity rules read.)
+    if head.endswith("ly"):
+        return None
     if any(any(same_word(m, a, _NO_STEM) for a in answer_words) for m in mods):
         return None
     # A modifier said with another word of its class or contracted ("free" /
@@ -3316,12 +3378,35 @@ def _modifier_swap(
         before = gw[i - 1]
         if (
             before not in STOPWORDS
+            # ("another person's name" -> "someone else's name")
+            and before.split("'")[0] not in _OTHER_ONE
             and content([before])
             and not _quantity_word(before)
             and _count(before, ref_words, p) == 0
         ):
             return f"{before} {w}"
     return None
+
+
+# Terms of everyday English said with other words of their own: the term, and what
+# says it in the sentence ("whichever comes first" = "..., if that's sooner" /
+# "whichever is earlier"; "at any time" = "whenever you like", "anytime").
+_TERM_IDIOMS = (
+    (
+        re.compile(r"\bwhichever (?:comes|is|happens|occurs) (?:first|sooner|earlier)\b"),
+        re.compile(r"\b(?:whichever|if) (?:\S+ ){0,3}?(?:first|sooner|earlier)\b"),
+    ),
+    (re.compile(r"\bat any time\b"), re.compile(r"\b(?:whenever|anytime|any time)\b")),
+)
+
+
+def _idiom_kept(term: str, gw: list[str]) -> bool:
+    said = " ".join(gw)
+    return any(t.search(term.casefold()) and a.search(said) for t, a in _TERM_IDIOMS)
+
+
+# Words that point to another one of the head, no kind of it.
+_OTHER_ONE = frozenset({"else", "other", "another", "own", "same"})
 
 
 @functools.lru_cache(maxsize=8192)

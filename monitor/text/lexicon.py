@@ -214,6 +214,7 @@ ANTONYM_PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("enable|enabled", "disable|disabled"),
         ("open|opened", "close|closed"),
         ("start|started", "stop|stopped"),
+        ("same", "different"),
     )
 )
 # The one-word antonyms (polarity owns them: they are never a policy swap).

@@ -485,7 +485,24 @@ def _plain(text: str) -> str:
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     if " exception " in low:
         low = _EXCEPTION_IS.sub(lambda m: " unless " if m.group(1) else " except ", low)
+    if " neither " in low or " nor " in low:
+        low = _elliptic_neither(low)
     return _LETS_YOU.sub(" you can ", low)
+
+
+# "X isn't refundable, and neither are Y" / "nor is Y": the negation of the clause
+# before, said again of one more thing, not a second negation ("X and Y are not
+# refundable"). Only a bare "be" after it (not "nor can you swap it", a negated
+# predicate of its own), and only after a negation.
+_NEITHER_IS = re.compile(r" (?:and )?(?:neither|nor) (?=(?:are|is|was|were) )")
+_A_NEGATOR = re.compile(r" (?:not|n't|no|never|cannot|none) ")
+
+
+def _elliptic_neither(low: str) -> str:
+    m = _NEITHER_IS.search(low)
+    if m is None or not _A_NEGATOR.search(low, 0, m.start() + 1):
+        return low
+    return low[: m.start()] + " and " + _elliptic_neither(low[m.end() :])
 
 
 def plain_bounds(padded: str) -> str:
@@ -2156,6 +2173,9 @@ def _without_conditional_need(padded: str) -> str:
     return _CONDITIONAL_NEED.sub(r" \1 \2 \3want to ", padded)
 
 
+_ONLY_BOUND = re.compile(r" only (within|before|by|until|till|during|after) ")
+
+
 def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     """Whether the padded texts ``ms`` (the step) and ``ma`` (the answer), negated
     modals and promises left out, turn an obligation into a permission or back;
@@ -2163,6 +2183,11 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     is on a verb whose negation the step lost."""
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
+    if oblig_a and [w for w in OBLIGATION if _has(ma, w)] == ["only"]:
+        # An "only" on the step's own time bound stresses that bound, no duty: "can be
+        # refunded within 30 days" / "allows a full refund only within 30 days".
+        bound = _ONLY_BOUND.search(ma)
+        oblig_a = bound is None or not _has(ms, bound.group(1)) or ma.count(" only ") > 1
     perm_a = any(_has(ma, w) for w in PERMISSION)
     perm_s = any(_has(ms, w) for w in PERMISSION)
     # An obligation turned into a permission the step does not word that way ("must
