@@ -2573,13 +2573,15 @@ def _bound_kept(term: str, sentence: str, seg_q: frozenset[str], step: str = "")
 # A condition that negates what the clause before it said, with nothing after its verb,
 # inside a sentence: "..., and if we can't,", "...; if not,". (Not one that opens a
 # sentence, "If not, do not launch it.", which may turn the step's own "If it does".)
-_EXCEPTION_WORD = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 _ELLIPTIC_IF_NOT = re.compile(
     r"(?:[,;]\s*|\b(?:and|or|but)\s+)(?:if|unless)\s+(?:(?:we|you|they|it|he|she|i|that)\s+"
     r"(?:can't|can’t|cannot|can not|don't|don’t|do not|doesn't|does not|won't|will not|"
     r"isn't|is not|aren't|are not|didn't|did not)|not)\s*(?=[,;.:)!?]|$)",
     re.IGNORECASE,
 )
+# A step's own exception ("unless", "except"), which a pointing-back "if you don't" may
+# say in other words.
+_EXCEPTION_WORD = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # Which way a bound on a number points: written before it ("at most 20 kg", "over 60")
 # or after it ("18 or over", "14 days or more"; "14+" reads "14 or more").
 _UPPER_BEFORE = tuple(

@@ -499,10 +499,16 @@ _A_NEGATOR = re.compile(r" (?:not|n't|no|never|cannot|none) ")
 
 
 def _elliptic_neither(low: str) -> str:
-    m = _NEITHER_IS.search(low)
-    if m is None or not _A_NEGATOR.search(low, 0, m.start() + 1):
+    first = _A_NEGATOR.search(low)
+    if first is None:
         return low
-    return low[: m.start()] + " and " + _elliptic_neither(low[m.end() :])
+    out, at = [], 0
+    # (One pass: the first negator is found once, so a hostile run of "nor is" is read
+    # in linear time, with no recursion.)
+    for m in _NEITHER_IS.finditer(low, first.start() + 1):
+        out += [low[at : m.start()], " and "]
+        at = m.end()
+    return "".join(out) + low[at:]
 
 
 def plain_bounds(padded: str) -> str:

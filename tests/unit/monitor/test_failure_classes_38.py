@@ -399,3 +399,16 @@ SAME_DIFFERENT = [
 @pytest.mark.parametrize(("step", "kept", "changed"), SAME_DIFFERENT)
 def test_same_and_different_are_antonyms(step: str, kept: list[str], changed: list[str]) -> None:
     _check(step, kept, changed)
+
+
+def test_a_long_run_of_nor_is_is_read_whole() -> None:
+    # Thousands of "nor is" after a negation, each the negation said of one more thing:
+    # all are rewritten, in one pass over the text.
+    from tests.support.liveness import finishes
+
+    code = (
+        "from monitor.text.polarity import polarity_flip\n"
+        "a = 'Gift cards are not refundable' + ', nor is this one' * 6000 + '.'\n"
+        "assert polarity_flip('Gift cards are not refundable.', a) is None\n"
+    )
+    finishes(code, 60, "reading a long run of 'nor is'")
