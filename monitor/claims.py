@@ -62,7 +62,7 @@ _LABEL_VALUE = re.compile(
 LABEL_WINDOW = 40
 # A label that opens a numbered list on the next line ("Steps:\n1. Log in ..."): the
 # item's number is no value of it.
-_LIST_START = re.compile(r"\s*:[ \t]*\r?\n\s*\d{1,2}[.)]\s")
+_LIST_START = re.compile(r"\s*:[ \t]*\r?\n\s*\d{1,2}[.)][ \t]+\S")
 
 
 @dataclass(frozen=True, slots=True)

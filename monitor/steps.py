@@ -3366,7 +3366,7 @@ def _modifier_swap(
     head, mods = keys[-1], keys[:-1]
     # (A term that ends in an adverb has no head noun: "restarts automatically" ->
     # "resumes automatically" rewords the verb, as the modal and polarity rules read.)
-    if head.endswith("ly"):
+    if _adverb(head):
         return None
     if any(any(same_word(m, a, _NO_STEM) for a in answer_words) for m in mods):
         return None
@@ -3396,15 +3396,34 @@ def _modifier_swap(
 _TERM_IDIOMS = (
     (
         re.compile(r"\bwhichever (?:comes|is|happens|occurs) (?:first|sooner|earlier)\b"),
-        re.compile(r"\b(?:whichever|if) (?:\S+ ){0,3}?(?:first|sooner|earlier)\b"),
+        re.compile(
+            r"\bwhichever (?:is |comes |happens |occurs )?(?:first|sooner|earlier)\b"
+            r"|\bif (?:that's |that is |this is |it's |it is |that comes |that happens )?"
+            r"(?:sooner|earlier)\b"
+        ),
     ),
-    (re.compile(r"\bat any time\b"), re.compile(r"\b(?:whenever|anytime|any time)\b")),
+    (
+        re.compile(r"\bat any time\b"),
+        re.compile(r"\bwhenever you (?:like|want|wish|choose|need)\b|\banytime\b|\bany time\b"),
+    ),
 )
 
 
 def _idiom_kept(term: str, gw: list[str]) -> bool:
     said = " ".join(gw)
     return any(t.search(term.casefold()) and a.search(said) for t, a in _TERM_IDIOMS)
+
+
+# Nouns that end in "ly" ("immediate family"); other words of five letters or more that
+# do are read as adverbs ("automatically", "directly").
+_LY_NOUNS = frozenset(
+    "family families supply supplies assembly assemblies monopoly anomaly butterfly rally "
+    "ally belly jelly lily bully italy july".split()
+)
+
+
+def _adverb(w: str) -> bool:
+    return w.endswith("ly") and len(w) >= 6 and w not in _LY_NOUNS
 
 
 # Words that point to another one of the head, no kind of it.

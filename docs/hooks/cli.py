@@ -36,8 +36,10 @@ def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentP
     raise ValueError(f"cli marker names an unknown command {name!r}")
 
 
-def help_text(words: str) -> str:
-    """``cargo-monitor WORDS --help`` as the parser prints it, at a fixed width."""
+def help_text(words: str, portable_paths: bool = False) -> str:
+    """``cargo-monitor WORDS --help`` as the parser prints it, at a fixed width;
+    ``portable_paths``: with this machine's paths written as :func:`portable` does,
+    before argparse wraps the lines (so that the page is the same on every machine)."""
     from pipelines.cli import build_parser
 
     # A fixed width, so that the page does not depend on the terminal of whoever built it.
@@ -45,23 +47,35 @@ def help_text(words: str) -> str:
     parser = build_parser()
     for word in words.split():
         parser = _subparser(parser, word)
+    if portable_paths:
+        for action in parser._actions:
+            if isinstance(action.help, str):
+                action.help = portable(action.help)
+            if isinstance(action.default, (str, Path)):
+                action.default = portable(str(action.default))
     return parser.format_help()
 
 
 def portable(text: str) -> str:
-    """Help text without this machine's paths: the home folder as ``~``, the package's
-    own files relative to the repository (``monitor/data/samples/traffic.jsonl``)."""
+    """Help text without this machine's paths: the model and index cache as
+    ``~/.cache/cargo-monitor`` (wherever ``XDG_CACHE_HOME`` puts it), the package's own
+    files relative to the repository (``monitor/data/samples/traffic.jsonl``), the home
+    folder as ``~``."""
     import monitor
+    from monitor.settings import default_cache_dir
 
     root = Path(monitor.__file__).resolve().parents[1]
-    return text.replace(f"{root}{os.sep}", "").replace(str(Path.home()), "~")
+    text = text.replace(str(default_cache_dir()), "~/.cache/cargo-monitor")
+    text = text.replace(f"{root}{os.sep}", "")
+    home = str(Path.home())
+    return text.replace(home, "~") if len(home) > 1 else text
 
 
 def with_help(markdown: str) -> str:
     """The page with each marker followed by its command's help as a text block."""
 
     def block(m: re.Match[str]) -> str:
-        text = portable(help_text(m.group(1)))
+        text = help_text(m.group(1), portable_paths=True)
         return f"<!-- cli: {m.group(1)} -->\n\n```text\n{text}```\n<!-- /cli -->"
 
     return _MARKER.sub(block, markdown)

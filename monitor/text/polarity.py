@@ -476,6 +476,8 @@ def _plain(text: str) -> str:
     if "free" in text.casefold():
         text = _FREE_FROM.sub(_freed_of, _X_FREE.sub(_free_of, text))
     text = _let_go_as_waived(text)
+    if "neither" in text.casefold() or "nor" in text.casefold():
+        text = _elliptic_neither(text)
     text = _NO_WORRIES.sub(r"\1", _ANSWER_NO.sub(r"\1", _ANSWER_NO_LEAD.sub(_reply_echoed, text)))
     text = _FAILURE_TO.sub("not", _ZERO_PERCENT.sub("no", _WITHOUT.sub("without", text)))
     if _COST_NOUN.search(text):  # "Cost to you: $0" (not "the balance down to $0")
@@ -485,30 +487,41 @@ def _plain(text: str) -> str:
         low = low.replace(" " + phrase + " ", " " + plain + " ")
     if " exception " in low:
         low = _EXCEPTION_IS.sub(lambda m: " unless " if m.group(1) else " except ", low)
-    if " neither " in low or " nor " in low:
-        low = _elliptic_neither(low)
     return _LETS_YOU.sub(" you can ", low)
 
 
 # "X isn't refundable, and neither are Y" / "nor is Y": the negation of the clause
 # before, said again of one more thing, not a second negation ("X and Y are not
-# refundable"). Only a bare "be" after it (not "nor can you swap it", a negated
-# predicate of its own), and only after a negation.
-_NEITHER_IS = re.compile(r" (?:and )?(?:neither|nor) (?=(?:are|is|was|were) )")
-_A_NEGATOR = re.compile(r" (?:not|n't|no|never|cannot|none) ")
+# refundable"). Read on the raw text, up to the clause's end: only a bare "be" and a noun
+# phrase after it ("neither are setup fees or SSL certificates"), not a predicate of its
+# own ("nor is the deposit refundable", "nor are drinks included", "nor can you sublet");
+# and only after a negation.
+_NEITHER_IS = re.compile(
+    r"\b(?:and\s+)?(?:neither|nor)\s+(?=(?:are|is|was|were)\s+([^,.;:!?\n]{1,80}?)\s*(?:[,.;:!?\n]|$))",
+    re.IGNORECASE,
+)
+_A_NEGATOR = re.compile(r"\b(?:not|no|never|cannot|none)\b|n't|n’t", re.IGNORECASE)
+# The last word of a predicate, not of a noun phrase: an adjective or participle ending
+# ("refundable", "included", "careful", "expensive", "available") or one of these.
+_PREDICATE_END = re.compile(r"(?:able|ible|ed|ful|ive|ent|ant|ous|less)$")
+_PREDICATE_WORDS = frozenset(
+    "free allowed open closed possible necessary due ok okay fine late valid paid".split()
+)
 
 
-def _elliptic_neither(low: str) -> str:
-    first = _A_NEGATOR.search(low)
+def _elliptic_neither(text: str) -> str:
+    first = _A_NEGATOR.search(text)
     if first is None:
-        return low
+        return text
     out, at = [], 0
-    # (One pass: the first negator is found once, so a hostile run of "nor is" is read
-    # in linear time, with no recursion.)
-    for m in _NEITHER_IS.finditer(low, first.start() + 1):
-        out += [low[at : m.start()], " and "]
+    for m in _NEITHER_IS.finditer(text, first.end()):
+        said = m.group(1).split()
+        last = said[-1].casefold() if said else ""
+        if not last or _PREDICATE_END.search(last) or last in _PREDICATE_WORDS:
+            continue  # a predicate of its own: a second negation
+        out += [text[at : m.start()], "and "]
         at = m.end()
-    return "".join(out) + low[at:]
+    return "".join(out) + text[at:]
 
 
 def plain_bounds(padded: str) -> str:
@@ -2189,7 +2202,7 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     is on a verb whose negation the step lost."""
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
     oblig_a = any(_has(ma, w) for w in OBLIGATION)
-    if oblig_a and [w for w in OBLIGATION if _has(ma, w)] == ["only"]:
+    if oblig_a and not oblig_s and [w for w in OBLIGATION if _has(ma, w)] == ["only"]:
         # An "only" on the step's own time bound stresses that bound, no duty: "can be
         # refunded within 30 days" / "allows a full refund only within 30 days".
         bound = _ONLY_BOUND.search(ma)

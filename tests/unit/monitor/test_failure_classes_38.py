@@ -402,13 +402,83 @@ def test_same_and_different_are_antonyms(step: str, kept: list[str], changed: li
 
 
 def test_a_long_run_of_nor_is_is_read_whole() -> None:
-    # Thousands of "nor is" after a negation, each the negation said of one more thing:
-    # all are rewritten, in one pass over the text.
+    # Thousands of "nor is ..." after a negation, each the negation said of one more
+    # thing: all are rewritten (one negation against the negative step, a flip against
+    # the positive one), in one pass over the text.
     from tests.support.liveness import finishes
 
     code = (
         "from monitor.text.polarity import polarity_flip\n"
         "a = 'Gift cards are not refundable' + ', nor is this one' * 6000 + '.'\n"
         "assert polarity_flip('Gift cards are not refundable.', a) is None\n"
+        "assert polarity_flip('Gift cards are refundable.', a) is not None\n"
     )
     finishes(code, 60, "reading a long run of 'nor is'")
+
+
+# A reviewer's cases: each rule above kept to its own ground.
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        # "nor is" with a predicate of its own is a second negation.
+        (
+            "Under-5s don't pay, and the deposit is refundable.",
+            "Under-5s don't pay, nor is the deposit refundable.",
+        ),
+        (
+            "Tickets can't be exchanged, and drinks are included.",
+            "Tickets can't be exchanged, and neither are drinks included.",
+        ),
+    ],
+)
+def test_nor_with_its_own_predicate_is_a_second_negation(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is not None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer"),
+    [
+        (
+            "Claims must be made within 30 days of the incident.",
+            "Claims can be made only within 30 days of the incident.",
+        ),
+        (
+            "You must return the item within 30 days.",
+            "You may return the item, but only within 30 days.",
+        ),
+    ],
+)
+def test_only_on_a_bound_is_the_steps_own_obligation(step: str, answer: str) -> None:
+    assert polarity_flip(step, answer) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "answer", "terms"),
+    [
+        (
+            "Bereavement leave covers your immediate family.",
+            "Bereavement leave covers your extended family.",
+            ("immediate family",),
+        ),
+        (
+            "You pay rent until a replacement moves in or your licence ends, whichever comes "
+            "first.",
+            "You pay rent until a replacement moves in or your licence ends, whichever is "
+            "later; if one moves in earlier you still pay.",
+            ("whichever comes first",),
+        ),
+        ("You can cancel at any time.", "You can cancel whenever we agree.", ("at any time",)),
+    ],
+)
+def test_terms_outside_the_new_readings_are_still_replaced(
+    step: str, answer: str, terms: tuple[str, ...]
+) -> None:
+    _check(step, [], [answer], terms)
+
+
+def test_a_value_on_the_line_after_its_label_is_still_read() -> None:
+    ref = item_with_params(
+        "x", "Reference 1234567.", {"ref": {"type": "digits", "value": "1234567"}}
+    )
+    got = extract_candidates("Nights:\n3.\nCheck-in is from 15:00.", ref, {})
+    assert any(c.cue == "label" and c.value == "3" for c in got), got
