@@ -70,6 +70,7 @@ from monitor.text.lexicon import (
     paid_with,
 )
 from monitor.text.polarity import (
+    HAS_EXCEPTION,
     ZERO_AMOUNT,
     anaphoric_after,
     denial_affirmed,
@@ -1363,7 +1364,7 @@ class StepVerifier:
         if (
             _ELLIPTIC_IF_NOT.search(polar)
             and not _ELLIPTIC_IF_NOT.search(step.masked)
-            and not _EXCEPTION_WORD.search(step.masked)
+            and not HAS_EXCEPTION.search(step.masked)
         ):
             polar = _ELLIPTIC_IF_NOT.sub(" ", polar)
         flip = polarity_flip(step.masked, polar, elsewhere=tuple(text for _, text in others))
@@ -2579,9 +2580,6 @@ _ELLIPTIC_IF_NOT = re.compile(
     r"isn't|is not|aren't|are not|didn't|did not)|not)\s*(?=[,;.:)!?]|$)",
     re.IGNORECASE,
 )
-# A step's own exception ("unless", "except"), which a pointing-back "if you don't" may
-# say in other words.
-_EXCEPTION_WORD = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 # Which way a bound on a number points: written before it ("at most 20 kg", "over 60")
 # or after it ("18 or over", "14 days or more"; "14+" reads "14 or more").
 _UPPER_BEFORE = tuple(
@@ -3414,7 +3412,7 @@ def _idiom_kept(term: str, gw: list[str]) -> bool:
     return any(t.search(term.casefold()) and a.search(said) for t, a in _TERM_IDIOMS)
 
 
-# Nouns that end in "ly" ("immediate family"); other words of five letters or more that
+# Nouns that end in "ly" ("immediate family"); other words of six letters or more that
 # do are read as adverbs ("automatically", "directly").
 _LY_NOUNS = frozenset(
     "family families supply supplies assembly assemblies monopoly anomaly butterfly rally "

@@ -345,7 +345,7 @@ def _denied_bound(text: str, other: str) -> str:
 
 
 # An exception beside the rule: "unless", "except".
-_HAS_EXCEPTION = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
+HAS_EXCEPTION = re.compile(r"\b(?:unless|except)\b", re.IGNORECASE)
 
 
 def _non_able(text: str, other: str) -> str:
@@ -361,7 +361,7 @@ def _non_able(text: str, other: str) -> str:
     if not _NON_ABLE.search(text):
         return text  # (most texts: nothing to rewrite, nothing more to scan)
     low = other.casefold()
-    mine, theirs = _HAS_EXCEPTION.search(text), _HAS_EXCEPTION.search(low)
+    mine, theirs = HAS_EXCEPTION.search(text), HAS_EXCEPTION.search(low)
     if (mine or theirs) and not (mine and theirs and _same_exception(text, low)):
         return text
     return _NON_ABLE.sub(
@@ -385,7 +385,7 @@ def _same_exception(text: str, other: str) -> bool:
     reasons" / "except the $20 admin fee")."""
 
     def named(t: str) -> list[str]:
-        m = _HAS_EXCEPTION.search(t)
+        m = HAS_EXCEPTION.search(t)
         # (A few words only: a long text is not tokenised to its end.)
         return (
             content(tokens(t[m.end() : m.end() + 40 * _EXCEPTION_WORDS])[:_EXCEPTION_WORDS])
@@ -2201,8 +2201,9 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     ``s``: the step as read for negations; ``same_change``: the answer's permission
     is on a verb whose negation the step lost."""
     oblig_s = any(_has(ms, w) for w in OBLIGATION)
-    oblig_a = any(_has(ma, w) for w in OBLIGATION)
-    if oblig_a and not oblig_s and [w for w in OBLIGATION if _has(ma, w)] == ["only"]:
+    obliging_a = [w for w in OBLIGATION if _has(ma, w)]
+    oblig_a = bool(obliging_a)
+    if oblig_a and not oblig_s and obliging_a == ["only"]:
         # An "only" on the step's own time bound stresses that bound, no duty: "can be
         # refunded within 30 days" / "allows a full refund only within 30 days".
         bound = _ONLY_BOUND.search(ma)
@@ -2223,12 +2224,7 @@ def _modal_flip(ms: str, ma: str, s: str, same_change: bool) -> bool:
     # A permission beside a denial is the one way left, which "only" says: "not
     # refundable in cash, although they can be exchanged for a voucher" = "no cash
     # refund, voucher only".
-    only_way = (
-        perm_s
-        and _negates(s)
-        and [w for w in OBLIGATION if _has(ma, w)] == ["only"]
-        and _only_what_permitted(ms, ma)
-    )
+    only_way = perm_s and _negates(s) and obliging_a == ["only"] and _only_what_permitted(ms, ma)
     return (oblig_s and not oblig_a and perm_a_new and not same_change) or (
         perm_s
         and not oblig_s
