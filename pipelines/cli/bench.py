@@ -1,4 +1,4 @@
-"""``cargo-monitor bench generate|gate|run``: Cargo-Bench (judge quality, not speed)."""
+"""``cargo-monitor bench generate|gate|run|diff``: Cargo-Bench (judge quality, not speed)."""
 
 from __future__ import annotations
 
@@ -220,6 +220,42 @@ def _run_run(args: argparse.Namespace) -> int:
     return bench_run(opts, settings_from_args(CargoSettings, args))
 
 
+def _register_diff(p: argparse.ArgumentParser) -> None:
+    p.add_argument("old", help="items JSONL of the earlier run ('bench run --items')")
+    p.add_argument("new", help="items JSONL of the later run, of the same instances")
+    p.add_argument(
+        "--judge",
+        action="append",
+        dest="judges",
+        help="compare only this judge's rows; repeat for several (default: all)",
+    )
+    p.add_argument(
+        "--show",
+        type=whole_at_least(0),
+        default=20,
+        help="moved items listed, broken ones first (default 20; 0 lists none)",
+    )
+    p.add_argument("--json", help="also write every moved item and the counts as JSON")
+    p.add_argument(
+        "--fail-on-broken",
+        action="store_true",
+        help="exit 1 when an item the old run judged right is judged wrong now",
+    )
+
+
+def _run_diff(args: argparse.Namespace) -> int:
+    from pipelines.reports.bench import bench_diff
+
+    return bench_diff(
+        args.old,
+        args.new,
+        judges=tuple(args.judges or ()),
+        show=args.show,
+        json_out=args.json,
+        fail_on_broken=args.fail_on_broken,
+    )
+
+
 _Sub = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 SUBCOMMANDS: dict[str, _Sub] = {
     "generate": ("generate labelled instances from seeds", _register_generate, _run_generate),
@@ -230,6 +266,12 @@ SUBCOMMANDS: dict[str, _Sub] = {
         _run_gate,
     ),
     "run": ("judge instances and report DI", _register_run, _run_run),
+    "diff": (
+        "compare two 'bench run --items' files of the same instances: the items whose "
+        "decision moved, fixed or broken, per family",
+        _register_diff,
+        _run_diff,
+    ),
 }
 
 

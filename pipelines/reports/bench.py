@@ -1,4 +1,4 @@
-"""``cargo-monitor bench generate|run``: Cargo-Bench from seeds to a Table-1 report."""
+"""``cargo-monitor bench generate|run|diff``: Cargo-Bench from seeds to a Table-1 report."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from monitor.bench.diff import ItemsDiff, Move, diff_items, read_items
 from monitor.bench.generate import BenchHeader, BenchInstance, generate, read_instances
 from monitor.bench.report import BenchReport, InstancesInfo, JudgeReport, LLMLabels, Rate
 from monitor.bench.runner import (
@@ -986,3 +987,96 @@ def figure_lines(figures: Mapping[str, str]) -> list[str]:
         title, how = FIGURE_CAPTIONS[key]
         out += ["", f"![{title}]({name})", "", f"*{title}.* {how}Paper: {PAPER_SOURCE}."]
     return out
+
+
+# --------------------------------------------------------------------------- diff
+
+DIFF_HEADERS = ["judge", "family", "compared", "right before", "right now", "fixed", "broken"]
+_KIND_ORDER = {"broken": 0, "undecided": 1, "fixed": 2}
+
+
+def _diff_rows(d: ItemsDiff) -> list[list[str]]:
+    rows = []
+    for (judge, fam), f in sorted(d.families.items()):
+        rows.append(
+            [
+                judge,
+                fam,
+                str(f.compared),
+                f"{f.right_old} ({f.right_old / f.compared:.2f})",
+                f"{f.right_new} ({f.right_new / f.compared:.2f})",
+                str(f.fixed),
+                str(f.broken) + (f" (+{f.undecided} undecided)" if f.undecided else ""),
+            ]
+        )
+    return rows
+
+
+def _decision_word(v: bool | None) -> str:
+    return "error" if v is None else ("penalised" if v else "passed")
+
+
+def _move_line(m: Move) -> str:
+    target = "penalise" if m.target_penalize else "pass"
+    why = m.new_why if m.new else m.old_why
+    return (
+        f"{m.kind:9} {m.judge} {m.id} ({m.family}, should {target}): "
+        f"{_decision_word(m.old)} -> {_decision_word(m.new)}" + (f" — {why}" if why else "")
+    )
+
+
+def bench_diff(
+    old: str,
+    new: str,
+    *,
+    judges: tuple[str, ...] = (),
+    show: int = 20,
+    json_out: str | None = None,
+    fail_on_broken: bool = False,
+) -> int:
+    """``bench diff``: the items whose decision moved between two ``--items`` runs."""
+    console = bench_console()
+    check_writable(json_out, "JSON")
+    d = diff_items(read_items(old), read_items(new), judges or None)
+    if not d.families:
+        raise ConfigError(
+            f"no item is in both {old} and {new}"
+            + (f" for judge {', '.join(judges)}" if judges else "")
+            + ": compare runs of the same instances (same seeds, --draws, --gen-seed)"
+        )
+    console.print(
+        _console_table(
+            f"bench diff — {counted(d.compared, 'item')} in both runs: "
+            f"{d.count('fixed')} fixed, {d.count('broken')} broken"
+            + (f", {d.count('undecided')} undecided" if d.count("undecided") else ""),
+            DIFF_HEADERS,
+            _diff_rows(d),
+            left=("judge", "family"),
+        )
+    )
+    if d.only_old or d.only_new:
+        console.print(
+            f"not compared: {counted(d.only_old, 'item')} only in {old}, "
+            f"{counted(d.only_new, 'item')} only in {new}"
+        )
+    moves = sorted(d.moves, key=lambda m: (_KIND_ORDER[m.kind], m.family, m.id))
+    for m in moves[:show]:
+        console.print(_move_line(m), markup=False, highlight=False)
+    if len(moves) > show > 0 or (show == 0 and moves):
+        console.print(f"… {counted(len(moves) - show, 'more moved item')} (--show, --json)")
+    if json_out:
+        payload = {
+            "old": old,
+            "new": new,
+            "compared": d.compared,
+            "only_old": d.only_old,
+            "only_new": d.only_new,
+            "families": [
+                {"judge": j, "family": fam, **dataclasses.asdict(f)}
+                for (j, fam), f in sorted(d.families.items())
+            ],
+            "moves": [{**dataclasses.asdict(m), "kind": m.kind} for m in moves],
+        }
+        write_output(json_out, json.dumps(payload, indent=2, ensure_ascii=False) + "\n", "JSON")
+        console.print(f"report: {json_out}")
+    return 1 if fail_on_broken and d.count("broken") else 0

@@ -299,3 +299,75 @@ def test_llm_conditions_give_the_papers_table_layout(tmp_path: Path) -> None:
     assert "Table 3 — rubric swap" in text
     assert "| direct | context_grounded |" in text
     assert "connection" in text  # every call failed: counted by kind, no invented rates
+
+
+def test_diff_of_two_items_runs(tmp_path: Path) -> None:
+    """``bench diff`` on the rows of a real ``bench run --items``: the same run twice
+    moves nothing; a later run whose decisions differ (here the same file with two
+    decisions turned around, one right and one wrong before) lists exactly those two,
+    broken first, and ``--fail-on-broken`` turns a break into exit status 1."""
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    old = tmp_path / "old.jsonl"
+    run = subprocess.run(
+        [
+            *CLI,
+            "run",
+            "--seeds",
+            str(seeds),
+            "--draws",
+            "2",
+            "--embedder",
+            "hashing",
+            "--bootstrap",
+            "200",
+            "--items",
+            str(old),
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr + run.stdout
+    rows = [json.loads(line) for line in old.read_text().splitlines()]
+    same = subprocess.run(
+        [*CLI, "diff", str(old), str(old), "--fail-on-broken"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert same.returncode == 0, same.stderr + same.stdout
+    assert f"{len(rows)} items in both runs: 0 fixed, 0 broken" in same.stdout
+
+    right = next(r for r in rows if r["correct"] is True)
+    wrong = next((r for r in rows if r["correct"] is False), None)
+    flipped = [right] + ([wrong] if wrong else [])
+    for r in flipped:
+        r["penalized"] = not r["penalized"]
+    new = tmp_path / "new.jsonl"
+    new.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    report = tmp_path / "diff.json"
+    moved = subprocess.run(
+        [*CLI, "diff", str(old), str(new), "--json", str(report), "--fail-on-broken"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert moved.returncode == 1, moved.stderr + moved.stdout
+    data = json.loads(report.read_text())
+    assert [(m["id"], m["kind"]) for m in data["moves"]] == [
+        (right["id"], "broken"),
+        *([(wrong["id"], "fixed")] if wrong else []),
+    ]
+    lines = [x for x in moved.stdout.splitlines() if x.startswith(("broken", "fixed"))]
+    assert lines[0].startswith(f"broken    structural {right['id']}")
+    assert len(lines) == len(flipped)
+    without = subprocess.run(
+        [*CLI, "diff", str(old), str(new)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert without.returncode == 0, without.stderr + without.stdout
