@@ -345,6 +345,17 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
     return vtype == info.type
 
 
+# A duration counted from a dated field's label: "30 days from the", "10 working days
+# after your", "two weeks of the".
+_OFFSET_FROM = re.compile(
+    r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fourteen|fifteen|twenty|thirty|sixty|ninety)[\s-]+(?:(?:full|clear|calendar|business|"
+    r"working)[\s-]+)?(?:day|week|month|year|hour)s?\s+(?:from|after|since|of|following)"
+    r"\s+(?:(?:the|your|its|their)\s+)?$",
+    re.I,
+)
+
+
 def _label_before(
     text: str, start: int, sentence: Sentence, fields: dict[str, FieldInfo], vtype: ValueType
 ) -> str | None:
@@ -356,11 +367,17 @@ def _label_before(
         if not type_fits(vtype, info):
             continue
         for label in info.labels:
-            for _, e in _find_phrase(window, label):
+            for s, e in _find_phrase(window, label):
                 gap = words(window[e:])
                 # Only connecting words may sit between label and value; another
                 # value in between ("work order 7366630777 is UJR4N") breaks the tie.
                 if len(gap) > 2 or any(any(ch.isdigit() for ch in w) for w in gap):
+                    continue
+                if gap and _OFFSET_FROM.search(
+                    text[max(0, window_start + s - 60) : window_start + s]
+                ):
+                    # "30 days from the removal date, so until April 4": the date the
+                    # offset leads to, not the removal date.
                     continue
                 cand = (len(window) - e, -len(label), info.name)
                 if best is None or cand < best:

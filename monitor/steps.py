@@ -3193,6 +3193,12 @@ def _kept_in_other_words(
         return True  # "a 5% discount" -> "5% off"
     if w in ("before", "by") and _DEADLINE.search(" ".join(gw)):
         return True  # "before 8 am" -> "no later than 8 am"
+    if w == "before" and _AHEAD.search(" ".join(gw)):
+        return True  # "before the goods arrive" -> "ahead of the goods' arrival"
+    if w in _CONTACTING and any(x in _CONTACTING for x in gw):
+        return True  # "do not contact the port" -> "please don't ring the port"
+    if any(_nominal(w, x) or _nominal(x, w) for x in all_words):
+        return True  # "before the goods arrive" -> "before their arrival"
     if w in _ORDINALS and _ORDINALS[w] in _written_ordinals(gw):
         return True  # "the first $50" -> "the 1st $50"
     if any(_abbreviates(x, w) for x in gw):
@@ -3212,6 +3218,33 @@ def _kept_in_other_words(
                 same_word(stem, x, 4) or same_word(x, stem, 4) or _one_class(stem, x) for x in gw
             )
     return False
+
+
+# "Ahead of", "prior to", "in advance of": "before" in other words.
+_AHEAD = re.compile(r"\b(?:ahead of|prior to|in advance of)\b")
+# Getting in touch, said by any of its ways: a declared "contact" is kept by "ring",
+# "email", "approach" (which way, where a step names one, is the channel rule's).
+_CONTACTING = frozenset(
+    "contact contacting contacted call calling ring ringing phone phoning email emailing "
+    "approach approaching message messaging chase chasing".split()
+)
+# The nouns made from a verb by a suffix: "arrive" / "arrival", "renew" / "renewal",
+# "deliver" / "delivery", "pay" / "payment", "confirm" / "confirmation", "cancel" /
+# "cancellation". ("-al" only after a final "e" dropped or a "w", "-y" only after
+# "-er": not "person" / "personal", "part" / "party".)
+
+
+def _nominal(verb: str, noun: str) -> bool:
+    """Whether ``noun`` is ``verb`` made a noun by a suffix (see above)."""
+    if len(verb) < 3 or not noun.startswith(verb[:2]):
+        return False
+    if verb.endswith("e") and noun in (verb[:-1] + "al", verb + "ment", verb[:-1] + "ation"):
+        return True
+    if verb.endswith("w") and noun == verb + "al":
+        return True
+    if verb.endswith("er") and noun == verb + "y":
+        return True
+    return noun in (verb + "ment", verb + "ation", verb + "lation") and len(verb) >= 3
 
 
 _ZERO = re.compile(r":0(?:\.0+)?$")

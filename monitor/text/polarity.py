@@ -232,8 +232,11 @@ _OTHERWISE = re.compile(r"\botherwise\b", re.I)
 # "per session rather than per hour" = "instead of per hour".
 # (Also a denied doing: "call the desk; do not text your handler" = "call the desk
 # rather than texting your handler".)
+# (And a second predicate of the same subject denied: "is applied to your invoice and
+# is not paid out" = "is applied to your invoice rather than paid out".)
 _CONTRAST_NOT = re.compile(
-    r"[,;]\s+(?:and\s+|but\s+)?(?:please\s+)?(?:not|do\s+not|don't|don’t|never)\s+"
+    r"(?:[,;]\s+(?:and\s+|but\s+)?(?:please\s+)?|\s+and\s+(?:is|are|will|would)\s+(?=not\b))"
+    r"(?:not|do\s+not|don't|don’t|never)\s+(?:be\s+)?"
     r"((?:[\w'-]+\s*){1,3})",
     re.I,
 )
@@ -280,6 +283,58 @@ def _contrast_as_rather(text: str, other: str) -> str:
         return m.group(0)
 
     return _CONTRAST_NOT.sub(repl, text)
+
+
+# "Free of any early repayment charge" = "without an early repayment charge": the
+# same denial of the same charge (only against a "without" before the same noun).
+_FREE_OF = re.compile(r"\bfree\s+(of|from)\s+(?:(?:any|all)\s+)?([\w'-]+)", re.I)
+_WITHOUT_NOUN = re.compile(r"\bwithout\s+(?:(?:an?|any)\s+)?([\w'-]+)", re.I)
+
+
+def _free_of_as_without(text: str, other: str) -> str:
+    """``text`` with "free of (any) X" written "without X" where ``other`` says
+    "without (a / any) X" of the same first word X."""
+    said = {m.group(1).lower() for m in _WITHOUT_NOUN.finditer(other)}
+    if not said:
+        return text
+    return _FREE_OF.sub(
+        lambda m: f"without {m.group(2)}" if m.group(2).lower() in said else m.group(0), text
+    )
+
+
+# "Keep your Direct Debit in place" / "leave it alone" = "do not cancel your Direct
+# Debit": against a denial of a verb that ends the thing, of the same thing.
+_DENIED_ENDING = re.compile(
+    r"\b(?:do\s+not|don't|don’t|never|must\s+not|should\s+not|shouldn't)\s+"
+    r"(cancel|stop|remove|close|end|delete|switch\s+off|turn\s+off)\s+"
+    r"(?:(?:your|the|this|that|any)\s+)?((?:[\w'-]+\s*){1,3})",
+    re.I,
+)
+_KEPT_AS_IS = re.compile(
+    r"\b(?:keep|leave)\s+(?:(?:your|the|this|that)\s+)?((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
+    r"(?:in\s+place|alone|active|running|going|switched\s+on|turned\s+on|as\s+it\s+is)\b",
+    re.I,
+)
+
+
+def _kept_as_not_ended(text: str, other: str) -> str:
+    """``text`` with "keep / leave X in place (alone, active, running)" written "do not
+    V X" where ``other`` says "do not V X" of a verb that ends X (cancel, stop, close,
+    remove, ...) and an X with a word in common."""
+    denied = [
+        (m.group(1), set(content(tokens(m.group(2))))) for m in _DENIED_ENDING.finditer(other)
+    ]
+    if not denied:
+        return text
+
+    def repl(m: re.Match[str]) -> str:
+        kept = set(content(tokens(m.group(1))))
+        for verb, thing in denied:
+            if any(same_word(w, x, 4) for w in kept for x in thing):
+                return f"do not {verb} {m.group(1)}"
+        return m.group(0)
+
+    return _KEPT_AS_IS.sub(repl, text)
 
 
 def _zero_as_free(m: re.Match[str]) -> str:
@@ -2873,6 +2928,8 @@ def polarity_flip(
     ``answer`` lacks may be stated instead. ``sides``: a negation against the rule said
     from the other side of its threshold is no flip (:func:`_other_side`)."""
     step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
+    step, answer = _free_of_as_without(step, answer), _free_of_as_without(answer, step)
+    step, answer = _kept_as_not_ended(step, answer), _kept_as_not_ended(answer, step)
     step, answer = (
         _HEADED_WARNING.sub(_warning_unheaded, step),
         _HEADED_WARNING.sub(_warning_unheaded, answer),
