@@ -34,7 +34,7 @@ from typing import Literal
 
 import numpy as np
 
-from monitor.claims import policy_occurrences, whole_value
+from monitor.claims import field_label_words, policy_occurrences, whole_value
 from monitor.embeddings import EmbedBatcher, Embedder
 from monitor.schemas import GoldenItem, StepVerdict
 from monitor.text import (
@@ -207,8 +207,18 @@ def _longest_first(values: Sequence[str]) -> list[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _whole_value(value: str) -> re.Pattern[str]:
-    """``value`` as a whole token, case aside."""
-    return re.compile(r"(?<![\w])" + re.escape(value) + r"(?![\w])", re.IGNORECASE)
+    """``value`` as a whole token, case aside: not a part of a longer number ("2" is
+    not in "£2,000" nor in "1.2")."""
+    return re.compile(
+        r"(?<![\w])(?<!\d[.,])" + re.escape(value) + r"(?![\w])(?![.,]\d)", re.IGNORECASE
+    )
+
+
+def _inside_number(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` is part of a longer number ("2" of "2,000", "5" of "1.5")."""
+    return (b + 1 < len(text) and text[b] in ".," and text[b + 1].isdigit()) or (
+        a >= 2 and text[a - 1] in ".," and text[a - 2].isdigit()
+    )
 
 
 class _KnownValues:
@@ -267,7 +277,11 @@ class _KnownValues:
                 m = pattern.match(text, start) if start >= last_end else None
                 if m is None or any(covered[m.start() : m.end()]):
                     continue
-                if free_edge(m.start() - 1) and free_edge(m.end()):
+                if (
+                    free_edge(m.start() - 1)
+                    and free_edge(m.end())
+                    and not _inside_number(text, m.start(), m.end())
+                ):
                     found.append((m.start(), m.end()))
                     last_end = m.end()
             for a, b in found:
@@ -595,6 +609,25 @@ class _Alignment:
     # The answer's sentences as written (unmasked): where each stands, its words, its
     # text. A part of a step may be stated in one other than the step's own.
     sentences: tuple[tuple[tuple[int, ...], list[str], str], ...] = ()
+    # The words of the context fields' names that the answer says as the field's value
+    # (see :func:`named_fields`).
+    named: frozenset[str] = frozenset()
+
+
+def named_fields(observed: Mapping[str, str], answer: str) -> frozenset[str]:
+    """The content words of the names of the context fields whose value the answer
+    states, for a value that is a name (it has a lower-case letter and no digit:
+    "Maersk", "Halcyon Invest SIPP"; not a code, a date or an amount): "Please don't
+    ring the port or Maersk" says the step's "shipping line" as the entity's own,
+    ``shippingLine: Maersk``."""
+    out: set[str] = set()
+    for name, value in observed.items():
+        v = str(value).strip()
+        if len(v) < 3 or any(ch.isdigit() for ch in v) or not any(ch.islower() for ch in v):
+            continue
+        if whole_value(v).search(answer):
+            out.update(content(tokens(field_label_words(name))))
+    return frozenset(out)
 
 
 class StepVerifier:
@@ -663,10 +696,12 @@ class StepVerifier:
         answer: str,
         observed_values: Sequence[str],
         entity_values: Sequence[str] = (),
+        observed: Mapping[str, str] | None = None,
     ) -> list[StepVerdict]:
         """Step verdicts; embeds (in the calling thread, blocking it) what the words
-        alone leave open."""
-        al = self._align(item, answer, observed_values, entity_values)
+        alone leave open. ``observed``: the context's fields by name, whose names the
+        answer may say as their values (see :func:`named_fields`)."""
+        al = self._align(item, answer, observed_values, entity_values, observed)
         if isinstance(al, list):
             return al
         return self._verdicts(al, self._embed(al.embed) if al.embed else None)
@@ -677,12 +712,13 @@ class StepVerifier:
         answer: str,
         observed_values: Sequence[str],
         entity_values: Sequence[str] = (),
+        observed: Mapping[str, str] | None = None,
     ) -> list[StepVerdict]:
         """:meth:`verify` for an event loop: the embedding runs in a worker thread, in
         one call together with that of the other verifications waiting at the same
         time (the judge calls of a batch), so that the loop is never blocked on the
         model and the model sees batches, not single answers."""
-        al = self._align(item, answer, observed_values, entity_values)
+        al = self._align(item, answer, observed_values, entity_values, observed)
         if isinstance(al, list):
             return al
         return self._verdicts(al, await self._embed_async(al.embed) if al.embed else None)
@@ -693,6 +729,7 @@ class StepVerifier:
         answer: str,
         observed_values: Sequence[str],
         entity_values: Sequence[str],
+        observed: Mapping[str, str] | None = None,
     ) -> _Alignment | list[StepVerdict]:
         """Everything before the embedding: the segments, the term-recall matrix and
         the texts to embed (none when term recall settles every step), or the final
@@ -754,6 +791,7 @@ class StepVerifier:
             embed,
             answer_q,
             tuple((g.at, tokens(g.text), g.text) for g in segs if g.kind == "sentence"),
+            named_fields(observed or {}, answer),
         )
 
     def _verdicts(self, al: _Alignment, vecs: np.ndarray | None) -> list[StepVerdict]:
@@ -860,6 +898,8 @@ class StepVerifier:
                     or (priced and w in COST_WORDS)
                     or (no_cost and (w in COST_WORDS or w in COST_FREE_WORDS or w == "extra"))
                     or any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
+                    # ("the shipping line" said as the entity's own: "Maersk")
+                    or w in al.named
                     for w in terms
                 )
                 / len(terms)
@@ -1832,6 +1872,7 @@ class StepVerifier:
                 or (priced and w in COST_WORDS)
                 or _kept_in_other_words(w, keys, gw, sentence_words, term_numbers)
                 or any(same_word(w, a, _NO_STEM) for a in answer_words)
+                or w in al.named  # "the receiving scheme" said as its name
                 for w in keys
             )
             if kept * 2 >= len(keys):
@@ -2647,6 +2688,9 @@ def _after(ws: list[str], i: int, phrases: tuple[str, ...]) -> bool:
 _AHEAD_WORDS = frozenset("before ahead advance prior beforehand notice".split())
 _LATER_WORDS = frozenset("after later".split())
 _LAST_SPAN = re.compile(r"(?:^|\s)(?:within|in|during) the (?:last|final)$")
+# A span back from now: how old something may be ("a statement dated within the last 90
+# days" is at most 90 days old, against "at least 90 days old").
+_RECENT_SPAN = re.compile(r"(?:^|\s)(?:within|in|during|over) the (?:last|past)$")
 # Bounds that point one way whatever follows (plain_bounds has written "no more than"
 # as "at most"): right before the number.
 _FIRM_BEFORE = re.compile(r"(?:^|\s)(?:at least|at most|no less than|no fewer than)$")
@@ -2727,7 +2771,12 @@ def _bounds(text: str, units: bool = True) -> Mapping[float, frozenset[str]]:
         ways = out.setdefault(v, set())
         upper_after, lower_after = _after(ws, i, _UPPER_AFTER), _after(ws, i, _LOWER_AFTER)
         after = upper_after or lower_after
-        if before.endswith(_UPPER_ENDS) or upper_after:
+        if (
+            before.endswith(_UPPER_ENDS)
+            or upper_after
+            # "dated within the last 90 days": at most 90 days old
+            or _RECENT_SPAN.search(" ".join(ws[max(0, i - 3) : i]))
+        ):
             ways.add("max")
         if (
             before.endswith(_LOWER_ENDS)
@@ -3228,6 +3277,7 @@ _CONTACTING = frozenset(
     "contact contacting contacted call calling ring ringing phone phoning email emailing "
     "approach approaching message messaging chase chasing".split()
 )
+_CONTACT_ANY_WAY = frozenset("contact contacting contacted".split())
 # The nouns made from a verb by a suffix: "arrive" / "arrival", "renew" / "renewal",
 # "deliver" / "delivery", "pay" / "payment", "confirm" / "confirmation", "cancel" /
 # "cancellation". ("-al" only after a final "e" dropped or a "w", "-y" only after
@@ -3548,6 +3598,10 @@ def _substitution(
         return None  # said again in other words ("free" -> "complimentary")
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
+    if all(w in _CONTACT_ANY_WAY for w in policy_terms(lost)) and all(
+        w in _CONTACTING for w in policy_terms(new)
+    ):
+        return None  # "do not contact the venue" -> "don't ring the venue": a way of it
     if ORIGINAL_PAYMENT.search(" ".join(a[max(0, i1 - 2) : i2 + 2])) and paid_with(" ".join(gw)):
         return None  # "original payment method" -> "the card you paid with"
     if all(w in COST_WORDS for w in lost + new):

@@ -95,7 +95,7 @@ class StructuralJudge:
     ) -> tuple[
         tuple[ClaimVerdict, ...],
         dict[str, str],
-        tuple[GoldenItem, str, list[str], list[str]] | None,
+        tuple[GoldenItem, str, list[str], list[str], dict[str, str]] | None,
     ]:
         """The claim verdicts, the live context they were read against, and the step
         verifier's arguments when the answer is an answer (not a clarification or a
@@ -121,7 +121,7 @@ class StructuralJudge:
             for c in cands
             if len(c.value.split()) <= 4 and (c.field in fields or c.type not in ("money", "text"))
         ]
-        return claims, observed, (ref, trace.answer, list(observed.values()), values)
+        return claims, observed, (ref, trace.answer, list(observed.values()), values, observed)
 
     @staticmethod
     def _verdict(c: Candidate, observed: dict[str, str], request: JudgeRequest) -> ClaimVerdict:
