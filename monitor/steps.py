@@ -131,7 +131,7 @@ class ProcedureConfig:
       term-presence rule while a false "missing" penalises a correct answer.
     * ``lexical_sure`` 0.8: recall at or above which the embedder is not asked
       (the step is plainly there), which keeps the verifier cheap.
-    * ``min_term_presence`` 0.5: at least half of the step's policy terms (its
+    * ``min_term_presence`` 0.5: at least half of the step's key words (its
       content words other than light words and common verbs) must occur somewhere
       in the answer; a paraphrase keeps what a step is about, a deleted step
       takes its terms with it even when another sentence resembles it.
@@ -910,7 +910,7 @@ class StepVerifier:
                 why = (
                     f"best {how} {best:.2f} < {cfg.cover_threshold}"
                     if best < cfg.cover_threshold
-                    else f"only {present:.0%} of the step's policy terms occur in the answer "
+                    else f"only {present:.0%} of the step's key words occur in the answer "
                     f"(< {cfg.min_term_presence:.0%})"
                 )
                 out.append(

@@ -503,7 +503,7 @@ _RULE_MAX = 100
 def rule_of(kind: str, cue: str | None) -> str:
     """The rule a penalising verdict rests on, as a short label: its kind and the
     opening words of its cue ("negated: polarity flipped (negation)", "altered:
-    declared policy term replaced", "missing: only N of the step's policy terms occur
+    declared policy term replaced", "missing: only N of the step's key words occur
     in the answer", "missing: best term recall"). The cue's templates are the judge's
     own, so the labels are few; what a cue quotes from the texts is left out."""
     text = _CUE_END.split(_CUE_NUMBER.sub("N", cue or ""), maxsplit=1)[0]

@@ -117,9 +117,13 @@ class GoldenItem(_Frozen):
 
     @model_validator(mode="after")
     def _policy_terms_in_answer(self) -> GoldenItem:
+        # (Case aside, as the steps are compared: a term may open a sentence.)
+        answer = self.answer.casefold()
         for term in self.policy_terms:
-            if not term.strip() or term not in self.answer:
-                raise ValueError(f"policy_terms: {term!r} does not occur in the answer")
+            if not term.strip() or term.casefold() not in answer:
+                raise ValueError(
+                    f"policy_terms: {term!r} does not occur in the answer (case aside)"
+                )
         return self
 
     @model_serializer(mode="wrap")

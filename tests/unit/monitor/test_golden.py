@@ -217,3 +217,32 @@ items:
     )
     assert (params["berth"].value, params["berth"].length) == ("0123", 4)
     assert params["size"].values == ("1", "2", "3")
+
+
+def test_the_formats_page_example_is_a_valid_golden_set(tmp_path: Path) -> None:
+    page = (Path(__file__).parents[3] / "docs" / "formats.md").read_text(encoding="utf-8")
+    at = page.index("## Golden set")
+    block = page[at:].split("```yaml\n", 1)[1].split("```", 1)[0]
+    p = tmp_path / "g.yaml"
+    p.write_text(block, encoding="utf-8")
+    g = load_golden(p)
+    assert [len(i.steps) for i in g.items] == [0, 2]
+    assert g.items[1].policy_terms
+
+
+def test_a_policy_term_occurs_in_the_answer_case_aside(tmp_path: Path) -> None:
+    item = {
+        "id": "a",
+        "intent": "a",
+        "agent": "a",
+        "question": "Who handles it?",
+        "answer": "A different adviser reviews the appeal within 10 days.",
+    }
+    ok = GoldenSet.model_validate(
+        {"version": "1", "items": [{**item, "policy_terms": ["a different adviser"]}]}
+    )
+    assert ok.items[0].policy_terms == ("a different adviser",)
+    with pytest.raises(ValueError, match="'another adviser' does not occur in the answer"):
+        GoldenSet.model_validate(
+            {"version": "1", "items": [{**item, "policy_terms": ["another adviser"]}]}
+        )

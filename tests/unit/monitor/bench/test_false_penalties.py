@@ -63,8 +63,8 @@ class Scripted:
         ),
         (
             "missing",
-            "only 33% of the step's policy terms occur in the answer (< 50%)",
-            "missing: only N of the step's policy terms occur in the answer",
+            "only 33% of the step's key words occur in the answer (< 50%)",
+            "missing: only N of the step's key words occur in the answer",
         ),
         (
             "missing",
