@@ -214,11 +214,17 @@ def _whole_value(value: str) -> re.Pattern[str]:
     )
 
 
-def _inside_number(text: str, a: int, b: int) -> bool:
-    """Whether ``text[a:b]`` is part of a longer number ("2" of "2,000", "5" of "1.5")."""
-    return (b + 1 < len(text) and text[b] in ".," and text[b + 1].isdigit()) or (
-        a >= 2 and text[a - 1] in ".," and text[a - 2].isdigit()
-    )
+def _inside_number(text: str, a: int, b: int, covered: bytearray) -> bool:
+    """Whether ``text[a:b]`` is part of a longer number ("2" of "2,000", "5" of "1.5"),
+    its neighbours not masked already (as :func:`_whole_value` sees the text after
+    the longer values' substitutions)."""
+
+    def plain(i: int, chars: str) -> bool:
+        if not 0 <= i < len(text) or covered[i]:
+            return False
+        return text[i] in chars if chars else text[i].isdecimal()
+
+    return (plain(b, ".,") and plain(b + 1, "")) or (plain(a - 1, ".,") and plain(a - 2, ""))
 
 
 class _KnownValues:
@@ -280,7 +286,7 @@ class _KnownValues:
                 if (
                     free_edge(m.start() - 1)
                     and free_edge(m.end())
-                    and not _inside_number(text, m.start(), m.end())
+                    and not _inside_number(text, m.start(), m.end(), covered)
                 ):
                     found.append((m.start(), m.end()))
                     last_end = m.end()

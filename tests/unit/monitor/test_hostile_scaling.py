@@ -89,7 +89,9 @@ def _one_scan_per_value(text: str, values: Sequence[str]) -> str:
     longest first, values of one length in text order (the oracle)."""
     out = text
     for v in sorted({v for v in values if v and v.strip()}, key=lambda v: (-len(v), v)):
-        out = re.sub(r"(?<![\w])" + re.escape(v) + r"(?![\w])", "<value>", out, flags=re.IGNORECASE)
+        # (A whole token, and no part of a longer number: "2" is not in "2,000".)
+        pattern = r"(?<![\w])(?<!\d[.,])" + re.escape(v) + r"(?![\w])(?![.,]\d)"
+        out = re.sub(pattern, "<value>", out, flags=re.IGNORECASE)
     return out
 
 
