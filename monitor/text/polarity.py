@@ -311,7 +311,9 @@ _DENIED_ENDING = re.compile(
     re.I,
 )
 _KEPT_AS_IS = re.compile(
-    r"\b(?:keep|leave)\s+(?:(?:your|the|this|that)\s+)?((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
+    r"(?P<neg>\b(?:do\s+not|don't|don’t|never|must\s+not|mustn't|should\s+not|shouldn't"
+    r"|cannot|can't|can’t)\s+)?\b(?:keep|leave)\s+(?:(?:your|the|this|that)\s+)?"
+    r"(?P<thing>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
     r"(?:in\s+place|alone|active|running|going|switched\s+on|turned\s+on|as\s+it\s+is)\b",
     re.I,
 )
@@ -320,7 +322,8 @@ _KEPT_AS_IS = re.compile(
 def _kept_as_not_ended(text: str, other: str) -> str:
     """``text`` with "keep / leave X in place (alone, active, running)" written "do not
     V X" where ``other`` says "do not V X" of a verb that ends X (cancel, stop, close,
-    remove, ...) and an X with a word in common."""
+    remove, ...) and an X with a word in common; a denied keeping ("do not keep X
+    active") written "V X"."""
     denied = [
         (m.group(1), set(content(tokens(m.group(2))))) for m in _DENIED_ENDING.finditer(other)
     ]
@@ -328,10 +331,12 @@ def _kept_as_not_ended(text: str, other: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
-        kept = set(content(tokens(m.group(1))))
+        said = m.group("thing")
+        kept = set(content(tokens(said)))
         for verb, thing in denied:
             if any(same_word(w, x, 4) for w in kept for x in thing):
-                return f"do not {verb} {m.group(1)}"
+                # ("Do not keep X active" is "V X".)
+                return f"{verb} {said}" if m.group("neg") else f"do not {verb} {said}"
         return m.group(0)
 
     return _KEPT_AS_IS.sub(repl, text)

@@ -98,7 +98,10 @@ KEPT_IS_NOT_CANCELLED = [
             "Keep your standing order in place: we suspend it for you.",
             "Please leave the standing order alone, we'll suspend it for you.",
         ],
-        ["Cancel your standing order yourself; we will suspend it for you."],
+        [
+            "Cancel your standing order yourself; we will suspend it for you.",
+            "Do not keep your standing order in place; we will suspend it for you.",
+        ],
     ),
     (
         "Do not switch off the alarm panel during the test.",
