@@ -691,6 +691,10 @@ _TAIL_GROUP = {
 _GENERIC = re.compile(r"\b(?:any|every|each|all|a|an)\s+\S+\s+\S+\s*$", re.IGNORECASE)
 
 
+# Words that add an amount to another ("an additional fee of", "a further 2 guests").
+_ADDED_BEFORE = frozenset("additional extra further another separate".split())
+
+
 def _template_field(
     text: str, start: int, fields: dict[str, FieldInfo], vtype: ValueType
 ) -> tuple[str | None, bool]:
@@ -708,6 +712,20 @@ def _template_field(
     if len(matches) != 1:
         return None, False
     name, hits = matches[0]
+    if _ADDED_BEFORE & set(words(text[max(0, start - 80) : start])[-5:-2]):
+        # "an additional late fee of £10" is no "registration fee of £45": an amount
+        # added, which the reference's "fee of {fee}" only happens to end like.
+        return None, False
+    if vtype == "integer":
+        unit = words(text[start : start + 40])[1:2]
+        if (
+            unit
+            and unit[0] in _QUANTITY_UNITS
+            and not any(unit[0] in words(p) for p in fields[name].suffixes)
+        ):
+            # "she has 30 days to accept" is no "has {members} members": a span of
+            # time, where the slot has no unit.
+            return None, False
     strong = any(w != WILDCARD and w not in STOPWORDS for p in hits for w in p.split())
     lead = text[:start].rstrip()
     if not strong and lead.endswith(":"):

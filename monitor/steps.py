@@ -850,6 +850,7 @@ class StepVerifier:
             w for g, ws in zip(segs, seg_words, strict=True) if g.kind == "sentence" for w in ws
         ]
         answer_words = content(sentence_words)
+        says_paid_with = paid_with(" ".join(sentence_words))
         ref_words = ref.answer_words
         # A segment that plainly realises another step does not also cover this
         # one unless it fits this one about as well (a deleted step must not be
@@ -898,9 +899,12 @@ class StepVerifier:
             no_cost = _nothing_charged(step_words[k]) and _nothing_charged(
                 [w for at, ws, _ in al.sentences if set(at) & set(segs[j].at) for w in ws]
             )
+            # "The original payment method" present as "the card you paid with".
+            paid = says_paid_with and bool(ORIGINAL_PAYMENT.search(step.text.casefold()))
             present = (
                 sum(
-                    (q_stated and _quantity_word(w))
+                    (paid and w in _ORIGINAL_PAYMENT_WORDS)
+                    or (q_stated and _quantity_word(w))
                     or (priced and w in COST_WORDS)
                     or (no_cost and (w in COST_WORDS or w in COST_FREE_WORDS or w == "extra"))
                     or any(same_word(w, a, cfg.stem_prefix) for a in answer_words)
@@ -3286,6 +3290,7 @@ _CONTACTING = frozenset(
     "approach approaching message messaging chase chasing".split()
 )
 _CONTACT_ANY_WAY = frozenset("contact contacting contacted".split())
+_ORIGINAL_PAYMENT_WORDS = frozenset("original payment method card form means".split())
 # The nouns made from a verb by a suffix: "arrive" / "arrival", "renew" / "renewal",
 # "deliver" / "delivery", "pay" / "payment", "confirm" / "confirmation", "cancel" /
 # "cancellation". ("-al" only after a final "e" dropped or a "w", "-y" only after

@@ -364,7 +364,7 @@ ORIGINAL_PAYMENT = re.compile(
     r"\boriginal (?:payment (?:method|card)|(?:form|method|means) of payment|card)\b"
 )
 PAID_WITH = re.compile(
-    r"\b(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we) "
+    r"\b(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we|he|she|i) "
     r"(?:\w+ ){0,2}?(?:paid|pay|used|booked|bought|charged)\b"
 )
 # ... but not where it is denied or left open: "not the card you paid with", "instead
@@ -373,7 +373,8 @@ PAID_WITH = re.compile(
 PAID_WITH_DENIED = re.compile(
     r"(?:\b(?:not|n't|never|instead of|rather than|other than)"
     r"|(?<!\bto )(?<!\bonto )(?<!\bon )(?<!\binto )\b(?:whatever|whichever))"
-    r" (?:\S+ ){0,3}?(?:card|account|method|payment method)s? (?:(?:that|which) )?(?:you|they|we) "
+    r" (?:\S+ ){0,3}?(?:card|account|method|payment method)s? (?:(?:that|which) )?"
+    r"(?:you|they|we|he|she|i) "
 )
 
 

@@ -235,8 +235,11 @@ _OTHERWISE = re.compile(r"\botherwise\b", re.I)
 # (And a second predicate of the same subject denied: "is applied to your invoice and
 # is not paid out" = "is applied to your invoice rather than paid out".)
 _CONTRAST_NOT = re.compile(
-    r"(?:[,;]\s+(?:and\s+|but\s+)?(?:please\s+)?|\s+and\s+(?:is|are|will|would)\s+(?=not\b))"
-    r"(?:not|do\s+not|don't|don’t|never)\s+(?:be\s+)?"
+    r"(?:[,;]\s+(?:and\s+|but\s+)?(?:please\s+)?|\s+and\s+(?:is|are|will|would)\s+(?=not\b)"
+    # (", so you cannot X": "deducted from the payout, so you cannot pay them by card" =
+    # "deducted from the payout rather than paid by card")
+    r"|[,;]?\s+so\s+(?:you|we|they|it)\s+(?=cannot\b|can't|can’t))"
+    r"(?:not|do\s+not|don't|don’t|never|cannot|can't|can’t)\s+(?:be\s+)?"
     r"((?:[\w'-]+\s*){1,3})",
     re.I,
 )
@@ -342,6 +345,31 @@ def _kept_as_not_ended(text: str, other: str) -> str:
     return _KEPT_AS_IS.sub(repl, text)
 
 
+# A verb that keeps someone from doing a thing denies the doing: "a condition that
+# prevents you from travelling by car" = "you cannot travel by car"; "stops you
+# travelling", "bars members from entering", "keeps you from driving" (not "keeps you
+# driving").
+_KEPT_FROM = re.compile(
+    r"\b(?:prevents?|prevented|preventing|stops?|stopped|stopping|bars?|barred|keeps?|kept)"
+    r"\s+((?:you|them|him|her|us|me|patients?|members?|players?|customers?|(?:the|your)\s+[a-z]+))"
+    r"\s+(from\s+)?([a-z]+ing)\b",
+    re.IGNORECASE,
+)
+
+
+def _kept_from(m: re.Match[str]) -> str:
+    if not m.group(2) and m.group(0).casefold().startswith(("keep", "kept", "bar")):
+        return m.group(0)  # "keeps you driving" keeps the doing
+    return f"means {m.group(1)} cannot {m.group(3)}"
+
+
+# Who is meant, said by who is not, in brackets: "your club (not you) pays the fine"
+# negates no statement.
+_NOT_WHO = re.compile(
+    r"\(\s*not\s+(?:you|me|us|them|him|her|(?:the|your|our|their)\s+[a-z]+)\s*\)", re.I
+)
+
+
 def _zero_as_free(m: re.Match[str]) -> str:
     """A zero amount as "free", unless it is compared, starts a range or is what a
     balance comes to (:data:`_ZERO_COMPARED`, :data:`_ZERO_STARTS_RANGE`,
@@ -368,13 +396,13 @@ _NON_ABLE = re.compile(r"\bnon-?(?=([a-z]+(?:able|ible))\b)", re.IGNORECASE)
 _DENIED_MORE = re.compile(
     r"\b(?:can't|can’t|cannot|can not|won't|won’t|will not|don't|don’t|do not|doesn't"
     r"|doesn’t|does not|mustn't|must not|may not|shouldn't|should not)"
-    r"((?:\s+(?!(?:and|or|but|if|unless|than|more|less|fewer|no|not|never)\b)[a-z']+){1,2}?)"
-    r"\s+(more|less|fewer)\s+than\s+(\S+)(?:\s+([a-z]+))?",
+    r"((?:\s+(?!(?:and|or|but|if|unless|than|more|less|fewer|no|not|never)\b)[a-z']+){0,3}?)"
+    r"\s+(?:(more|less|fewer)\s+than|(exceed|go\s+over|go\s+beyond))\s+(\S+)(?:\s+([a-z]+))?",
     re.IGNORECASE,
 )
 # A bound said plainly right before the number ("at most 30", "up to 30", "a maximum of
 # 30"), as padded tokens (plain_bounds wrote "no more than" as "at most").
-_PLAIN_MAX = ("at most", "up to", "maximum of", "max", "maximum")
+_PLAIN_MAX = ("at most", "up to", "maximum of", "max", "maximum", "within")
 _PLAIN_MIN = ("at least", "minimum of", "min", "minimum")
 
 
@@ -390,16 +418,24 @@ def _denied_bound(text: str, other: str) -> str:
     theirs = plain_bounds(" " + " ".join(tokens(other)) + " ")
 
     def plain(m: re.Match[str]) -> str:
-        number = tokens(m.group(3))
+        verb, comparison, exceed, amount, unit = m.groups()
+        if comparison is not None and not verb.strip():
+            return m.group(0)  # ("more than" needs a verb before it; "cannot exceed" is one)
+        number = tokens(amount)
         if not number:
             return m.group(0)
-        noun = tokens(m.group(4)) if m.group(4) else []
+        noun = tokens(unit) if unit else []
         said = " ".join([number[0], *noun[:1]]) + " "
-        ways = _PLAIN_MAX if m.group(2).casefold() == "more" else _PLAIN_MIN
-        if not any(f" {w} {said}" in theirs for w in ways):
+        upper = exceed is not None or comparison.casefold() == "more"
+        ways = _PLAIN_MAX if upper else _PLAIN_MIN
+        # (Or the bound word after the amount: "60 days max", "30 minimum".)
+        after = ("max", "maximum", "at most") if upper else ("min", "minimum", "at least")
+        if not any(f" {w} {said}" in theirs for w in ways) and not any(
+            f" {said}{w} " in theirs or f" {number[0]} {w} " in theirs for w in after
+        ):
             return m.group(0)
-        way = "at most" if m.group(2).casefold() == "more" else "at least"
-        return f"{m.group(1).strip()} {way} {m.group(3)}" + (f" {m.group(4)}" if m.group(4) else "")
+        way = "at most" if upper else "at least"
+        return f"{verb.strip()} {way} {amount}" + (f" {unit}" if unit else "")
 
     return _DENIED_MORE.sub(plain, text)
 
@@ -2934,6 +2970,8 @@ def polarity_flip(
     from the other side of its threshold is no flip (:func:`_other_side`)."""
     step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
     step, answer = _free_of_as_without(step, answer), _free_of_as_without(answer, step)
+    step, answer = _KEPT_FROM.sub(_kept_from, step), _KEPT_FROM.sub(_kept_from, answer)
+    step, answer = _NOT_WHO.sub(" ", step), _NOT_WHO.sub(" ", answer)
     step, answer = _kept_as_not_ended(step, answer), _kept_as_not_ended(answer, step)
     step, answer = (
         _HEADED_WARNING.sub(_warning_unheaded, step),

@@ -1,0 +1,114 @@
+"""Strangers' golden sets, a seventh round (issue 19): misreadings found by new users'
+trials (a hospital's outpatient desk, an airline loyalty programme, a crowdfunding
+platform, an amateur sports league), on hand-written cases from invented domains (none
+is a bench seed, none is a trial's trace).
+
+1. "Prevents you from travelling" / "stops you travelling" for "you cannot travel"
+   was a flip (the denial is in the verb).
+2. "Your club (not you) pays" counted the bracketed "not" as a negation of the step.
+3. "Rather than X" against ", so you cannot X" was a flip.
+4. "Cannot exceed 60 days" against "60 days max" / "within 60 days", and "can't turn
+   out for more than one team" against "at most one team", were flips.
+5. "Has 30 days to accept" filled the count slot of "has {n} members".
+6. "An additional late fee of £10" filled the slot of "registration fee of {fee}".
+7. "The card or account he paid with" did not name the original payment method (only
+   "you", "they" and "we" paid), and a step that names it went missing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from monitor.claims import extract_candidates
+from monitor.text.polarity import polarity_flip
+from tests.conftest import item_with_params
+from tests.unit.monitor.test_failure_classes_35 import _check
+
+# A patient-transport desk, a ski lift, a sports league, a payout desk, a campaign site.
+SAID_ANOTHER_WAY = [
+    (
+        "Transport is available if a medical condition means you cannot travel by bus.",
+        [
+            "You qualify if a medical condition prevents you from travelling by bus.",
+            "You qualify if your condition stops you travelling by bus.",
+        ],
+        ["You qualify if your condition lets you travel by bus."],
+    ),
+    (
+        "The fine must be paid by the club within 14 days.",
+        ["Your club (not you) pays the fine within 14 days."],
+        ["Your club does not pay the fine within 14 days."],
+    ),
+    (
+        "Fees are deducted from the payout, so you cannot pay them separately by card.",
+        ["Fees are deducted from your payout rather than paid separately by card."],
+        ["Fees are deducted from your payout and you can pay them separately by card."],
+    ),
+    (
+        "A campaign cannot exceed 60 days, extensions included.",
+        [
+            "Campaigns run for 60 days max, extensions included.",
+            "The campaign stays within 60 days, extensions included.",
+        ],
+        ["A campaign can exceed 60 days, extensions included."],
+    ),
+    (
+        "A player may be registered with at most one team per season.",
+        ["A player can't turn out for more than one team per season."],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "kept", "changed"), SAID_ANOTHER_WAY)
+def test_said_another_way_is_no_flip(step: str, kept: list[str], changed: list[str]) -> None:
+    for answer in kept:
+        assert polarity_flip(step, answer) is None, answer
+    for answer in changed:
+        assert polarity_flip(step, answer), answer
+
+
+HOUSEHOLD = item_with_params(
+    "household",
+    "Household account 88213 has 3 members.",
+    {
+        "account": {"type": "digits", "value": "88213", "length": 5, "label": "account"},
+        "members": {"type": "integer", "value": "3", "label": "household members"},
+    },
+)
+
+
+def test_a_span_of_time_is_no_count_of_a_slot_without_a_unit() -> None:
+    ctx = {"account": "55102", "members": "4"}
+    cands = extract_candidates("Priya has 30 days to accept the invitation.", HOUSEHOLD, ctx)
+    assert not [c for c in cands if c.field == "members"], cands
+    cands = extract_candidates("Household account 55102 has 5 members.", HOUSEHOLD, ctx)
+    assert [c.value for c in cands if c.field == "members"] == ["5"]
+
+
+FEE = item_with_params(
+    "fee",
+    "Your registration fee of £45.00 is due by 2026-08-31.",
+    {"fee": {"type": "money", "value": "£45.00", "label": "registration fee"}},
+)
+
+
+def test_an_added_amount_is_no_value_of_the_fee_before_it() -> None:
+    cands = extract_candidates(
+        "After the deadline an additional late fee of £10 applies.", FEE, {"fee": "£45.00"}
+    )
+    assert not [c for c in cands if c.field == "fee" and c.cue == "template"], cands
+    cands = extract_candidates("The registration fee of £50.00 is due.", FEE, {"fee": "£45.00"})
+    assert [c.cue for c in cands if c.field == "fee"] == ["template"]
+
+
+def test_the_card_he_paid_with_is_the_original_payment_method() -> None:
+    _check(
+        "Refunds go to the original payment method within 5 days.",
+        [
+            "The money goes back to the card or account he paid with within 5 days.",
+            "It goes back to the card she used to pay within 5 days.",
+        ],
+        [],
+        ("original payment method",),
+    )
