@@ -93,6 +93,9 @@ class FieldInfo:
     reference: ParamSpec | None = None
     vocabulary: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = field(default_factory=tuple)
+    # Whether the reference says the value as an amount added ("a further instalment of
+    # {amount}"): then an answer's "further" is the field's own word.
+    added: bool = False
     suffixes: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -237,6 +240,10 @@ def build_fields(item: GoldenItem | None, observed: dict[str, str]) -> dict[str,
                 reference=spec,
                 vocabulary=tuple(spec.values or ()),
                 prefixes=_reference_prefixes(item, name, spec),
+                added=any(
+                    _ADDED_BEFORE & set(words(item.answer[max(0, m.start() - 80) : m.start()])[-5:])
+                    for m in re.finditer(_whole(spec.value), item.answer)
+                ),
                 suffixes=_reference_suffixes(item, name, spec),
             )
     for name, value in observed.items():
@@ -345,6 +352,9 @@ def type_fits(vtype: ValueType, info: FieldInfo) -> bool:
     return vtype == info.type
 
 
+# Words between a label and its value that say the value is the label's ("of", "which
+# was", "that is", "is", "was"): "30 days from your delivery date of 9 March".
+_NAMES_IT = re.compile(r"^(?:of|on|is|was|which (?:is|was)|that is|that was|i e)$")
 # A duration counted from a dated field's label: "30 days from the", "10 working days
 # after your", "two weeks of the".
 _OFFSET_FROM = re.compile(
@@ -373,8 +383,10 @@ def _label_before(
                 # value in between ("work order 7366630777 is UJR4N") breaks the tie.
                 if len(gap) > 2 or any(any(ch.isdigit() for ch in w) for w in gap):
                     continue
-                if gap and _OFFSET_FROM.search(
-                    text[max(0, window_start + s - 60) : window_start + s]
+                if (
+                    gap
+                    and not _NAMES_IT.match(" ".join(gap))
+                    and _OFFSET_FROM.search(text[max(0, window_start + s - 60) : window_start + s])
                 ):
                     # "30 days from the removal date, so until April 4": the date the
                     # offset leads to, not the removal date.
@@ -712,7 +724,9 @@ def _template_field(
     if len(matches) != 1:
         return None, False
     name, hits = matches[0]
-    if _ADDED_BEFORE & set(words(text[max(0, start - 80) : start])[-5:-2]):
+    if _ADDED_BEFORE & set(words(text[max(0, start - 80) : start])[-5:-2]) and not (
+        fields[name].added
+    ):
         # "an additional late fee of £10" is no "registration fee of £45": an amount
         # added, which the reference's "fee of {fee}" only happens to end like.
         return None, False

@@ -628,12 +628,26 @@ def named_fields(observed: Mapping[str, str], answer: str) -> frozenset[str]:
     ``shippingLine: Maersk``."""
     out: set[str] = set()
     for name, value in observed.items():
+        said = content(tokens(field_label_words(name)))
+        if not said or said[-1] not in _PARTY_NOUNS:
+            continue  # ("payment method: Visa Debit" names no party)
         v = str(value).strip()
         if len(v) < 3 or any(ch.isdigit() for ch in v) or not any(ch.islower() for ch in v):
             continue
         if whole_value(v).search(answer):
-            out.update(content(tokens(field_label_words(name))))
+            out.update(said)
     return frozenset(out)
+
+
+# The last word of a context field's name that makes its value a party's name (an
+# organisation, a person in a role): "shipping line", "receiving scheme", "landlord".
+_PARTY_NOUNS = frozenset(
+    """line scheme provider supplier carrier company insurer bank lender agent agency
+    landlord employer firm partner courier airline operator broker club school clinic
+    practice surgery hospital council office team shop store seller merchant vendor
+    contractor builder installer manufacturer retailer dealer garage hotel venue
+    organiser organizer charity fund trust network""".split()
+)
 
 
 class StepVerifier:
@@ -1926,6 +1940,7 @@ class StepVerifier:
                     )
                 )
                 and not any(_abbreviates(w, x) for x in ref_words)  # "std" / "standard"
+                and not any(x in _SAME_AS.get(w, ()) for x in keys)  # "new" / "fresh"
                 and w.split("'")[0] != "else"  # "another person's" -> "someone else's"
             ]
             if new:
@@ -2701,8 +2716,10 @@ _AHEAD_WORDS = frozenset("before ahead advance prior beforehand notice".split())
 _LATER_WORDS = frozenset("after later".split())
 _LAST_SPAN = re.compile(r"(?:^|\s)(?:within|in|during) the (?:last|final)$")
 # A span back from now: how old something may be ("a statement dated within the last 90
-# days" is at most 90 days old, against "at least 90 days old").
-_RECENT_SPAN = re.compile(r"(?:^|\s)(?:within|in|during|over) the (?:last|past)$")
+# days" is at most 90 days old, against "at least 90 days old"). Not "over / during the
+# past 3 years", which says how long a state lasted ("resident over the past 3 years" is
+# "for at least 3 years").
+_RECENT_SPAN = re.compile(r"(?:^|\s)(?:within|in) the (?:last|past)$")
 # Bounds that point one way whatever follows (plain_bounds has written "no more than"
 # as "at most"): right before the number.
 _FIRM_BEFORE = re.compile(r"(?:^|\s)(?:at least|at most|no less than|no fewer than)$")
@@ -3408,7 +3425,13 @@ def _said_again(word: str, other: str) -> bool:
         return True
     if word in _PRICE_CUT and other in _PRICE_CUT:
         return True
+    if other in _SAME_AS.get(word, ()):
+        return True  # "a new declaration" -> "a fresh declaration"
     return _abbreviates(other, word)
+
+
+# Words that say the same as another in any sentence ("new" / "fresh").
+_SAME_AS = {"new": frozenset({"fresh"}), "fresh": frozenset({"new"})}
 
 
 def _written_ordinals(ws: list[str]) -> set[str]:
@@ -3609,6 +3632,14 @@ def _substitution(
         return None
     if all(any(_said_again(x, y) for x in policy_terms(lost)) for y in policy_terms(new)):
         return None  # said again in other words ("free" -> "complimentary")
+    if all(any(y in _SAME_AS.get(x, ()) for x in lost) for y in policy_terms(new)):
+        return None  # "do not lodge a new declaration" -> "don't submit a fresh one"
+    if (
+        policy_terms(new) == ["already"]
+        and not {"yet", "still"} & set(a[i1:i2])
+        and not (NEGATORS & set(sw[max(0, i1 - 3) : i2 + 1]))
+    ):
+        return None  # "only considered once you have applied" -> "must already have applied"
     if any(w in ANTONYM_WORDS for w in lost + new):
         return None
     if all(w in _CONTACT_ANY_WAY for w in policy_terms(lost)) and all(

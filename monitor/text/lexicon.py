@@ -37,12 +37,10 @@ LIGHT_WORDS = frozenset(
     then today always usually simply first next finally again back up out off last latest
     recent previous new effect effective down away way thing things time person people case
     cases number item items note also please kindly just go able example instance because
-    due soon moment already still yet fresh""".split()
+    due soon moment""".split()
 )
 # ("Soon" and "moment" tie a statement to a time as a connective does: "as soon as the
 # new card is issued" = "the moment it is issued" = "once it is issued".)
-# ("Already", "still" and "yet" say when a state holds, not which rule: "only once you
-# have applied" = "you must already have applied"; "fresh" is "new".)
 # Common English verbs (base forms; inflections are derived below). A policy
 # swap replaces *what* (a fee, a refund, on-site repair, 24 hours), rarely the
 # verb around it; paraphrases change verbs all the time (receive/arrive,

@@ -350,24 +350,72 @@ def _kept_as_not_ended(text: str, other: str) -> str:
 # travelling", "bars members from entering", "keeps you from driving" (not "keeps you
 # driving").
 _KEPT_FROM = re.compile(
+    r"(?P<neg>\b(?:nothing|nobody|no\s+one|(?:does|do|did|will|would|wo|ca|can)\s*(?:not|n't|n’t))"
+    r"\s+)?"
     r"\b(?:prevents?|prevented|preventing|stops?|stopped|stopping|bars?|barred|keeps?|kept)"
-    r"\s+((?:you|them|him|her|us|me|patients?|members?|players?|customers?|(?:the|your)\s+[a-z]+))"
+    r"\s+((?:you|them|him|her|us|me|patients?|members?|players?|customers?|people|children"
+    r"|anyone|someone))"
     r"\s+(from\s+)?([a-z]+ing)\b",
     re.IGNORECASE,
 )
 
 
+def _kept_from_against(text: str, other: str) -> str:
+    """``text`` with "prevents / stops you (from) V-ing" written "means you cannot V"
+    (or "can V", where the stopping is denied) where ``other`` says the same verb
+    (a form of V): the rewrite meets a negation of V there; without one the stopping
+    is left as written ("an injury stops you riding for more than 3 weeks" against "off
+    riding for more than 3 weeks" is no "cannot ride")."""
+    if not _KEPT_FROM.search(text):
+        return text
+    ws = tokens(other)
+    theirs = [w for w in ws if len(w) >= 3]
+    # (The words a negator of the other text governs: "you cannot travel by bus".)
+    denied = [
+        w
+        for i, x in enumerate(ws)
+        if x in NEGATORS or x in {"n't", "unable"}
+        for w in ws[i + 1 : i + 4]
+        if len(w) >= 3
+    ]
+
+    def repl(m: re.Match[str]) -> str:
+        stem = m.group(4).casefold()[:-3]
+        said = denied if not m.group("neg") else theirs
+        if not any(same_word(stem, w, 4) or same_word(w, stem, 4) for w in said):
+            return m.group(0)
+        return _kept_from(m)
+
+    return _KEPT_FROM.sub(repl, text)
+
+
 def _kept_from(m: re.Match[str]) -> str:
-    if not m.group(2) and m.group(0).casefold().startswith(("keep", "kept", "bar")):
+    verb = m.group(0)[len(m.group("neg") or "") :].casefold()
+    if not m.group(3) and verb.startswith(("keep", "kept", "bar")):
         return m.group(0)  # "keeps you driving" keeps the doing
-    return f"means {m.group(1)} cannot {m.group(3)}"
+    # ("Nothing stops you booking" / "doesn't stop you booking": you can.)
+    return f"means {m.group(2)} {'can' if m.group('neg') else 'cannot'} {m.group(4)}"
 
 
 # Who is meant, said by who is not, in brackets: "your club (not you) pays the fine"
 # negates no statement.
 _NOT_WHO = re.compile(
-    r"\(\s*not\s+(?:you|me|us|them|him|her|(?:the|your|our|their)\s+[a-z]+)\s*\)", re.I
+    r"\(\s*not\s+((?:you|me|us|them|him|her|(?:the|your|our|their)\s+[a-z]+))\s*\)", re.I
 )
+
+
+def _not_who(text: str, other: str) -> str:
+    """``text`` without a bracketed "(not X)" whose X the other text does not name (it
+    then says who is meant, no statement); one the other text names is left, a
+    negation: "you pay the course fee (not your employer)" / "your employer pays"."""
+    theirs = set(tokens(other))
+
+    def repl(m: re.Match[str]) -> str:
+        who = [w for w in tokens(m.group(1)) if w not in ("the", "our", "their")]
+        named = who[-1:] if who[-1:] not in (["your"],) else []
+        return m.group(0) if any(w in theirs for w in named) else " "
+
+    return _NOT_WHO.sub(repl, text)
 
 
 def _zero_as_free(m: re.Match[str]) -> str:
@@ -406,6 +454,26 @@ _PLAIN_MAX = ("at most", "up to", "maximum of", "max", "maximum", "within")
 _PLAIN_MIN = ("at least", "minimum of", "min", "minimum")
 
 
+_COMPARED = (
+    r"(?:(?:more|less|fewer|longer|later)\s+than|exceeds?|exceeding|go(?:es)?\s+(?:over|beyond))"
+)
+_NEGATED_LEAD = re.compile(r"(?:\b(?:not|never|no|cannot)\b|n['’]t\b)[^,;:.!?]{0,25}$")
+
+
+def _affirms_comparison(low: str, amount: str) -> bool:
+    """Whether ``low`` (casefolded) says "more than / exceed / go over" ``amount`` with
+    no negator before it in its clause ("stays can exceed 28 nights")."""
+    # (A masked amount, "<money>", is compared as written.)
+    digits = re.sub(r"[^\d.]", "", amount).strip(".") or amount.casefold().strip(".,;:")
+    if not digits:
+        return False
+    pattern = _COMPARED + r"\s+\S{0,2}" + re.escape(digits) + r"(?!\w)"
+    return any(
+        not _NEGATED_LEAD.search(low[max(0, m.start() - 40) : m.start()])
+        for m in re.finditer(pattern, low)
+    )
+
+
 def _denied_bound(text: str, other: str) -> str:
     """``text`` with a verb denied on a comparison written as the bound it sets, without
     the negator ("we can't take more than 30 children" -> "we take at most 30
@@ -417,8 +485,12 @@ def _denied_bound(text: str, other: str) -> str:
         return text  # (most texts)
     theirs = plain_bounds(" " + " ".join(tokens(other)) + " ")
 
+    low_other = other.casefold()
+
     def plain(m: re.Match[str]) -> str:
         verb, comparison, exceed, amount, unit = m.groups()
+        if _affirms_comparison(low_other, amount):
+            return m.group(0)  # the other text says the comparison itself, a flip
         if comparison is not None and not verb.strip():
             return m.group(0)  # ("more than" needs a verb before it; "cannot exceed" is one)
         number = tokens(amount)
@@ -2970,8 +3042,8 @@ def polarity_flip(
     from the other side of its threshold is no flip (:func:`_other_side`)."""
     step, answer = _contrast_as_rather(step, answer), _contrast_as_rather(answer, step)
     step, answer = _free_of_as_without(step, answer), _free_of_as_without(answer, step)
-    step, answer = _KEPT_FROM.sub(_kept_from, step), _KEPT_FROM.sub(_kept_from, answer)
-    step, answer = _NOT_WHO.sub(" ", step), _NOT_WHO.sub(" ", answer)
+    step, answer = _kept_from_against(step, answer), _kept_from_against(answer, step)
+    step, answer = _not_who(step, answer), _not_who(answer, step)
     step, answer = _kept_as_not_ended(step, answer), _kept_as_not_ended(answer, step)
     step, answer = (
         _HEADED_WARNING.sub(_warning_unheaded, step),
