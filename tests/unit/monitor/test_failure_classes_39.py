@@ -33,6 +33,15 @@ from monitor.text.polarity import polarity_flip
 from tests.conftest import item_with_params
 from tests.unit.monitor.test_failure_classes_35 import _check
 
+
+def _flips(step: str, kept: list[str], changed: list[str]) -> None:
+    """Each of ``kept`` has the step's polarity; each of ``changed`` flips it."""
+    for answer in kept:
+        assert polarity_flip(step, answer) is None, answer
+    for answer in changed:
+        assert polarity_flip(step, answer), answer
+
+
 # A gym, a theatre, a water company.
 RATHER_THAN_AND_NOT = [
     (
@@ -55,10 +64,7 @@ RATHER_THAN_AND_NOT = [
 def test_rather_than_is_the_steps_second_predicate_denied(
     step: str, kept: list[str], changed: list[str]
 ) -> None:
-    for answer in kept:
-        assert polarity_flip(step, answer) is None, answer
-    for answer in changed:
-        assert polarity_flip(step, answer), answer
+    _flips(step, kept, changed)
 
 
 # A letting agent, a loan, a phone plan.
@@ -84,10 +90,7 @@ FREE_OF_IS_WITHOUT = [
 
 @pytest.mark.parametrize(("step", "kept", "changed"), FREE_OF_IS_WITHOUT)
 def test_free_of_any_is_without(step: str, kept: list[str], changed: list[str]) -> None:
-    for answer in kept:
-        assert polarity_flip(step, answer) is None, answer
-    for answer in changed:
-        assert polarity_flip(step, answer), answer
+    _flips(step, kept, changed)
 
 
 # A council tax office, a magazine subscription, an alarm monitoring service.
@@ -113,10 +116,7 @@ KEPT_IS_NOT_CANCELLED = [
 
 @pytest.mark.parametrize(("step", "kept", "changed"), KEPT_IS_NOT_CANCELLED)
 def test_kept_in_place_is_not_cancelled(step: str, kept: list[str], changed: list[str]) -> None:
-    for answer in kept:
-        assert polarity_flip(step, answer) is None, answer
-    for answer in changed:
-        assert polarity_flip(step, answer), answer
+    _flips(step, kept, changed)
 
 
 CLOSURE = item_with_params(
