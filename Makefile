@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 
-.PHONY: docs cli-docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka perf-gate perf-startup samples clean
+.PHONY: docs cli-docs install tools kafka-jars otel-collector otel-sample llm-model run test test-fast check format lint typecheck unit integration perf perf-kafka perf-gate perf-startup bench-heldout samples clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"'
@@ -112,6 +112,31 @@ perf-gate: $(STAMP)
 ## into imports, model load, golden index and first batch (starts a local broker).
 perf-startup: $(STAMP) kafka-jars
 	$(BIN)/python -m benchmarks.startup
+
+## Judge quality on every committed seed set: Cargo-Bench with the structural judge on
+## the public, foreign and 21 held-out sets (one `bench run --json` and `--items` each
+## under out/bench/, BENCH_JOBS at a time; about 20 minutes on 2 cores), then their
+## table (out/bench/table.md), the README's headline figures.
+BENCH_JOBS ?= 2
+HELDOUT := 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
+bench-heldout: $(STAMP)
+	mkdir -p out/bench
+	printf '%s\n' public foreign $(HELDOUT) | xargs -P $(BENCH_JOBS) -I{} sh -c '\
+	  case {} in \
+	    public) src="--instances monitor/data/bench/instances.jsonl";; \
+	    foreign) src="--seeds tests/data/foreign_seeds";; \
+	    1) src="--seeds tests/data/heldout_seeds --draws 10 --gen-seed 2027";; \
+	    *) src="--seeds tests/data/heldout{}_seeds --draws 10 --gen-seed 2027";; \
+	  esac; \
+	  $(BIN)/cargo-monitor bench run $$src --judge structural --json out/bench/{}.json \
+	    --items out/bench/{}.items.jsonl > out/bench/{}.log 2>&1 \
+	    && echo "bench {}: done" || { echo "bench {}: failed, see out/bench/{}.log"; exit 255; }'
+	$(BIN)/cargo-monitor bench table --out out/bench/table.md \
+	  "public seeds=out/bench/public.json" "8 other domains=out/bench/foreign.json" \
+	  $(foreach n,$(HELDOUT),"set $(n)=out/bench/$(n).json") \
+	  --group "sets 2–11=set 2,set 3,set 4,set 5,set 6,set 7,set 8,set 9,set 10,set 11" \
+	  --group "sets 12–21=set 12,set 13,set 14,set 15,set 16,set 17,set 18,set 19,set 20,set 21"
+	@cat out/bench/table.md
 
 samples: $(STAMP)
 	$(BIN)/cargo-monitor make-samples

@@ -1,4 +1,4 @@
-"""``cargo-monitor bench generate|gate|run|diff``: Cargo-Bench (judge quality, not speed)."""
+"""``cargo-monitor bench generate|gate|run|diff|table``: Cargo-Bench (judge quality, not speed)."""
 
 from __future__ import annotations
 
@@ -256,6 +256,33 @@ def _run_diff(args: argparse.Namespace) -> int:
     )
 
 
+def _register_table(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "reports",
+        nargs="+",
+        metavar="[LABEL=]REPORT",
+        help="'bench run --json' reports, one row each in this order (label: the file "
+        "name without .json, or LABEL=)",
+    )
+    p.add_argument(
+        "--judge", help="the judge whose figures to show (default: each report's only one)"
+    )
+    p.add_argument(
+        "--group",
+        action="append",
+        default=[],
+        metavar="NAME=LABEL,LABEL,...",
+        help="add a row with each column's range over these reports; repeat for several",
+    )
+    p.add_argument("--out", help="write the Markdown table here (default: stdout)")
+
+
+def _run_table(args: argparse.Namespace) -> int:
+    from pipelines.reports.bench import bench_table
+
+    return bench_table(args.reports, judge=args.judge, groups=args.group, out=args.out)
+
+
 _Sub = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
 SUBCOMMANDS: dict[str, _Sub] = {
     "generate": ("generate labelled instances from seeds", _register_generate, _run_generate),
@@ -271,6 +298,12 @@ SUBCOMMANDS: dict[str, _Sub] = {
         "decision moved, fixed or broken, per family",
         _register_diff,
         _run_diff,
+    ),
+    "table": (
+        "one Markdown table from 'bench run --json' reports: a row per report, a "
+        "column per family, bold where the target is met, group rows of ranges",
+        _register_table,
+        _run_table,
     ),
 }
 

@@ -1080,3 +1080,43 @@ def bench_diff(
         write_output(json_out, json.dumps(payload, indent=2, ensure_ascii=False) + "\n", "JSON")
         console.print(f"report: {json_out}")
     return 1 if fail_on_broken and d.count("broken") else 0
+
+
+def bench_table(
+    reports: Sequence[str],
+    *,
+    judge: str | None = None,
+    groups: Sequence[str] = (),
+    out: str | None = None,
+) -> int:
+    """``bench table``: one Markdown table from ``bench run --json`` reports. A report
+    is ``LABEL=PATH`` (or a path, labelled by its file name without ``.json``); a
+    group is ``NAME=LABEL,LABEL,...`` and adds a row of each column's range."""
+    from monitor.bench.table import figures, markdown, read_report
+
+    check_writable(out, "Markdown")
+    rows = []
+    for spec in reports:
+        label, sep, path = spec.partition("=")
+        if not sep:
+            label, path = Path(spec).name.removesuffix(".json"), spec
+        if not label or not path:
+            raise ConfigError(f"report {spec!r}: give LABEL=PATH or a path")
+        rows.append(figures(label, read_report(path, judge)))
+    labels = [r.label for r in rows]
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"two reports are labelled alike ({', '.join(labels)}): use LABEL=PATH")
+    parsed: dict[str, list[str]] = {}
+    for g in groups:
+        name, sep, members = g.partition("=")
+        names = [m.strip() for m in members.split(",") if m.strip()]
+        if not sep or not name.strip() or not names:
+            raise ConfigError(f"group {g!r}: give NAME=LABEL,LABEL,...")
+        parsed[name.strip()] = names
+    text = markdown(rows, parsed)
+    if out:
+        write_output(out, text, "Markdown")
+        bench_console().print(f"table: {out}")
+    else:
+        sys.stdout.write(text)
+    return 0

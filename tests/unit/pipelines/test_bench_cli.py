@@ -371,3 +371,62 @@ def test_diff_of_two_items_runs(tmp_path: Path) -> None:
         [*CLI, "diff", str(old), str(new)], capture_output=True, text=True, timeout=60, check=False
     )
     assert without.returncode == 0, without.stderr + without.stdout
+
+
+def test_table_of_real_reports(tmp_path: Path) -> None:
+    """``bench table`` on a real ``bench run --json``: its figures are the report's own
+    (P6 and DI as the run wrote them), two labelled copies make a group row, and a file
+    that is not a report is a one-line error (exit 2)."""
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    report = tmp_path / "run.json"
+    run = subprocess.run(
+        [
+            *CLI,
+            "run",
+            "--seeds",
+            str(seeds),
+            "--draws",
+            "2",
+            "--embedder",
+            "hashing",
+            "--bootstrap",
+            "200",
+            "--json",
+            str(report),
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr + run.stdout
+    s = json.loads(report.read_text())["judges"]["structural"]
+    out = tmp_path / "table.md"
+    table = subprocess.run(
+        [*CLI, "table", f"a={report}", f"b={report}", "--group", "both=a,b", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert table.returncode == 0, table.stderr + table.stdout
+    lines = out.read_text().splitlines()
+    assert [ln.split(" | ")[0] for ln in lines[3:]] == [
+        f"| a ({s['items']:,})",
+        f"| b ({s['items']:,})",
+        f"| both ({s['items']:,})",
+    ]
+    p6 = f"{s['families']['P6']['rate']:.2f}".removeprefix("0")
+    di = f"{s['di']:+.2f} [{s['di_ci'][0]:+.2f}, {s['di_ci'][1]:+.2f}]"
+    a_cells = lines[3].split(" | ")
+    assert a_cells[3].strip("*") == p6
+    assert a_cells[9].rstrip(" |").strip("*") == di
+    assert lines[3].split(" | ")[1:] == lines[4].split(" | ")[1:]
+    bad = subprocess.run(
+        [*CLI, "table", str(seeds)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert bad.returncode == 2
+    assert "not a 'bench run --json' report" in bad.stderr
