@@ -58,6 +58,7 @@ from monitor.text.lexicon import (
     COST_FREE_WORDS,
     COST_WORDS,
     DOWN_WORDS,
+    NEGATIVE_VERBS,
     NEGATORS,
     NUMBER_WORDS,
     ORIGINAL_PAYMENT,
@@ -67,6 +68,7 @@ from monitor.text.lexicon import (
     STOPWORDS,
     TERM_CLASS_WORDS,
     UP_WORDS,
+    VERB_NEGATORS,
     paid_with,
 )
 from monitor.text.polarity import (
@@ -985,8 +987,33 @@ class StepVerifier:
                 # Covered by a borderline score: perhaps a neighbour standing in for
                 # a step the answer left out.
                 settled = not step.required or best >= hi
-            turned = _modal_turned(step.text, seg.text) if status == "covered" and settled else None
-            if turned:
+            governed = (
+                _modal_object_turned(step.text, seg.text, self.config.stem_prefix)
+                if status == "covered"
+                else None
+            )
+            turned = _modal_turned(step.text, seg.text) if status == "covered" else None
+            granted = (
+                _denial_granted(step.text, seg.text, self.config.stem_prefix)
+                if status == "covered" and not governed
+                else None
+            )
+            if granted:
+                # What the step denies, said in a clause with no negation and a word
+                # that grants it ("... (VHF radio accepted too)" for "cancellations
+                # cannot be made over the VHF radio"): the denial is gone. Not settled
+                # (the grant is in other words), so a hybrid judge asks its LLM.
+                status, settled = "negated", False
+                cue = f"polarity flipped (what the step denies said as granted: '{granted}')"
+            elif governed:
+                # The modal governs the same words on both sides, in clauses that
+                # neither restrict nor negate anything else: its polarity is the step's
+                # turned ("we can take forms signed on the day" / "we cannot accept
+                # consent forms signed on the day"). Not settled: what a modal governs
+                # in a reworded sentence is open, so a hybrid judge asks its LLM.
+                status, settled = "negated", False
+                cue = f"polarity flipped (modal '{governed}' turned, what it governs kept)"
+            elif turned and settled:
                 # A modal the step affirms and the sentence denies (or the other way),
                 # with an odd number of negations between them, where the polarity
                 # rules found no flip because the denied verb is not the step's ("can
@@ -2241,6 +2268,144 @@ def _modal_turned(step: str, sentence: str) -> str | None:
             a_neg and not a_pos and b_pos and not b_neg
         ):
             return f"'{name}'"
+    return None
+
+
+# Words that restrict or condition what a modal says, so that its turned polarity may
+# be the same rule in other words ("can only be moved twice" / "cannot be moved more
+# than twice", "if it is impossible to secure, we can board it up").
+_MODAL_BALANCE = frozenset(
+    """only unless until except without impossible unable too instead rather once
+    if when whenever neither nor never nobody nothing none no longer more less than""".split()
+)
+# How many words after a modal say what it governs.
+_MODAL_REACH = 8
+
+
+def _modal_scopes(text: str, pattern: re.Pattern[str]) -> list[tuple[list[str], list[str]]]:
+    """For each clause where ``pattern`` (a modal, affirmed or denied) matches, whose
+    only negation is the modal's own (or that has none, for an affirmed modal) and
+    that has no restricting word (:data:`_MODAL_BALANCE`): the content words of the
+    clause before the modal (what it is said of) and after it, to the end of the
+    clause and at most :data:`_MODAL_REACH` tokens (what it governs)."""
+    out: list[tuple[list[str], list[str]]] = []
+    for sentence in split_sentences(text):
+        for raw in split_clauses(sentence.text.replace("\u2019", "'")):
+            clause = raw.lower()
+            m = pattern.search(clause)
+            if m is None:
+                continue
+            own = int(bool(_NEGATIONS.search(m.group(0))))
+            if set(tokens(clause)) & _MODAL_BALANCE or negation_count(clause) > own:
+                continue
+            before = [w for w in content(tokens(clause[: m.start()])) if w not in _STATING]
+            after = [
+                w for w in content(tokens(clause[m.end() :])[:_MODAL_REACH]) if w not in _STATING
+            ]
+            if after:
+                out.append((before, after))
+    return out
+
+
+def _modal_object_turned(step: str, sentence: str, p: int) -> str | None:
+    """The modal that a clause of one text affirms and a clause of the other denies
+    where it governs the same thing on both sides, or None: in clauses with no other
+    negation and no restricting word, what it is said of is the same and at least two
+    content words after it are ("We can take forms signed on the day, I'm afraid, so
+    anyone without one sits out" / "We cannot accept consent forms signed on the day,
+    and a player without one will not be allowed on"; not "our emergency line can
+    arrange boarding" / "if a door cannot be secured"). Read clause by clause, so
+    that negations in other clauses neither hide nor make the turn."""
+
+    def alike(x: list[str], y: list[str], least: int = 2) -> bool:
+        # (Words of a quantity, "up to £100", say how much, not what.)
+        said = {w for w in x if not _quantity_word(w) and any(same_word(w, v, p) for v in y)}
+        return len(said) >= least
+
+    def opposed(x: list[str], y: list[str]) -> bool:
+        # Antonyms on the two sides turn it back: "is not excluded" / "is included".
+        a, b = set(x), set(y)
+        return any((a & one and b & two) or (a & two and b & one) for one, two in ANTONYM_PAIRS)
+
+    for own, denied, affirmed in _MODAL_WAYS:
+        for one, other in ((step, sentence), (sentence, step)):
+            # (A text that says it both ways, "you can't renew online, but you can
+            # renew at the desk", turns nothing.)
+            one_grants = [a for _, a in _modal_scopes(one, affirmed)]
+            other_denies = [a for _, a in _modal_scopes(other, denied)]
+            for xb, xa in _modal_scopes(one, denied):
+                if any(alike(xa, g, 1) for g in one_grants):
+                    continue
+                for yb, ya in _modal_scopes(other, affirmed):
+                    if any(alike(ya, d, 1) for d in other_denies):
+                        continue
+                    # (What the modal is said of is the same on both sides: each
+                    # content word before it is said on the other side too; not
+                    # "rolls that have entered the developer cannot be pushed" for
+                    # "we can push the rolls".)
+                    if any(not any(same_word(w, v, p) for v in yb + ya) for w in xb) or any(
+                        not any(same_word(w, v, p) for v in xb + xa) for w in yb
+                    ):
+                        continue
+                    if alike(xa, ya) and not opposed(xa, ya):
+                        return own
+    return None
+
+
+# Words that grant something as well as the rest ("VHF radio accepted too", "you can
+# still take reports after that", "phone is fine too"): "too" ending its clause (not
+# "too late"), "still" before what is granted (not "any car still in a bay", "still
+# outstanding"), "fine", "OK" or "welcome" said of something (not "the fine print", "a
+# fine of £50").
+_GRANTING = re.compile(
+    r"\b(too)\b(?=\s*(?:[).!;,]|$))|\b(also)\b"
+    r"|\b(still)\b(?!\s+(?:in|at|on|within|inside|under|over|the|a|an|your|their|its|his"
+    r"|her|our|my|there|here|outstanding|due|pending|unpaid|owed|waiting)\b)"
+    r"|\b(?:is|are|'s|be|was|were)\s+(fine|ok|okay|welcome)\b"
+)
+_NO_NEGATOR = frozenset({"no", "none", "nobody", "nothing", "neither", "nor", "never"})
+# The denying side of the antonym pairs, and verbs of missing out: a clause that grants
+# with one of them still denies ("swimwear ... is also excluded from returns").
+_DENYING = (
+    frozenset(w for _, side in ANTONYM_PAIRS for w in side if " " not in w) - {"after", "different"}
+) | NEGATIVE_VERBS
+
+
+def _denial_granted(step: str, sentence: str, p: int) -> str | None:
+    """The granting word of a clause of ``sentence`` that says, with no negation, what
+    a clause of the step denies, or None: the step's clause denies a verb ("are not
+    accepted", "cannot be made") once and has no restricting word, the sentence's
+    clause has no negation and a granting word (:data:`_GRANTING`) the step does not
+    use, and it says at least two of the denied clause's content words, and at least
+    half of them ("cancellations cannot be made over the VHF radio" / "email the
+    harbour office (VHF radio accepted too)"). A denial said with "no" ("at no charge")
+    is not read: it is as often a cost or a bound."""
+    step_words = set(tokens(step.replace("\u2019", "'")))
+    denials: list[list[str]] = []
+    for sentence_ in split_sentences(step):
+        for clause in split_clauses(sentence_.text.replace("\u2019", "'")):
+            ws = tokens(clause)
+            if negation_count(clause) != 1 or not set(ws) & VERB_NEGATORS:
+                continue
+            if set(ws) & (_MODAL_BALANCE - _NO_NEGATOR):
+                continue
+            said = [w for w in content(ws) if w not in _STATING and not _quantity_word(w)]
+            if said:
+                denials.append(said)
+    if not denials:
+        return None
+    for sentence_ in split_sentences(sentence):
+        for clause in split_clauses(sentence_.text.replace("\u2019", "'")):
+            ws = tokens(clause)
+            grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
+            grant = [w for w in grant if w not in step_words]
+            if not grant or negation_count(clause) or set(ws) & _DENYING:
+                continue
+            here = [w for w in content(ws) if w not in _STATING]
+            for d in denials:
+                kept = {w for w in d if any(same_word(w, v, p) for v in here)}
+                if len(kept) >= 2 and 2 * len(kept) >= len(d):
+                    return grant[0]
     return None
 
 

@@ -66,7 +66,6 @@ INSURED = "Parcels are insured up to £100."
     ("text", "answer", "modal"),
     [
         (TRANSFER, "Tickets on this order can't be handed on to a friend.", "can"),
-        (DEPOSIT_BACK, "Your deposit won't come back after the final lesson.", "will"),
         (INSURED, "Parcels aren't covered up to £100.", "is"),
     ],
 )
@@ -78,6 +77,19 @@ def test_a_modal_denied_in_other_words_leaves_the_step_uncertain(
     assert step.status == "covered" and step.uncertain, step
     assert f"'{modal}' affirmed on one side, denied on the other" in step.cue
     assert uncertain_kinds(r.claims, r.steps) == ("step_covered",)
+
+
+def test_a_modal_denied_where_what_it_governs_is_kept_is_an_open_flip() -> None:
+    """The same, where two words of what the modal governs are the same on both sides
+    ("after the final lesson"): a flip, still uncertain (test_failure_classes_41)."""
+    r = judge_sync(
+        item("x", DEPOSIT_BACK, [DEPOSIT_BACK]),
+        "Your deposit won't come back after the final lesson.",
+    )
+    (step,) = r.steps
+    assert step.status == "negated" and step.uncertain, step
+    assert step.cue == "polarity flipped (modal 'will' turned, what it governs kept)"
+    assert uncertain_kinds(r.claims, r.steps) == ("step_negated",)
 
 
 @pytest.mark.parametrize(
