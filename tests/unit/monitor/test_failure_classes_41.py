@@ -42,10 +42,12 @@ TURNED_BESIDE_ANOTHER_NEGATION = [
         "Library staff cannot renew laptops over the phone, and a laptop not returned on "
         "time is blocked.",
         [
-            "Library staff can't extend laptop loans over the phone; late laptops get blocked, not fined."
+            "Library staff can't extend laptop loans over the phone; late laptops get "
+            "blocked, not fined."
         ],
         [
-            "Library staff can extend laptop loans over the phone; late laptops get blocked, not fined."
+            "Library staff can extend laptop loans over the phone; late laptops get "
+            "blocked, not fined."
         ],
     ),
     (
@@ -58,7 +60,8 @@ TURNED_BESIDE_ANOTHER_NEGATION = [
         "Members can bring two guests to the spa on weekdays, but guests are not allowed "
         "in the pool without a member.",
         [
-            "Members can take two guests into the spa on weekdays; no guests in the pool without a member."
+            "Members can take two guests into the spa on weekdays; no guests in the pool "
+            "without a member."
         ],
         [
             "Members cannot take two guests into the spa on weekdays, and no guests in the "
