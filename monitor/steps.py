@@ -987,14 +987,19 @@ class StepVerifier:
                 # Covered by a borderline score: perhaps a neighbour standing in for
                 # a step the answer left out.
                 settled = not step.required or best >= hi
+            # (Read in the whole sentence, or both of a window's: a clause of it may say
+            # the rule the other way.)
+            whole = (
+                " ".join(text for at, _, text in al.sentences if set(at) <= set(seg.at)) or seg.text
+            )
             governed = (
-                _modal_object_turned(step.text, seg.text, self.config.stem_prefix)
+                _modal_object_turned(step.text, whole, self.config.stem_prefix)
                 if status == "covered"
                 else None
             )
             turned = _modal_turned(step.text, seg.text) if status == "covered" else None
             granted = (
-                _denial_granted(step.text, seg.text, self.config.stem_prefix)
+                _denial_granted(step.text, whole, self.config.stem_prefix)
                 if status == "covered" and not governed
                 else None
             )
@@ -2280,6 +2285,27 @@ _MODAL_BALANCE = frozenset(
 )
 # How many words after a modal say what it governs.
 _MODAL_REACH = 8
+# Words that deny in other words, beyond the antonym pairs: a clause that has one says
+# the rule its own way ("are banned on the beach" / "are not allowed on the beach",
+# "is out of order" / "is not working", "the pool still stays shut"), so a modal turned
+# or a grant beside it is no flip.
+_DENYING_PHRASE = re.compile(
+    r"\b(?:out of (?:order|bounds|use|service|action|stock)|off[- ]limits|kept out|turned "
+    r"away|final sale|have to|has to|had to|but not|rather than|instead of)\b"
+)
+_ALSO_DENYING = frozenset(
+    """banned barred blocked shut locked void voided removed outlawed skipped refused
+    rejected suspended restricted closed stopped unavailable invalid impossible unable
+    forbidden prohibited excluded optional different stays stay remains remain left""".split()
+)
+# Verbs of going on, which "still" makes no grant of ("the membership still runs").
+_GOING_ON = frozenset("run runs running continue continues continuing carry carries".split())
+_PERSONS = frozenset("i you we they he she".split())
+# The modal words that end what a modal governs ("members who can't attend the class
+# can get a refund": "can't" governs "attend the class").
+_MODAL_WORDS = frozenset(
+    "can ca cannot could will wo would may might must shall should is are was were".split()
+)
 
 
 def _modal_scopes(text: str, pattern: re.Pattern[str]) -> list[tuple[list[str], list[str]]]:
@@ -2290,18 +2316,31 @@ def _modal_scopes(text: str, pattern: re.Pattern[str]) -> list[tuple[list[str], 
     clause and at most :data:`_MODAL_REACH` tokens (what it governs)."""
     out: list[tuple[list[str], list[str]]] = []
     for sentence in split_sentences(text):
+        if sentence.text.rstrip().endswith("?"):
+            continue  # (a question grants or denies nothing)
         for raw in split_clauses(sentence.text.replace("\u2019", "'")):
             clause = raw.lower()
             m = pattern.search(clause)
             if m is None:
                 continue
             own = int(bool(_NEGATIONS.search(m.group(0))))
-            if set(tokens(clause)) & _MODAL_BALANCE or negation_count(clause) > own:
+            ws = set(tokens(clause))
+            if (
+                ws & (_MODAL_BALANCE | _ALSO_DENYING | _DENYING)
+                or _DENYING_PHRASE.search(clause)
+                or negation_count(clause) > own
+            ):
                 continue
-            before = [w for w in content(tokens(clause[: m.start()])) if w not in _STATING]
-            after = [
-                w for w in content(tokens(clause[m.end() :])[:_MODAL_REACH]) if w not in _STATING
+            lead = tokens(clause[: m.start()])
+            # (Who is said to: "you can pay at the post office" / "we can't take
+            # payments at the town hall" are two rules.)
+            before = [w for w in content(lead) if w not in _STATING] + [
+                w for w in lead[-1:] if w in _PERSONS
             ]
+            governs = tokens(clause[m.end() :])[:_MODAL_REACH]
+            # (What it governs ends at the next modal.)
+            end = next((i for i, w in enumerate(governs) if i and w in _MODAL_WORDS), None)
+            after = [w for w in content(governs[:end]) if w not in _STATING]
             if after:
                 out.append((before, after))
     return out
@@ -2394,17 +2433,35 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
                 denials.append(said)
     if not denials:
         return None
+    # The answer's clauses that negate or deny, by their content words: an answer that
+    # also says the denial ("can't be ordered by phone, but can also be ordered at the
+    # desk", "flowers are welcome, but not food") grants something beside it.
+    denying = [
+        content(tokens(c))
+        for sentence_ in split_sentences(sentence)
+        for c in split_clauses(sentence_.text.replace("\u2019", "'"))
+        if negation_count(c) or set(tokens(c)) & (_DENYING | _ALSO_DENYING)
+    ]
+
+    def denied_too(d: list[str]) -> bool:
+        return any(any(same_word(w, v, p) for w in d for v in ws) for ws in denying)
+
     for sentence_ in split_sentences(sentence):
         for clause in split_clauses(sentence_.text.replace("\u2019", "'")):
             ws = tokens(clause)
             grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
             grant = [w for w in grant if w not in step_words]
-            if not grant or negation_count(clause) or set(ws) & _DENYING:
+            if (
+                not grant
+                or negation_count(clause)
+                or set(ws) & (_DENYING | _ALSO_DENYING | _GOING_ON | {"only"})
+                or _DENYING_PHRASE.search(clause.lower())
+            ):
                 continue
             here = [w for w in content(ws) if w not in _STATING]
             for d in denials:
                 kept = {w for w in d if any(same_word(w, v, p) for v in here)}
-                if len(kept) >= 2 and 2 * len(kept) >= len(d):
+                if len(kept) >= 2 and 2 * len(kept) >= len(d) and not denied_too(d):
                     return grant[0]
     return None
 

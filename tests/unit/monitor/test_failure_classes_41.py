@@ -174,3 +174,66 @@ NOTHING_GRANTED = [
 @pytest.mark.parametrize(("step", "answer"), NOTHING_GRANTED)
 def test_a_grant_of_something_else_is_no_flip(step: str, answer: str) -> None:
     assert _denial_granted(step, answer, 4) is None
+
+
+# 4. Correct paraphrases a reviewer wrote against the first versions of both rules (a
+#    beach, a hospital, a council, a bank, a gym, a surgery, a ward, a clinic), each
+#    read as a flip then: a denial in other words ("banned", "out of order", "still
+#    stays shut", "will be left"), a modal of another clause or person, a question, an
+#    answer that states the denial beside what it grants.
+REVIEWED_NO_FLIP = [
+    (
+        "Glass bottles are not allowed on the beach at the resort.",
+        "Glass bottles are banned on the beach at the resort.",
+    ),
+    ("The lift is not working in the east wing.", "The lift is out of order in the east wing."),
+    (
+        "The bins will not be collected on bank holidays by the council.",
+        "The bins will be left on bank holidays by the council.",
+    ),
+    (
+        "Your account will stay open after the transfer at the bank.",
+        "Your account won't be shut after the transfer at the bank.",
+    ),
+    (
+        "Members can get a refund for the class.",
+        "Members who can't attend the class can get a refund for the class.",
+    ),
+    (
+        "Gym classes can't be booked by phone.",
+        "Can gym classes be booked by phone? Gym classes can't be booked by phone.",
+    ),
+    (
+        "You can pay the council tax at the post office.",
+        "We can't take council tax payments at the town hall, so pay the council tax at the post "
+        "office.",
+    ),
+    (
+        "The pool cannot be used during the repairs.",
+        "During the repairs the pool still stays shut.",
+    ),
+    (
+        "The membership cannot be paused during the contract.",
+        "During the contract the membership still runs and you still pay for it.",
+    ),
+    (
+        "Prescriptions cannot be ordered by phone at the surgery.",
+        "Prescriptions can't be ordered by phone, but prescriptions can also be ordered at the "
+        "surgery desk.",
+    ),
+    (
+        "Visitors cannot bring food into the ward.",
+        "Visitors are welcome to bring flowers into the ward, but not food.",
+    ),
+    (
+        "Children under 8 cannot use the deep end of the pool.",
+        "For children under 8 the shallow end of the pool is fine, the deep end of the pool is "
+        "off limits.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "answer"), REVIEWED_NO_FLIP)
+def test_reviewed_paraphrases_are_no_flip(step: str, answer: str) -> None:
+    status, cue = _status(step, answer)
+    assert "what it governs kept" not in cue and "said as granted" not in cue, (status, cue)
