@@ -2416,21 +2416,31 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     accepted", "cannot be made") once and has no restricting word, the sentence's
     clause has no negation and a granting word (:data:`_GRANTING`) the step does not
     use, and it says at least two of the denied clause's content words, and at least
-    half of them ("cancellations cannot be made over the VHF radio" / "email the
-    harbour office (VHF radio accepted too)"). A denial said with "no" ("at no charge")
+    half of them, one of them a word the step's other clauses do not say
+    ("cancellations cannot be made over the VHF radio" / "email the harbour office (VHF
+    radio accepted too)"). A denial said with "no" ("at no charge")
     is not read: it is as often a cost or a bound."""
     step_words = set(tokens(step.replace("\u2019", "'")))
-    denials: list[list[str]] = []
-    for sentence_ in split_sentences(step):
-        for clause in split_clauses(sentence_.text.replace("\u2019", "'")):
-            ws = tokens(clause)
-            if negation_count(clause) != 1 or not set(ws) & VERB_NEGATORS:
-                continue
-            if set(ws) & (_MODAL_BALANCE - _NO_NEGATOR):
-                continue
-            said = [w for w in content(ws) if w not in _STATING and not _quantity_word(w)]
-            if said:
-                denials.append(said)
+    clauses = [
+        clause
+        for sentence_ in split_sentences(step)
+        for clause in split_clauses(sentence_.text.replace("\u2019", "'"))
+    ]
+    # (Each denial with its own words: those the step's other clauses do not say. "Give
+    # notice in the app; notice given by phone is not accepted" denies "phone", not
+    # "give notice".)
+    denials: list[tuple[list[str], list[str]]] = []
+    for i, clause in enumerate(clauses):
+        ws = tokens(clause)
+        if negation_count(clause) != 1 or not set(ws) & VERB_NEGATORS:
+            continue
+        if set(ws) & (_MODAL_BALANCE - _NO_NEGATOR):
+            continue
+        said = [w for w in content(ws) if w not in _STATING and not _quantity_word(w)]
+        rest = [v for j, c in enumerate(clauses) if j != i for v in content(tokens(c))]
+        own = [w for w in said if not any(same_word(w, v, p) for v in rest)]
+        if said and own:
+            denials.append((said, own))
     if not denials:
         return None
     # The answer's clauses that negate or deny, by their content words: an answer that
@@ -2459,9 +2469,14 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
             ):
                 continue
             here = [w for w in content(ws) if w not in _STATING]
-            for d in denials:
+            for d, own in denials:
                 kept = {w for w in d if any(same_word(w, v, p) for v in here)}
-                if len(kept) >= 2 and 2 * len(kept) >= len(d) and not denied_too(d):
+                if (
+                    len(kept) >= 2
+                    and 2 * len(kept) >= len(d)
+                    and kept & set(own)
+                    and not denied_too(d)
+                ):
                     return grant[0]
     return None
 

@@ -161,6 +161,11 @@ NOTHING_GRANTED = [
         "Children under 5 travel free, and no booking is needed.",
         "Under-5s travel free too, no booking needed.",
     ),
+    # (What it shares is the step's own words: the app is granted, the phone denied.)
+    (
+        "Give notice in the app; notice given by phone is not accepted.",
+        "- Give notice: app (the app works too)",
+    ),
     # (The clause grants with a denying word: "also excluded".)
     ("Gift cards are not refundable.", "Gift cards are also excluded from refunds."),
     # (The granting word is the step's own.)
