@@ -115,7 +115,7 @@ perf-startup: $(STAMP) kafka-jars
 
 ## Judge quality on every committed seed set: Cargo-Bench with the structural judge on
 ## the public, foreign and 21 held-out sets (one `bench run --json` and `--items` each
-## under out/bench/, BENCH_JOBS at a time; about 20 minutes on 2 cores), then their
+## under out/bench/, BENCH_JOBS at a time; 20 to 30 minutes on 2 cores), then their
 ## table (out/bench/table.md), the README's headline figures.
 BENCH_JOBS ?= 2
 HELDOUT := 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
