@@ -2310,9 +2310,11 @@ _MODAL_WORDS = frozenset(
 
 def _modal_scopes(text: str, pattern: re.Pattern[str]) -> list[tuple[list[str], list[str]]]:
     """For each clause where ``pattern`` (a modal, affirmed or denied) matches, whose
-    only negation is the modal's own (or that has none, for an affirmed modal) and
-    that has no restricting word (:data:`_MODAL_BALANCE`): the content words of the
-    clause before the modal (what it is said of) and after it, to the end of the
+    only negation is the modal's own (or that has none, for an affirmed modal), that
+    has no restricting word (:data:`_MODAL_BALANCE`) and no word that denies in other
+    words (:data:`_ALSO_DENYING`, :data:`_DENYING`, :data:`_DENYING_PHRASE`), outside a
+    question: the content words of the clause before the modal (what it is said of,
+    with the person right before it) and after it, to the next modal or the end of the
     clause and at most :data:`_MODAL_REACH` tokens (what it governs)."""
     out: list[tuple[list[str], list[str]]] = []
     for sentence in split_sentences(text):
@@ -2418,8 +2420,9 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     use, and it says at least two of the denied clause's content words, and at least
     half of them, one of them a word the step's other clauses do not say
     ("cancellations cannot be made over the VHF radio" / "email the harbour office (VHF
-    radio accepted too)"). A denial said with "no" ("at no charge")
-    is not read: it is as often a cost or a bound."""
+    radio accepted too)"). A denial said with "no" ("at no charge") is not read: it is
+    as often a cost or a bound. Nor is a grant in a clause that denies in other words or
+    restricts, or beside a clause of the answer that states the denial."""
     step_words = set(tokens(step.replace("\u2019", "'")))
     clauses = [
         clause
