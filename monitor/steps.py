@@ -2308,7 +2308,23 @@ _MODAL_WORDS = frozenset(
 )
 
 
-def _modal_scopes(text: str, pattern: re.Pattern[str]) -> list[tuple[list[str], list[str]]]:
+@functools.lru_cache(maxsize=1024)
+def _text_clauses(text: str) -> tuple[tuple[str, bool], ...]:
+    """Every clause of ``text``, curly apostrophes made plain, with whether its
+    sentence is a question (read once per text: the step's text comes back for every
+    segment, and every modal reads the same clauses)."""
+    return tuple(
+        (raw, sentence.text.rstrip().endswith("?"))
+        for sentence in split_sentences(text)
+        for raw in split_clauses(sentence.text.replace("\u2019", "'"))
+    )
+
+
+_Scope = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _modal_scopes(text: str, pattern: re.Pattern[str]) -> tuple[_Scope, ...]:
     """For each clause where ``pattern`` (a modal, affirmed or denied) matches, whose
     only negation is the modal's own (or that has none, for an affirmed modal), that
     has no restricting word (:data:`_MODAL_BALANCE`) and no word that denies in other
@@ -2316,36 +2332,35 @@ def _modal_scopes(text: str, pattern: re.Pattern[str]) -> list[tuple[list[str], 
     question: the content words of the clause before the modal (what it is said of,
     with the person right before it) and after it, to the next modal or the end of the
     clause and at most :data:`_MODAL_REACH` tokens (what it governs)."""
-    out: list[tuple[list[str], list[str]]] = []
-    for sentence in split_sentences(text):
-        if sentence.text.rstrip().endswith("?"):
+    out: list[_Scope] = []
+    for raw, asks in _text_clauses(text):
+        if asks:
             continue  # (a question grants or denies nothing)
-        for raw in split_clauses(sentence.text.replace("\u2019", "'")):
-            clause = raw.lower()
-            m = pattern.search(clause)
-            if m is None:
-                continue
-            own = int(bool(_NEGATIONS.search(m.group(0))))
-            ws = set(tokens(clause))
-            if (
-                ws & (_MODAL_BALANCE | _ALSO_DENYING | _DENYING)
-                or _DENYING_PHRASE.search(clause)
-                or negation_count(clause) > own
-            ):
-                continue
-            lead = tokens(clause[: m.start()])
-            # (Who is said to: "you can pay at the post office" / "we can't take
-            # payments at the town hall" are two rules.)
-            before = [w for w in content(lead) if w not in _STATING] + [
-                w for w in lead[-1:] if w in _PERSONS
-            ]
-            governs = tokens(clause[m.end() :])[:_MODAL_REACH]
-            # (What it governs ends at the next modal.)
-            end = next((i for i, w in enumerate(governs) if i and w in _MODAL_WORDS), None)
-            after = [w for w in content(governs[:end]) if w not in _STATING]
-            if after:
-                out.append((before, after))
-    return out
+        clause = raw.lower()
+        m = pattern.search(clause)
+        if m is None:
+            continue
+        own = int(bool(_NEGATIONS.search(m.group(0))))
+        ws = set(tokens(clause))
+        if (
+            ws & (_MODAL_BALANCE | _ALSO_DENYING | _DENYING)
+            or _DENYING_PHRASE.search(clause)
+            or negation_count(clause) > own
+        ):
+            continue
+        lead = tokens(clause[: m.start()])
+        # (Who is said to: "you can pay at the post office" / "we can't take
+        # payments at the town hall" are two rules.)
+        before = [w for w in content(lead) if w not in _STATING] + [
+            w for w in lead[-1:] if w in _PERSONS
+        ]
+        governs = tokens(clause[m.end() :])[:_MODAL_REACH]
+        # (What it governs ends at the next modal.)
+        end = next((i for i, w in enumerate(governs) if i and w in _MODAL_WORDS), None)
+        after = [w for w in content(governs[:end]) if w not in _STATING]
+        if after:
+            out.append((tuple(before), tuple(after)))
+    return tuple(out)
 
 
 def _modal_object_turned(step: str, sentence: str, p: int) -> str | None:
@@ -2358,12 +2373,12 @@ def _modal_object_turned(step: str, sentence: str, p: int) -> str | None:
     arrange boarding" / "if a door cannot be secured"). Read clause by clause, so
     that negations in other clauses neither hide nor make the turn."""
 
-    def alike(x: list[str], y: list[str], least: int = 2) -> bool:
+    def alike(x: Sequence[str], y: Sequence[str], least: int = 2) -> bool:
         # (Words of a quantity, "up to £100", say how much, not what.)
         said = {w for w in x if not _quantity_word(w) and any(same_word(w, v, p) for v in y)}
         return len(said) >= least
 
-    def opposed(x: list[str], y: list[str]) -> bool:
+    def opposed(x: Sequence[str], y: Sequence[str]) -> bool:
         # Antonyms on the two sides turn it back: "is not excluded" / "is included".
         a, b = set(x), set(y)
         return any((a & one and b & two) or (a & two and b & one) for one, two in ANTONYM_PAIRS)
@@ -2424,11 +2439,7 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     as often a cost or a bound. Nor is a grant in a clause that denies in other words or
     restricts, or beside a clause of the answer that states the denial."""
     step_words = set(tokens(step.replace("\u2019", "'")))
-    clauses = [
-        clause
-        for sentence_ in split_sentences(step)
-        for clause in split_clauses(sentence_.text.replace("\u2019", "'"))
-    ]
+    clauses = [clause for clause, _ in _text_clauses(step)]
     # (Each denial with its own words: those the step's other clauses do not say. "Give
     # notice in the app; notice given by phone is not accepted" denies "phone", not
     # "give notice".)
@@ -2449,38 +2460,32 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     # The answer's clauses that negate or deny, by their content words: an answer that
     # also says the denial ("can't be ordered by phone, but can also be ordered at the
     # desk", "flowers are welcome, but not food") grants something beside it.
+    answer = [clause for clause, _ in _text_clauses(sentence)]
     denying = [
         content(tokens(c))
-        for sentence_ in split_sentences(sentence)
-        for c in split_clauses(sentence_.text.replace("\u2019", "'"))
+        for c in answer
         if negation_count(c) or set(tokens(c)) & (_DENYING | _ALSO_DENYING)
     ]
 
     def denied_too(d: list[str]) -> bool:
         return any(any(same_word(w, v, p) for w in d for v in ws) for ws in denying)
 
-    for sentence_ in split_sentences(sentence):
-        for clause in split_clauses(sentence_.text.replace("\u2019", "'")):
-            ws = tokens(clause)
-            grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
-            grant = [w for w in grant if w not in step_words]
-            if (
-                not grant
-                or negation_count(clause)
-                or set(ws) & (_DENYING | _ALSO_DENYING | _GOING_ON | {"only"})
-                or _DENYING_PHRASE.search(clause.lower())
-            ):
-                continue
-            here = [w for w in content(ws) if w not in _STATING]
-            for d, own in denials:
-                kept = {w for w in d if any(same_word(w, v, p) for v in here)}
-                if (
-                    len(kept) >= 2
-                    and 2 * len(kept) >= len(d)
-                    and kept & set(own)
-                    and not denied_too(d)
-                ):
-                    return grant[0]
+    for clause in answer:
+        ws = tokens(clause)
+        grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
+        grant = [w for w in grant if w not in step_words]
+        if (
+            not grant
+            or negation_count(clause)
+            or set(ws) & (_DENYING | _ALSO_DENYING | _GOING_ON | {"only"})
+            or _DENYING_PHRASE.search(clause.lower())
+        ):
+            continue
+        here = [w for w in content(ws) if w not in _STATING]
+        for d, own in denials:
+            kept = {w for w in d if any(same_word(w, v, p) for v in here)}
+            if len(kept) >= 2 and 2 * len(kept) >= len(d) and kept & set(own) and not denied_too(d):
+                return grant[0]
     return None
 
 
