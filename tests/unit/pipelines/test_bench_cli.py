@@ -301,45 +301,46 @@ def test_llm_conditions_give_the_papers_table_layout(tmp_path: Path) -> None:
     assert "connection" in text  # every call failed: counted by kind, no invented rates
 
 
+def _cli(*args: str, timeout: int = 60) -> subprocess.CompletedProcess[str]:
+    """``cargo-monitor bench ARGS``, its output captured."""
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _library_run(tmp_path: Path, *out: str) -> Path:
+    """A small real ``bench run`` of the library seeds (two draws, hashing embedder)
+    writing ``out`` (``--items F``, ``--json F``); the seeds' path."""
+    seeds = tmp_path / "library.yaml"
+    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
+    run = _cli(
+        "run",
+        "--seeds",
+        str(seeds),
+        "--draws",
+        "2",
+        "--embedder",
+        "hashing",
+        "--bootstrap",
+        "200",
+        *out,
+        "--cache-dir",
+        str(tmp_path / "c"),
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr + run.stdout
+    return seeds
+
+
 def test_diff_of_two_items_runs(tmp_path: Path) -> None:
     """``bench diff`` on the rows of a real ``bench run --items``: the same run twice
     moves nothing; a later run whose decisions differ (here the same file with two
     decisions turned around, one right and one wrong before) lists exactly those two,
     broken first, and ``--fail-on-broken`` turns a break into exit status 1."""
-    seeds = tmp_path / "library.yaml"
-    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
     old = tmp_path / "old.jsonl"
-    run = subprocess.run(
-        [
-            *CLI,
-            "run",
-            "--seeds",
-            str(seeds),
-            "--draws",
-            "2",
-            "--embedder",
-            "hashing",
-            "--bootstrap",
-            "200",
-            "--items",
-            str(old),
-            "--cache-dir",
-            str(tmp_path / "c"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr + run.stdout
+    _library_run(tmp_path, "--items", str(old))
     rows = [json.loads(line) for line in old.read_text().splitlines()]
-    same = subprocess.run(
-        [*CLI, "diff", str(old), str(old), "--fail-on-broken"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    same = _cli("diff", str(old), str(old), "--fail-on-broken")
     assert same.returncode == 0, same.stderr + same.stdout
     assert f"{len(rows)} items in both runs: 0 fixed, 0 broken" in same.stdout
 
@@ -351,13 +352,7 @@ def test_diff_of_two_items_runs(tmp_path: Path) -> None:
     new = tmp_path / "new.jsonl"
     new.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     report = tmp_path / "diff.json"
-    moved = subprocess.run(
-        [*CLI, "diff", str(old), str(new), "--json", str(report), "--fail-on-broken"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    moved = _cli("diff", str(old), str(new), "--json", str(report), "--fail-on-broken")
     assert moved.returncode == 1, moved.stderr + moved.stdout
     data = json.loads(report.read_text())
     assert [(m["id"], m["kind"]) for m in data["moves"]] == [
@@ -367,9 +362,7 @@ def test_diff_of_two_items_runs(tmp_path: Path) -> None:
     lines = [x for x in moved.stdout.splitlines() if x.startswith(("broken", "fixed"))]
     assert lines[0].startswith(f"broken    structural {right['id']}")
     assert len(lines) == len(flipped)
-    without = subprocess.run(
-        [*CLI, "diff", str(old), str(new)], capture_output=True, text=True, timeout=60, check=False
-    )
+    without = _cli("diff", str(old), str(new))
     assert without.returncode == 0, without.stderr + without.stdout
 
 
@@ -377,41 +370,11 @@ def test_table_of_real_reports(tmp_path: Path) -> None:
     """``bench table`` on a real ``bench run --json``: its figures are the report's own
     (P6 and DI as the run wrote them), two labelled copies make a group row, and a file
     that is not a report is a one-line error (exit 2)."""
-    seeds = tmp_path / "library.yaml"
-    seeds.write_text(LIBRARY_SEEDS, encoding="utf-8")
     report = tmp_path / "run.json"
-    run = subprocess.run(
-        [
-            *CLI,
-            "run",
-            "--seeds",
-            str(seeds),
-            "--draws",
-            "2",
-            "--embedder",
-            "hashing",
-            "--bootstrap",
-            "200",
-            "--json",
-            str(report),
-            "--cache-dir",
-            str(tmp_path / "c"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr + run.stdout
+    seeds = _library_run(tmp_path, "--json", str(report))
     s = json.loads(report.read_text())["judges"]["structural"]
     out = tmp_path / "table.md"
-    table = subprocess.run(
-        [*CLI, "table", f"a={report}", f"b={report}", "--group", "both=a,b", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    table = _cli("table", f"a={report}", f"b={report}", "--group", "both=a,b", "--out", str(out))
     assert table.returncode == 0, table.stderr + table.stdout
     lines = out.read_text().splitlines()
     assert [ln.split(" | ")[0] for ln in lines[3:]] == [
@@ -425,8 +388,6 @@ def test_table_of_real_reports(tmp_path: Path) -> None:
     assert a_cells[3].strip("*") == p6
     assert a_cells[9].rstrip(" |").strip("*") == di
     assert lines[3].split(" | ")[1:] == lines[4].split(" | ")[1:]
-    bad = subprocess.run(
-        [*CLI, "table", str(seeds)], capture_output=True, text=True, timeout=60, check=False
-    )
+    bad = _cli("table", str(seeds))
     assert bad.returncode == 2
     assert "not a 'bench run --json' report" in bad.stderr
