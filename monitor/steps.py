@@ -1442,7 +1442,7 @@ class StepVerifier:
         # polarity only; quantities and terms are read in the whole sentence.)
         polar = full  # (the sentence as its polarity is read)
         if taken and seg.kind != "window":
-            polar = _without_taken(al.sentences, seg.at, al.values, taken) or full
+            polar = _without_taken(al.sentences, seg.at, al.values, taken, seg.masked) or full
         # Polarity is read on the whole sentence (or window) and on the part of
         # it that carries the step; both must disagree with the step, so that a
         # negation elsewhere in the sentence, or a clause cut off from its
@@ -1710,6 +1710,39 @@ class StepVerifier:
                     return (
                         "altered",
                         f"quantity changed in place: {_changed(old_q, new_q_here)}",
+                        True,
+                    )
+        # A quantity replaced where the step had it, what it measures kept around it.
+        if not shifted:
+            slots_q = {
+                q
+                for q in main_readings(quantities(step.known.replace("<value>", "7919")))
+                - step_main
+            }
+            moved_q = _anchored_change(
+                step.known or step.masked, mask_known(full, al.values), p, slots_q, answer_q
+            )
+            if moved_q is not None:
+                return (
+                    "altered",
+                    f"quantity changed at its place: {_changed({moved_q[0]}, {moved_q[1]})}",
+                    True,
+                )
+            # ... or in a sentence no step is aligned with, where a paraphrase put that
+            # part of the step ("- Injections (e.g. insulin): £10/dose" for "..., and
+            # injections such as insulin at £3 per dose", the step aligned with the
+            # line before): the step's quantity stated nowhere in the answer.
+            for at, _, text in al.sentences:
+                if set(at) & (held | set(seg.at)) or not _NUMBER_MENTION.search(text):
+                    continue
+                moved_q = _anchored_change(
+                    step.known or step.masked, mask_known(text, al.values), p, slots_q
+                )
+                if moved_q is not None and not _said(moved_q[0], step_q, answer_q):
+                    return (
+                        "altered",
+                        "quantity changed at its place in another sentence: "
+                        f"{_changed({moved_q[0]}, {moved_q[1]})}",
                         True,
                     )
         turned = _bound_reversed(step.masked, full)
@@ -2105,10 +2138,15 @@ class StepVerifier:
             # failed to lock" is not read in "we check the dock's lock log"; a shorter
             # one, all of its words there: "the deposit is non-refundable" in "Heads up
             # that the deposit is fully refundable".)
-            # (Where this sentence states it less well: under half of a long part, and
-            # not all of a short one, whose subject it often shares, "deposit".)
+            # (Where this sentence states it less well: under half of a long part, or
+            # two fifths of it fewer than the other sentence ("Errors on a proof you
+            # approved: we can fix them" for "..., and we cannot fix errors on a proof
+            # you approved", the step matched to "Printing only starts once you've
+            # approved the proof"), and not all of a short one, whose subject it often
+            # shares, "deposit".)
             if size >= 4:
-                moved = rec >= 0.6 and _recall(pw, here, p) < 0.5
+                here_rec = _recall(pw, here, p)
+                moved = rec >= 0.6 and (here_rec < 0.5 or rec - here_rec >= 0.4)
             else:
                 # (Its words together there, as a clause: not "The cake itself is not
                 # recyclable, obviously, but the box is" for "the cake box is
@@ -2672,14 +2710,33 @@ def _without_taken(
     at: tuple[int, ...],
     values: Sequence[str],
     taken: frozenset[str],
+    own: str = "",
 ) -> str | None:
     """The sentence at ``at`` (masked) without its clauses in ``taken`` that negate, or
-    None when none is left out (:func:`_clause_units`)."""
+    None when none is left out (:func:`_clause_units`). The clauses are cut finer than
+    the segments: a clause that goes on from another step's segment, before this
+    step's (``own``) begins, is that step's too ("Sessions ended by the vehicle's own
+    charge limit" is another step's segment, and so are "or by the driver disconnecting
+    the cable" and "do not qualify for a refund" after it, whose negation is that
+    step's, not this one's, "a claim will still be accepted if ...")."""
     raw = next((text for a, _, text in sentences if a == at), None)
     if raw is None:
         return None
     units = _clause_units(raw, tuple(values))
-    rest = [u for u, negates in units if not (negates and u.strip() in taken)]
+    mine = own.strip()
+    rest = []
+    other = False  # (whether the clauses read now go on from another step's segment)
+    for u, negates in units:
+        t = u.strip()
+        if t in taken or (any(len(x) >= 12 and x in t for x in taken) and not (mine and mine in t)):
+            other = True
+            if negates:
+                continue
+        elif mine and (t in mine or mine in t):
+            other = False
+        elif other and negates and mine:
+            continue
+        rest.append(u)
     if not rest or len(rest) == len(units):
         return None
     return "; ".join(u.strip().rstrip(".;,") for u in rest) + "."
@@ -3320,6 +3377,135 @@ def _movable(q: str) -> bool:
     """A quantity whose change is read in another sentence: not a bare number or an
     amount of money."""
     return not q.lstrip("~").startswith(("n:", "money:"))
+
+
+# How many content words each side of a quantity's number make its anchor (the words
+# around it that say what it measures: "within 28 days of the journey").
+_ANCHOR_WORDS = 2
+
+
+@functools.lru_cache(maxsize=512)  # (the same sentence is read for every step)
+def _mentions(text: str) -> tuple[tuple[frozenset[str], tuple[str, ...], tuple[str, ...]], ...]:
+    """Each number a text writes, as its quantity (main readings, read on the text as
+    written from the word before the number to the two after it: "at least 7 days",
+    "£3 per dose") and its anchor: the nearest content words before it and after it
+    (not number, bound or unit words), at most :data:`_ANCHOR_WORDS` each, within six
+    words. A number that goes on from the one before ("2 to 8") is read with it. At
+    most :data:`_MAX_MENTIONS` numbers are read (a text of thousands is no answer a
+    person reads, and is judged without this rule's help)."""
+    out: list[tuple[frozenset[str], tuple[str, ...], tuple[str, ...]]] = []
+    last = -1
+    for m in _NUMBER_MENTION.finditer(text):
+        if len(out) >= _MAX_MENTIONS:
+            break
+        if m.start() < last:
+            continue
+        # (Read in a window: the words it takes are near the number.)
+        before_raw = text[max(0, m.start() - _ANCHOR_REACH) : m.start()]
+        after_raw = text[m.end() : m.end() + _ANCHOR_REACH]
+        head = _LAST_WORD.search(before_raw)
+        tail = _NEXT_WORDS.match(after_raw)
+        # (A number word read as its digits, as :func:`tokens` writes it: "one final
+        # monthly payment" counts one payment.)
+        number = NUMBER_WORDS.get(m.group(0).lower(), m.group(0))
+        span = (head.group(0) if head else "") + number + (tail.group(0) if tail else "")
+        last = m.end() + (tail.end() if tail else 0)
+        every = quantities(span)
+        qs = main_readings(every)
+        if not qs:
+            continue
+        # (A time written without am or pm is either: "at 7:30" / "at 7:30 pm".)
+        qs |= {q.lstrip("~") for q in every if q.startswith("~clock:")}
+        cut = list(_ANCHOR_BREAK.finditer(before_raw))
+        bw = tokens(before_raw[cut[-1].end() :] if cut else before_raw)[-5:]
+        stop = _ANCHOR_BREAK.search(after_raw)
+        aw = tokens(after_raw[: stop.start()] if stop else after_raw)[:6]
+        before = [x for x in content(bw) if not _quantity_word(x) and x not in _DAY_KINDS]
+        after = [x for x in content(aw) if not _quantity_word(x) and x not in _DAY_KINDS]
+        out.append((frozenset(qs), tuple(before[-_ANCHOR_WORDS:]), tuple(after[:_ANCHOR_WORDS])))
+    return tuple(out)
+
+
+_MAX_MENTIONS = 48
+# Words that say which days a span counts ("10 working days"): the quantity's, no anchor.
+_DAY_KINDS = frozenset("working business calendar clear consecutive".split())
+_ANCHOR_REACH = 120  # characters each side of a number (six words and more)
+
+
+# A number as written: digits (with a currency sign or code before them) or a number
+# word; the word before it and the two after it, which its reading takes in.
+_NUMBER_MENTION = re.compile(
+    r"(?:[£$€]\s?)?(?<![\w.,:])\d(?:[\d,.:]*\d)?|(?<![\w-])(?:"
+    + "|".join(sorted((w for w in NUMBER_WORDS if w.isalpha()), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+_LAST_WORD = re.compile(r"[\w'-]+\s+$")
+_NEXT_WORDS = re.compile(r"%?(?:[\s/+%-]*[\w'-]+){0,2}")
+# Where the words around a number stop: a clause or sentence break.
+_ANCHOR_BREAK = re.compile(r"[;:()\[\]!?\n]|\.(?:\s|$)")
+
+
+def _one_kind(a: str, b: str) -> bool:
+    """Two quantities of one kind in conflict (:func:`conflict`): not a bare number
+    against a quantity with a unit."""
+    return a.startswith("n:") == b.startswith("n:") and conflict(a, b)
+
+
+def _anchored_change(
+    step: str,
+    sentence: str,
+    prefix: int,
+    slots: Collection[str] = (),
+    answer: frozenset[str] | None = None,
+) -> tuple[str, str] | None:
+    """A quantity of the step replaced, in the sentence, by another of its kind at the
+    same anchor ("within 28 days of the journey" -> "within 3 months of the journey";
+    "an adult aged 18 or over, and children under 10" -> "an adult aged 16 or over,
+    and no child under 10"): the step's quantity stated nowhere in the sentence, and a
+    quantity there that conflicts with it (:func:`conflict`), that the step does not
+    state at that place, with a word after the number in common, or the two before it
+    (a bare number, a word on each side: "adult aged 18 or over" is a count, and so
+    are the two ends of "2 to 8 players"). Two of one kind only: a bare number against
+    a duration is as often a quantity written in a way not read here. ``slots``: the
+    kinds of the instance values the step holds ("your delay of {delayMinutes}
+    minutes"): a quantity of that kind may be this instance's. ``answer``: the
+    quantities of the whole answer; where the new quantity is one the step states at
+    another place, the old one must be stated nowhere in it ("Withdrawals 8 to 27 days
+    before the start ..., and withdrawals within 7 days ..." against "Withdrawals within
+    7 days of the start date ...": the answer says "27 days" in another sentence).
+    A paraphrase moves quantities about and rewrites what is around them, but the
+    number that stands where the step's stood, with what it measures kept, is the
+    policy's number. (Both texts masked: an instance's values are no quantity here.)
+    Returns the lost and the new quantity as written canonically."""
+    said = quantities(sentence)
+    own = quantities(step)
+    theirs = _mentions(sentence)
+    if not theirs:
+        return None
+    for qs, before, after in _mentions(step):
+        # (Only readings the whole step gives: "forty-eight hours" is not "8 hours",
+        # nor "3 to 5 working days" a bare 3.)
+        lost = [g for g in qs if stated(g, own) and not stated(g, said)]
+        if not lost or (len(lost) < len(qs) and all(g.startswith("clock:") for g in qs)):
+            continue
+        for rs, b2, a2 in theirs:
+            shared_after = sum(any(same_word(x, y, prefix) for y in a2) for x in after)
+            shared_before = sum(any(same_word(x, y, prefix) for y in b2) for x in before)
+            near = shared_after >= 1 or shared_before >= 2
+            both = shared_after >= 1 and shared_before >= 1
+            if not near:
+                continue
+            for r in rs:
+                if stated(r, qs) or not stated(r, said) or any(_one_kind(v, r) for v in slots):
+                    continue
+                for g in lost:
+                    if not (_one_kind(g, r) and (both or not g.startswith("n:"))):
+                        continue
+                    if answer is not None and stated(r, own) and stated(g, answer):
+                        continue
+                    return g, r
+    return None
 
 
 @functools.lru_cache(maxsize=1024)
