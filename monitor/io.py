@@ -18,10 +18,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, Protocol, TypeVar
+from typing import IO, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -583,6 +583,28 @@ async def batched(source: TraceSource, size: int, within_s: float) -> AsyncItera
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
+def jsonl_objects(path: str | Path, *, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every non-empty line of a JSONL file as a JSON object, with its line number, read
+    as the file is iterated. A missing file, a line that is not JSON or not an object is
+    a :class:`ConfigError` that names the file and the line (``labels.jsonl:3: not JSON:
+    Expecting value (column 1)``)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"{what} file not found: {p}")
+    # Lines end at "\n" only (JSON keeps U+2028 and the like raw; splitlines() breaks on them).
+    with p.open(encoding="utf-8", newline="\n") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{p}:{n}: not JSON: {exc.msg} (column {exc.colno})") from None
+            if not isinstance(data, dict):
+                raise ConfigError(f"{p}:{n}: not a JSON object")
+            yield n, data
+
+
 def read_jsonl_models(
     path: str | Path, model: type[ModelT], *, what: str, prefix: str = ""
 ) -> list[tuple[int, ModelT]]:
@@ -591,25 +613,13 @@ def read_jsonl_models(
     Each problem is a :class:`ConfigError` that names the file, the line and the
     field: ``labels.jsonl:3: appropriate: Field required``.
     """
-    p = Path(path)
-    if not p.exists():
-        raise ConfigError(f"{what} file not found: {p}")
     rows: list[tuple[int, ModelT]] = []
-    # Lines end at "\n" only (JSON keeps U+2028 and the like raw; splitlines() breaks on them).
-    for n, line in enumerate(p.read_text(encoding="utf-8").split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{p}:{n}: not JSON: {exc.msg} (column {exc.colno})") from exc
-        if not isinstance(data, dict):
-            raise ConfigError(f"{p}:{n}: expected a JSON object")
+    for n, data in jsonl_objects(path, what=what):
         try:
             rows.append((n, model.model_validate(data)))
         except ValidationError as exc:
             problem = first_problem(exc)
             if not exc.errors()[0]["loc"]:
                 problem = f"row: {problem}"
-            raise ConfigError(f"{p}:{n}: {prefix}{problem}") from exc
+            raise ConfigError(f"{path}:{n}: {prefix}{problem}") from exc
     return rows

@@ -9,13 +9,13 @@ an item's id already names its seed, family and draw. A row a run could not deci
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from monitor.errors import ConfigError
+from monitor.io import jsonl_objects
 
 # What a row needs for a comparison; the rest (scores, verdicts) is only shown.
 _REQUIRED = ("judge", "id", "family", "target_penalize", "penalized")
@@ -75,29 +75,17 @@ def read_items(path: str | Path) -> dict[tuple[str, str], dict[str, Any]]:
     """The rows of one ``--items`` file keyed by ``(judge, id)``. A line that is not a
     JSON object with the fields a comparison needs, or a key seen twice, is a
     :class:`ConfigError` naming the file and line."""
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"items file not found: {p}")
     rows: dict[tuple[str, str], dict[str, Any]] = {}
-    with p.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"{p}:{n}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise ConfigError(f"{p}:{n}: not a JSON object")
-            missing = [k for k in _REQUIRED if k not in row]
-            if missing:
-                raise ConfigError(
-                    f"{p}:{n}: not a 'bench run --items' row (no {', '.join(missing)})"
-                )
-            key = (str(row["judge"]), str(row["id"]))
-            if key in rows:
-                raise ConfigError(f"{p}:{n}: item {key[1]!r} of judge {key[0]!r} twice")
-            rows[key] = row
+    for n, row in jsonl_objects(path, what="items"):
+        missing = [k for k in _REQUIRED if k not in row]
+        if missing:
+            raise ConfigError(
+                f"{path}:{n}: not a 'bench run --items' row (no {', '.join(missing)})"
+            )
+        key = (str(row["judge"]), str(row["id"]))
+        if key in rows:
+            raise ConfigError(f"{path}:{n}: item {key[1]!r} of judge {key[0]!r} twice")
+        rows[key] = row
     return rows
 
 
