@@ -587,9 +587,10 @@ def jsonl_objects(path: str | Path, *, what: str) -> Iterator[tuple[int, dict[st
     """Every non-empty line of a JSONL file as a JSON object, with its line number, read
     as the file is iterated. A missing file, a line that is not JSON or not an object is
     a :class:`ConfigError` that names the file and the line (``labels.jsonl:3: not JSON:
-    Expecting value (column 1)``)."""
+    Expecting value (column 1)``); a folder is the :class:`OSError` of opening it, which
+    the CLI reports as "PATH: Is a directory", as for every file it opens."""
     p = Path(path)
-    if not p.is_file():
+    if not p.exists():
         raise ConfigError(f"{what} file not found: {p}")
     # Lines end at "\n" only (JSON keeps U+2028 and the like raw; splitlines() breaks on them).
     with p.open(encoding="utf-8", newline="\n") as fh:

@@ -34,8 +34,11 @@ def test_a_bad_line_is_named(tmp_path: Path, text: str, message: str) -> None:
         list(jsonl_objects(f, what="rows"))
 
 
-def test_a_missing_file_or_a_folder_is_named(tmp_path: Path) -> None:
+def test_a_missing_file_is_named_and_a_folder_is_an_os_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="rows file not found"):
         list(jsonl_objects(tmp_path / "nope.jsonl", what="rows"))
     with pytest.raises(ConfigError, match="items file not found"):
+        read_items(tmp_path / "nope.jsonl")
+    # (The CLI reports it as "PATH: Is a directory", as for every file it opens.)
+    with pytest.raises(IsADirectoryError):
         read_items(tmp_path)
