@@ -1645,12 +1645,7 @@ class StepVerifier:
         if gone:
             # (Not where the step holds an instance value of that kind, "your delay of
             # {delayMinutes} minutes": the new quantity may be this instance's.)
-            slots = {
-                q
-                for q in main_readings(quantities(step.known.replace("<value>", "7919")))
-                - step_main
-                if _movable(q)
-            }
+            slots = {q for q in _slot_quantities(step.known, step_main) if _movable(q)}
             replaced = {
                 q
                 for q in fresh(seg_q, gone)
@@ -1714,14 +1709,9 @@ class StepVerifier:
                     )
         # A quantity replaced where the step had it, what it measures kept around it.
         if not shifted:
-            slots_q = {
-                q
-                for q in main_readings(quantities(step.known.replace("<value>", "7919")))
-                - step_main
-            }
-            moved_q = _anchored_change(
-                step.known or step.masked, mask_known(full, al.values), p, slots_q, answer_q
-            )
+            slots_q = _slot_quantities(step.known, step_main)
+            as_said = step.known or step.masked
+            moved_q = _anchored_change(as_said, mask_known(full, al.values), p, slots_q, answer_q)
             if moved_q is not None:
                 return (
                     "altered",
@@ -1735,9 +1725,7 @@ class StepVerifier:
             for at, _, text in al.sentences:
                 if set(at) & (held | set(seg.at)) or not _NUMBER_MENTION.search(text):
                     continue
-                moved_q = _anchored_change(
-                    step.known or step.masked, mask_known(text, al.values), p, slots_q
-                )
+                moved_q = _anchored_change(as_said, mask_known(text, al.values), p, slots_q)
                 if moved_q is not None and not _said(moved_q[0], step_q, answer_q):
                     return (
                         "altered",
@@ -3371,6 +3359,13 @@ def _span_stated(q: str, qs: frozenset[str]) -> bool:
         return x.lstrip("~").removeprefix("every:")
 
     return stated(q, qs) or stated(span(q), frozenset(span(x) for x in qs))
+
+
+def _slot_quantities(known: str, step_main: Collection[str]) -> set[str]:
+    """The quantities the step's instance values stand in, read with a number in each
+    slot ("your delay of {delayMinutes} minutes" -> minutes), beside the step's own
+    (``step_main``): of those kinds, a new quantity in the answer may be this trace's."""
+    return main_readings(quantities(known.replace("<value>", "7919"))) - set(step_main)
 
 
 def _movable(q: str) -> bool:

@@ -27,6 +27,7 @@ import pytest
 from monitor.steps import StepVerifier, _anchored_change, _without_taken
 from monitor.text import tokens
 from tests.unit.monitor.test_failure_classes import item
+from tests.unit.monitor.test_failure_classes_2 import statuses
 from tests.unit.monitor.test_failure_classes_35 import _check, _status
 
 # A library, a climbing wall, a ferry, a dog groomer, a theatre.
@@ -200,10 +201,8 @@ def test_a_negated_rule_beside_another_steps_negation_is_still_read() -> None:
         "Classes missed through illness, or because the class was full, do not earn a "
         "credit, and credits from cancelled classes "
     )
-    kept = StepVerifier().verify(golden, head + "can't be moved to another member.", [])
-    turned = StepVerifier().verify(golden, head + "can be moved to another member.", [])
-    assert [v.status for v in kept] == ["covered", "covered"], kept
-    assert [v.status for v in turned] == ["covered", "negated"], turned
+    assert statuses(golden, head + "can't be moved to another member.") == ["covered", "covered"]
+    assert statuses(golden, head + "can be moved to another member.") == ["covered", "negated"]
 
 
 def test_a_bike_shops_service_rule() -> None:
