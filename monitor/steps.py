@@ -890,6 +890,22 @@ class StepVerifier:
             anchors,
             step_words,
         )
+        # The answer's sentences, each with the step part it is about (:meth:`_apart`),
+        # read once and only when a step needs them.
+        apart_memo: list[list[tuple[tuple[int, ...], str, int, str]]] = []
+
+        def said_apart() -> list[tuple[tuple[int, ...], str, int, str]]:
+            if not apart_memo:
+                apart_memo.append(self._apart(al))
+            return apart_memo[0]
+
+        # Where the steps the answer states stand (a missing step's nearest sentence
+        # may say it the other way: it is no other step's).
+        stated_at = [
+            x if b >= cfg.cover_threshold else None
+            for x, (_, b) in zip(anchors, picks, strict=True)
+        ]
+
         for k, step in enumerate(steps):
             j, best = picks[k]
             # The best score any segment has for this step, before ownership took
@@ -941,6 +957,27 @@ class StepVerifier:
                     else f"only {present:.0%} of the step's key words occur in the answer "
                     f"(< {cfg.min_term_presence:.0%})"
                 )
+                # A part of the step the answer says the other way, in a sentence of
+                # its own that no step is matched to ("- Cash-out and transfers
+                # allowed" for "... and points cannot be exchanged for cash or
+                # transferred"): not left out, denied.
+                apart = self._said_apart(
+                    k, step, al, said_apart(), [*stated_at[:k], None, *stated_at[k + 1 :]]
+                )
+                if apart:
+                    out.append(
+                        StepVerdict(
+                            index=step.index,
+                            step=step.text,
+                            status="negated",
+                            required=step.required,
+                            matched_sentence=apart[0],
+                            similarity=round(best, 4),
+                            cue=apart[1],
+                            uncertain=True,
+                        )
+                    )
+                    continue
                 out.append(
                     StepVerdict(
                         index=step.index,
@@ -983,6 +1020,12 @@ class StepVerifier:
                 held,
                 taken,
             )
+            if status == "covered":
+                # (A part of the step said the other way in a sentence no step is
+                # matched to, as for a missing step above.)
+                apart = self._said_apart(k, step, al, said_apart(), stated_at)
+                if apart:
+                    status, cue, settled = "negated", apart[1], False
             if status == "covered" and not settled:
                 # Covered by a borderline score: perhaps a neighbour standing in for
                 # a step the answer left out.
@@ -1043,6 +1086,111 @@ class StepVerifier:
                 )
             )
         return out
+
+    def _apart(self, al: _Alignment) -> list[tuple[tuple[int, ...], str, int, str]]:
+        """The answer's sentences, each with the part of a step it is about: (where
+        it stands, its text, the step's position, the part).
+
+        A paraphrase states a step's parts in sentences of their own ("- Reported after
+        72h: still reviewed" for "Disputes raised after 72 hours cannot be reviewed,
+        and a chargeback ... suspends your account"); the step is matched to one of
+        them and the others go unread where no step is matched to them
+        (:meth:`_said_apart`). A sentence is about the step part that fits it best, by
+        the harmonic mean of the share of the part's content words the sentence has
+        and the share of the sentence's that the part has (a quantity stated in any
+        form, "72h", counts as one word), better than any part of another step fits it,
+        where the sentence has a third of the part's words and two at least. Not a
+        question ("- Code not working?"), and not a part that is the step's condition
+        ("if your code stops working"): a condition restated, often as its negation, is
+        no statement of the rule. At most :data:`_MAX_APART` sentences are read
+        (hostile inputs stay linear)."""
+        free = [(at, ws, text) for at, ws, text in al.sentences if not text.rstrip().endswith("?")]
+        free = free[:_MAX_APART]
+        if not free:
+            return []
+        p = self.config.stem_prefix
+        parts = [
+            (
+                k,
+                u,
+                [w for w in content(tokens(u)) if not _quantity_word(w)],
+                {q for q in main_readings(quantities(u)) if _movable(q)},
+                tokens(u)[:1] == [] or tokens(u)[0] in _CONDITION_OPENERS,
+            )
+            for k, st in enumerate(al.ref.steps)
+            for u in _parts(st.masked)
+        ]
+        out = []
+        for at, ws, text in free:
+            have = [w for w in content(ws) if not _quantity_word(w)]
+            said_q = quantities(text)
+            scored = []
+            for k, u, need, part_q, condition in parts:
+                found = [any(_same(w, h, p) for h in have) for w in need]
+                q_found = any(stated(q, said_q) for q in part_q)
+                hit = sum(found) + q_found
+                size = len(need) + bool(part_q)
+                # (How much of the sentence the part says: a short part that shares
+                # two words with a sentence about another part, "Each refill visit
+                # costs £38.50" / "All stations are removed at no cost at the final
+                # visit", is not what it is about.)
+                told = sum(any(_same(h, w, p) for w in need) for h in have) + q_found
+                whole = len(have) + bool(said_q)
+                r = hit / size if size else 0.0
+                told_share = told / whole if whole else 0.0
+                fit = 2 * r * told_share / (r + told_share) if r + told_share else 0.0
+                scored.append((fit, r, hit, k, u, condition))
+            fit, r, hit, k, u, condition = max(scored, key=lambda x: x[0])
+            rival = max((x[0] for x in scored if x[3] != k), default=0.0)
+            if condition or hit < 2 or r < 1 / 3 or rival >= fit:
+                continue
+            out.append((at, text, k, u))
+        return out
+
+    def _said_apart(
+        self,
+        k: int,
+        step: RefStep,
+        al: _Alignment,
+        apart: list[tuple[tuple[int, ...], str, int, str]],
+        stated_at: Sequence[int | None],
+    ) -> tuple[str, str] | None:
+        """(The sentence, the cue) where a sentence about a part of step ``k`` (see
+        :meth:`_apart`) that no step is stated in (``stated_at``: where each step
+        stands, None where it is missing) says it with a negation lost or added
+        (:func:`polarity_flip`, or what the part denies said as granted,
+        :func:`denial_granted`, where no other sentence says the part's "not"), or
+        None. Never settled: the part is
+        read across sentences, so a hybrid judge asks its LLM."""
+        held = {x for x in stated_at if x is not None}
+        for at, text, kk, part in apart:
+            if kk != k or set(at) & held:
+                continue
+            part_words = tokens(part)
+            if (
+                not NEGATORS & set(part_words)
+                and NEGATORS & set(tokens(text))
+                and negation_count(step.masked) > negation_count(part)
+            ):
+                # A negation added where the step has one outside this part: the
+                # sentence may say that one ("No answer = payment kept as credit" for
+                # "...; if we hear nothing, we keep your payment as credit").
+                continue
+            rest = tuple(t for w, _, t in al.sentences if w != at)
+            flip = polarity_flip(part, text, elsewhere=rest)
+            if (
+                flip is None
+                and denial_granted(part, text)
+                and not _denied_elsewhere(tokens(part), rest, self.config.stem_prefix)
+            ):
+                flip = "negation"
+            if (
+                flip
+                and "negation" in flip.split(" + ")
+                and _governed_kept(part, text, self.config.stem_prefix)
+            ):
+                return text, f"polarity flipped in a part said in a sentence of its own ({flip})"
+        return None
 
     def _without_stand_ins(
         self,
@@ -2234,6 +2382,10 @@ _STATING = frozenset(
 )
 # Words that make a sentence's statement conditional or an exception.
 _CONDITIONAL = frozenset("if only unless except when whenever provided once".split())
+# The words that open a step's condition ("if your code stops working"), not its rule.
+_CONDITION_OPENERS = _CONDITIONAL - {"only"}
+# How many sentences no step is matched to are read for a part of a step (_apart).
+_MAX_APART = 32
 # Words that tie a statement to a time ("we load once it is cleared", "as soon as",
 # "after payment"): the other side of a denial's condition, said as a grant. (A
 # condition or restriction, "if", "when", "until", "only", "even", is refused by
@@ -2241,6 +2393,55 @@ _CONDITIONAL = frozenset("if only unless except when whenever provided once".spl
 _TIMED = frozenset("once after before soon again".split())
 # How many words a short part's words may have between them in another sentence.
 _PART_SLACK = 3
+
+
+# Where what a negation governs ends: a clause break or a word that opens a reason,
+# a contrast or a condition.
+_GOVERNED_END = re.compile(
+    r"[,;:.()!?]|\s(?:because|since|as|so|but|while|which|unless|if|when|whereas)\s",
+    re.IGNORECASE,
+)
+
+
+def _same(w: str, h: str, p: int) -> bool:
+    """One word, in its singular or its family (:func:`same_word`)."""
+    return singular(w) == singular(h) or same_word(w, h, p)
+
+
+def _governed(text: str) -> list[str] | None:
+    """The content words a text's first negation governs, up to the end of its clause
+    ("cannot be taken beyond the harbour wall" -> "taken", "harbour", "wall"), or None
+    where it has no negation."""
+    m = re.search(r"\b(?:" + "|".join(sorted(NEGATORS - {"n't"})) + r")\b|n't\b", text, re.I)
+    if m is None:
+        return None
+    end = _GOVERNED_END.search(text, m.end())
+    return content(tokens(text[m.end() : end.start() if end else len(text)]))
+
+
+def _governed_kept(part: str, sentence: str, p: int) -> bool:
+    """Whether the sentence keeps what the negation of the side that has one governs:
+    its verb (the first content word after the negation) where it governs nothing
+    more ("cannot be reviewed" / "still reviewed"), else more than half of the words
+    after the verb, which a rewording keeps where it says the thing the other way ("cannot be
+    taken beyond the harbour wall" / "going past the harbour wall is fine") and a
+    sentence that says something else does not ("the charge cannot be paid in
+    instalments" / "that charge has to be paid in one go"). Read from the part where it
+    negates, else from the sentence (a negation added)."""
+    governed, other = _governed(part), sentence
+    if governed is None:
+        governed, other = _governed(sentence), part
+    if not governed:
+        return False
+    have = content(tokens(other))
+
+    def said(w: str) -> bool:
+        return any(_same(w, h, p) for h in have)
+
+    verb, rest = governed[0], governed[1:]
+    if not rest:
+        return said(verb)
+    return 2 * sum(said(w) for w in rest) > len(rest)
 
 
 def _denied_elsewhere(part: list[str], texts: Sequence[str], p: int) -> bool:
