@@ -1109,32 +1109,27 @@ class StepVerifier:
         if not free:
             return []
         p = self.config.stem_prefix
-        parts = [
-            (
-                k,
-                u,
-                [w for w in content(tokens(u)) if not _quantity_word(w)],
-                {q for q in main_readings(quantities(u)) if _movable(q)},
-                tokens(u)[:1] == [] or tokens(u)[0] in _CONDITION_OPENERS,
-            )
-            for k, st in enumerate(al.ref.steps)
-            for u in _parts(st.masked)
-        ]
+        parts = [(k, *part) for k, st in enumerate(al.ref.steps) for part in _step_parts(st.masked)]
+        with_q = any(part_q for *_, part_q, _ in parts)
+        vocabulary = {w for *_, need, _, _ in parts for w in need}
         out = []
         for at, ws, text in free:
             have = [w for w in content(ws) if not _quantity_word(w)]
-            said_q = quantities(text)
+            said_q = quantities(text) if with_q else frozenset()
+            # (Which of the steps' words the sentence has, and which of them each of
+            # its words is: read once for all parts.)
+            found = {w for w in vocabulary if any(_same(w, h, p) for h in have)}
+            is_of = [{w for w in vocabulary if _same(h, w, p)} for h in have]
             scored = []
             for k, u, need, part_q, condition in parts:
-                found = [any(_same(w, h, p) for h in have) for w in need]
                 q_found = any(stated(q, said_q) for q in part_q)
-                hit = sum(found) + q_found
+                hit = sum(w in found for w in need) + q_found
                 size = len(need) + bool(part_q)
                 # (How much of the sentence the part says: a short part that shares
                 # two words with a sentence about another part, "Each refill visit
                 # costs £38.50" / "All stations are removed at no cost at the final
                 # visit", is not what it is about.)
-                told = sum(any(_same(h, w, p) for w in need) for h in have) + q_found
+                told = sum(not of.isdisjoint(need) for of in is_of) + q_found
                 whole = len(have) + bool(said_q)
                 r = hit / size if size else 0.0
                 told_share = told / whole if whole else 0.0
@@ -2403,9 +2398,29 @@ _GOVERNED_END = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=65536)
 def _same(w: str, h: str, p: int) -> bool:
     """One word, in its singular or its family (:func:`same_word`)."""
     return singular(w) == singular(h) or same_word(w, h, p)
+
+
+@functools.lru_cache(maxsize=4096)
+def _step_parts(masked: str) -> tuple[tuple[str, tuple[str, ...], frozenset[str], bool], ...]:
+    """A step's parts (:func:`_parts`), each with its content words beside its
+    quantities, its quantities' main readings and whether it opens as a condition
+    (read once per step text: the reference steps recur with every trace)."""
+    out = []
+    for u in _parts(masked):
+        ws = tokens(u)
+        out.append(
+            (
+                u,
+                tuple(w for w in content(ws) if not _quantity_word(w)),
+                frozenset(q for q in main_readings(quantities(u)) if _movable(q)),
+                not ws or ws[0] in _CONDITION_OPENERS,
+            )
+        )
+    return tuple(out)
 
 
 def _governed(text: str) -> list[str] | None:
