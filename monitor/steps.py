@@ -1155,8 +1155,8 @@ class StepVerifier:
         stands, None where it is missing) says it with a negation lost or added
         (:func:`polarity_flip`, or what the part denies said as granted,
         :func:`denial_granted`, where no other sentence says the part's "not"), or
-        None. Never settled: the part is
-        read across sentences, so a hybrid judge asks its LLM."""
+        None. Never settled: the part is read across sentences, so a hybrid judge asks
+        its LLM."""
         held = {x for x in stated_at if x is not None}
         for at, text, kk, part in apart:
             if kk != k or set(at) & held:
@@ -2379,7 +2379,7 @@ _STATING = frozenset(
 _CONDITIONAL = frozenset("if only unless except when whenever provided once".split())
 # The words that open a step's condition ("if your code stops working"), not its rule.
 _CONDITION_OPENERS = _CONDITIONAL - {"only"}
-# How many sentences no step is matched to are read for a part of a step (_apart).
+# How many of the answer's sentences are read for the step part each is about (_apart).
 _MAX_APART = 32
 # Words that tie a statement to a time ("we load once it is cleared", "as soon as",
 # "after payment"): the other side of a denial's condition, said as a grant. (A
@@ -2395,6 +2395,12 @@ _PART_SLACK = 3
 _GOVERNED_END = re.compile(
     r"[,;:.()!?]|\s(?:because|since|as|so|but|while|which|unless|if|when|whereas)\s",
     re.IGNORECASE,
+)
+
+
+# A negation word (:data:`NEGATORS`) as written: "not", "no", "never", "cannot", "n't".
+_NEGATION_WORD = re.compile(
+    r"\b(?:" + "|".join(sorted(NEGATORS - {"n't"})) + r")\b|n't\b", re.IGNORECASE
 )
 
 
@@ -2427,7 +2433,7 @@ def _governed(text: str) -> list[str] | None:
     """The content words a text's first negation governs, up to the end of its clause
     ("cannot be taken beyond the harbour wall" -> "taken", "harbour", "wall"), or None
     where it has no negation."""
-    m = re.search(r"\b(?:" + "|".join(sorted(NEGATORS - {"n't"})) + r")\b|n't\b", text, re.I)
+    m = _NEGATION_WORD.search(text)
     if m is None:
         return None
     end = _GOVERNED_END.search(text, m.end())
@@ -2438,9 +2444,9 @@ def _governed_kept(part: str, sentence: str, p: int) -> bool:
     """Whether the sentence keeps what the negation of the side that has one governs:
     its verb (the first content word after the negation) where it governs nothing
     more ("cannot be reviewed" / "still reviewed"), else more than half of the words
-    after the verb, which a rewording keeps where it says the thing the other way ("cannot be
-    taken beyond the harbour wall" / "going past the harbour wall is fine") and a
-    sentence that says something else does not ("the charge cannot be paid in
+    after the verb, which a rewording keeps where it says the thing the other way
+    ("cannot be taken beyond the harbour wall" / "going past the harbour wall is
+    fine") and a sentence that says something else does not ("the charge cannot be paid in
     instalments" / "that charge has to be paid in one go"). Read from the part where it
     negates, else from the sentence (a negation added)."""
     governed, other = _governed(part), sentence
