@@ -964,33 +964,20 @@ class StepVerifier:
                 apart = self._said_apart(
                     k, step, al, said_apart(), [*stated_at[:k], None, *stated_at[k + 1 :]]
                 )
-                if apart:
-                    out.append(
-                        StepVerdict(
-                            index=step.index,
-                            step=step.text,
-                            status="negated",
-                            required=step.required,
-                            matched_sentence=apart[0],
-                            similarity=round(best, 4),
-                            cue=apart[1],
-                            uncertain=True,
-                        )
-                    )
-                    continue
                 out.append(
                     StepVerdict(
                         index=step.index,
                         step=step.text,
-                        status="missing",
+                        status="negated" if apart else "missing",
                         required=step.required,
-                        matched_sentence=None,
+                        matched_sentence=apart[0] if apart else None,
                         similarity=round(best, 4),
-                        cue=why,
+                        cue=apart[1] if apart else why,
                         # Missing is settled only when nothing in the answer came near
                         # the step; a near miss, a segment another step owns, or the
-                        # term-presence rule alone leave it open.
-                        uncertain=step.required and raw >= lo,
+                        # term-presence rule alone leave it open. (A denial read across
+                        # sentences never is.)
+                        uncertain=bool(apart) or (step.required and raw >= lo),
                     )
                 )
                 continue
