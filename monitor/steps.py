@@ -2647,12 +2647,18 @@ def _modal_object_turned(step: str, sentence: str, p: int) -> str | None:
 # still take reports after that", "phone is fine too"): "too" ending its clause (not
 # "too late"), "still" before what is granted (not "any car still in a bay", "still
 # outstanding"), "fine", "OK" or "welcome" said of something (not "the fine print", "a
-# fine of £50").
+# fine of £50"); a word of acceptance said of something ("texts are accepted",
+# "pets are allowed"); and the verdict a list line gives its label after a colon, as
+# the last word of its clause ("- Requests on collection day: accepted", "- Onward
+# travel: covered", "- Refund: yes"; not "- Accepted cards: Visa").
 _GRANTING = re.compile(
     r"\b(too)\b(?=\s*(?:[).!;,]|$))|\b(also)\b"
     r"|\b(still)\b(?!\s+(?:in|at|on|within|inside|under|over|the|a|an|your|their|its|his"
     r"|her|our|my|there|here|outstanding|due|pending|unpaid|owed|waiting)\b)"
     r"|\b(?:is|are|'s|be|was|were)\s+(fine|ok|okay|welcome)\b"
+    r"|\b(?:is|are|be|was|were)\s+(accepted|allowed|permitted|covered)\b"
+    r"|:\s*(accepted|allowed|permitted|covered|fine|ok|okay|welcome|yes|possible|available)"
+    r"(?=\s*(?:[).!;,(]|$))"
 )
 _NO_NEGATOR = frozenset({"no", "none", "nobody", "nothing", "neither", "nor", "never"})
 # The denying side of the antonym pairs, and verbs of missing out: a clause that grants
@@ -2695,32 +2701,53 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     # The answer's clauses that negate or deny, by their content words: an answer that
     # also says the denial ("can't be ordered by phone, but can also be ordered at the
     # desk", "flowers are welcome, but not food") grants something beside it.
-    answer = [clause for clause, _ in _text_clauses(sentence)]
-    denying = [
-        content(tokens(c))
-        for c in answer
-        if negation_count(c) or set(tokens(c)) & (_DENYING | _ALSO_DENYING)
+    # (By sentence: a grant is read with the clauses of its own sentence.)
+    answer = [
+        [raw.replace("\u2019", "'") for raw in split_clauses(one.text)]
+        for one in split_sentences(sentence)
     ]
 
-    def denied_too(d: list[str]) -> bool:
-        return any(any(same_word(w, v, p) for w in d for v in ws) for ws in denying)
+    def denies(c: str) -> bool:
+        return bool(negation_count(c) or set(tokens(c)) & (_DENYING | _ALSO_DENYING))
 
-    for clause in answer:
-        ws = tokens(clause)
-        grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
-        grant = [w for w in grant if w not in step_words]
-        if (
-            not grant
-            or negation_count(clause)
-            or set(ws) & (_DENYING | _ALSO_DENYING | _GOING_ON | {"only"})
-            or _DENYING_PHRASE.search(clause.lower())
-        ):
-            continue
-        here = [w for w in content(ws) if w not in _STATING]
-        for d, own in denials:
-            kept = {w for w in d if any(same_word(w, v, p) for v in here)}
-            if len(kept) >= 2 and 2 * len(kept) >= len(d) and kept & set(own) and not denied_too(d):
-                return grant[0]
+    denying = [content(tokens(c)) for clauses_ in answer for c in clauses_ if denies(c)]
+
+    # (Read once per denial, not once per granting clause: a hostile answer has
+    # thousands of both.)
+    denied_too = [
+        any(any(same_word(w, v, p) for w in d for v in ws) for ws in denying) for d, _ in denials
+    ]
+
+    for clauses_ in answer:
+        # The rest of its sentence, where it neither negates nor denies, says what a
+        # grant is said of: a list line's label ("- By text, or by telling the crew on
+        # the day: accepted"), the clause a "(... is fine too)" is put beside ("Give
+        # notice: app (phone is fine too)"). A word of the denial's own is still
+        # needed in the grant's clause itself. (The sentence's words read once for
+        # all its clauses: a hostile sentence has thousands.)
+        said_in = {
+            w for c in clauses_ if not denies(c) for w in content(tokens(c)) if w not in _STATING
+        }
+        kept_in = [
+            {w for w in d if w in said_in or any(same_word(w, v, p) for v in said_in)}
+            for d, _ in denials
+        ]
+        for clause in clauses_:
+            ws = tokens(clause)
+            grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
+            grant = [w for w in grant if w not in step_words]
+            if (
+                not grant
+                or negation_count(clause)
+                or set(ws) & (_DENYING | _ALSO_DENYING | _GOING_ON | {"only"})
+                or _DENYING_PHRASE.search(clause.lower())
+            ):
+                continue
+            here = [w for w in content(ws) if w not in _STATING]
+            for (d, own), kept, too in zip(denials, kept_in, denied_too, strict=True):
+                mine = any(same_word(w, v, p) for w in own for v in here)
+                if len(kept) >= 2 and 2 * len(kept) >= len(d) and mine and not too:
+                    return grant[0]
     return None
 
 
