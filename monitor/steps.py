@@ -2673,8 +2673,10 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     a clause of the step denies, or None: the step's clause denies a verb ("are not
     accepted", "cannot be made") once and has no restricting word, the sentence's
     clause has no negation and a granting word (:data:`_GRANTING`) the step does not
-    use, and it says at least two of the denied clause's content words, and at least
-    half of them, one of them a word the step's other clauses do not say
+    use, and it says, with the label of its list line where it is that label's value
+    (:func:`_with_labels`: "- By text, or by telling the crew on the day: accepted"),
+    at least two of the denied clause's content words, and at least half of them; one
+    of them, in the clause itself, a word the step's other clauses do not say
     ("cancellations cannot be made over the VHF radio" / "email the harbour office (VHF
     radio accepted too)"). A denial said with "no" ("at no charge") is not read: it is
     as often a cost or a bound. Nor is a grant in a clause that denies in other words or
@@ -2701,54 +2703,98 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     # The answer's clauses that negate or deny, by their content words: an answer that
     # also says the denial ("can't be ordered by phone, but can also be ordered at the
     # desk", "flowers are welcome, but not food") grants something beside it.
-    # (By sentence: a grant is read with the clauses of its own sentence.)
     answer = [
-        [raw.replace("\u2019", "'") for raw in split_clauses(one.text)]
-        for one in split_sentences(sentence)
+        _SPACE_RUN.sub(" ", one.text.replace("\u2019", "'")) for one in split_sentences(sentence)
     ]
-
-    def denies(c: str) -> bool:
-        return bool(negation_count(c) or set(tokens(c)) & (_DENYING | _ALSO_DENYING))
-
-    denying = [content(tokens(c)) for clauses_ in answer for c in clauses_ if denies(c)]
-
+    split = [split_clauses(text) for text in answer]
+    denying = [content(tokens(c)) for clauses_ in split for c in clauses_ if _denies(c)]
     # (Read once per denial, not once per granting clause: a hostile answer has
     # thousands of both.)
     denied_too = [
         any(any(same_word(w, v, p) for w in d for v in ws) for ws in denying) for d, _ in denials
     ]
-
-    for clauses_ in answer:
-        # The rest of its sentence, where it neither negates nor denies, says what a
-        # grant is said of: a list line's label ("- By text, or by telling the crew on
-        # the day: accepted"), the clause a "(... is fine too)" is put beside ("Give
-        # notice: app (phone is fine too)"). A word of the denial's own is still
-        # needed in the grant's clause itself. (The sentence's words read once for
-        # all its clauses: a hostile sentence has thousands.)
-        said_in = {
-            w for c in clauses_ if not denies(c) for w in content(tokens(c)) if w not in _STATING
-        }
-        kept_in = [
-            {w for w in d if w in said_in or any(same_word(w, v, p) for v in said_in)}
-            for d, _ in denials
-        ]
-        for clause in clauses_:
+    # (Per label, the denied words it says, read once for all the clauses after it.)
+    label_kept: dict[int, list[set[str]]] = {}
+    for text, clauses_ in zip(answer, split, strict=True):
+        for clause, label in _with_labels(text, clauses_):
             ws = tokens(clause)
             grant = [w for m in _GRANTING.finditer(clause.lower()) for w in m.groups() if w]
             grant = [w for w in grant if w not in step_words]
             if (
                 not grant
                 or negation_count(clause)
-                or set(ws) & (_DENYING | _ALSO_DENYING | _GOING_ON | {"only"})
+                or set(ws) & _NOT_GRANTING
                 or _DENYING_PHRASE.search(clause.lower())
             ):
                 continue
             here = [w for w in content(ws) if w not in _STATING]
-            for (d, own), kept, too in zip(denials, kept_in, denied_too, strict=True):
+            if label is not None and id(label) not in label_kept:
+                label_kept[id(label)] = [
+                    {w for w in d if w in label or any(same_word(w, v, p) for v in label)}
+                    for d, _ in denials
+                ]
+            for k, (d, own) in enumerate(denials):
+                kept = {w for w in d if any(same_word(w, v, p) for v in here)}
+                if label is not None:
+                    kept |= label_kept[id(label)][k]
                 mine = any(same_word(w, v, p) for w in own for v in here)
-                if len(kept) >= 2 and 2 * len(kept) >= len(d) and mine and not too:
+                if len(kept) >= 2 and 2 * len(kept) >= len(d) and mine and not denied_too[k]:
                     return grant[0]
     return None
+
+
+_SPACE_RUN = re.compile(r"\s{2,}")
+# A label's colon: not one inside a time or a ratio ("10:30", "1:1").
+_LABEL_COLON = re.compile(r":(?!\d)")
+# How far past the last clause the next one is looked for (its separator: ", and
+# then", "; or", a bullet).
+_SEPARATOR_REACH = 32
+
+
+_DENYING_WORDS = _DENYING | _ALSO_DENYING
+# What keeps a clause from granting: it denies in other words, goes on, or restricts.
+_NOT_GRANTING = _DENYING_WORDS | _GOING_ON | {"only"}
+
+
+def _denies(clause: str) -> bool:
+    """Whether a clause negates, or denies in a word of its own ("refused", "void")."""
+    return bool(negation_count(clause) or set(tokens(clause)) & _DENYING_WORDS)
+
+
+def _with_labels(text: str, clauses: list[str]) -> Iterator[tuple[str, frozenset[str] | None]]:
+    """Each clause of ``text`` (its :func:`split_clauses`, spaces collapsed as there),
+    with the content words of the label it is the value of, or None. A clause with a
+    colon is its own label's value: the text before the colon, back to the last clause
+    with a colon, a ";" or the start ("- By text, or by telling the crew on the day:
+    accepted" -> "- By text, or by telling the crew on the day"; in "- Jobs: portal,
+    support: available" the label of "support: available" is "support"). A clause after
+    it without one goes on with that value ("- Give notice: app (phone is fine too)" ->
+    "- Give notice"), up to a ";". A clause before any colon has none ("email is fine
+    for questions" after "Print jobs go through the portal,"). Not a colon in a time
+    ("10:30"), nor the label's clauses that negate or deny. Read in one pass: each
+    stretch of text in one label at most."""
+    cursor, after = 0, 0  # (after: where the next label's text starts)
+    label: frozenset[str] | None = None
+    for clause in clauses:
+        # (A clause starts right after its separator: looked for near the cursor only.)
+        at = text.find(clause, cursor, cursor + len(clause) + _SEPARATOR_REACH)
+        at = cursor if at < 0 else at
+        end = at + len(clause)
+        semi = text.rfind(";", cursor, at)
+        if semi >= 0:
+            after, label = semi + 1, None
+        m = _LABEL_COLON.search(text, at, end)
+        if m is not None:
+            label = frozenset(
+                w
+                for c in split_clauses(text[after : m.start()])
+                if not _denies(c)
+                for w in content(tokens(c))
+                if w not in _STATING
+            )
+            after = end
+        cursor = end
+        yield clause, label
 
 
 def _is_heading(text: str) -> bool:

@@ -15,9 +15,16 @@ last word of its clause ("accepted", "allowed", "permitted", "covered", "fine",
 allowed, permitted, covered" said of something. Never settled: a hybrid judge asks
 its LLM.
 
+What the grant is said of is read with the label of its list line: the text before
+the colon, back to a ";" or the sentence's start ("- By text, or by telling the crew
+on the day: accepted"; "- Give notice: app (phone is fine too)"), a word of the
+denial's own still in the granting clause itself.
+
 Not a flip: the same verdict denied ("not accepted"), a verdict that is no last word
-("- Accepted payment: card or cash"), a grant about something else, a grant beside a
-clause that states the denial, or a restricted grant ("only ... accepted").
+("- Accepted payment: card or cash", "- Print jobs by email: accepted formats PDF"), a
+grant about something else ("email is fine for questions" beside "Print jobs go
+through the portal"; "email support: available" after "; "), a grant beside a clause
+that states the denial, or a restricted grant ("only ... accepted").
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from __future__ import annotations
 import pytest
 
 from monitor.schemas import GoldenItem
-from monitor.steps import StepVerifier
+from monitor.steps import StepVerifier, _denial_granted
 from tests.unit.monitor.test_failure_classes import item
 from tests.unit.monitor.test_failure_classes_2 import statuses
 
@@ -74,7 +81,8 @@ PHOTOS = item(
     ],
 )
 
-# (golden item, the denying step's position, answers that grant what it denies)
+# (golden item, the denying step's position, answers that grant what it denies; the
+# first list is read by this rule alone, the second by the polarity rules too, pinned)
 GRANTED = [
     (
         PRESSING,
@@ -85,8 +93,13 @@ GRANTED = [
             "- Bottles: 1 litre, £1.20 each",
             "Book a slot online and bring 20 kg of apples or more. Windfall apples on "
             "the day are accepted. We bottle the juice in 1-litre bottles at £1.20 each.",
+            "- Slot: book online, 20 kg of apples minimum\n"
+            "- Bruised fruit, or windfall apples on the day: accepted\n"
+            "- Bottles: 1 litre, £1.20 each",
         ],
     ),
+]
+ALSO_FLIPPED = [
     (
         PRINT_ROOM,
         1,
@@ -123,9 +136,49 @@ def test_a_denial_said_as_granted_in_a_verdict_is_a_flip(
         verdicts = StepVerifier().verify(golden, answer, [])
         got = verdicts[k]
         assert got.status == "negated", (answer, [(v.status, v.cue) for v in verdicts])
+        assert "said as granted" in got.cue, got.cue
         assert got.uncertain, got
         others = [v.status for i, v in enumerate(verdicts) if i != k]
         assert set(others) <= {"covered"}, (answer, others)
+
+
+@pytest.mark.parametrize(("golden", "k", "answers"), ALSO_FLIPPED)
+def test_a_verdict_the_polarity_rules_read_stays_a_flip(
+    golden: GoldenItem, k: int, answers: list[str]
+) -> None:
+    for answer in answers:
+        verdicts = StepVerifier().verify(golden, answer, [])
+        assert verdicts[k].status == "negated", (answer, [(v.status, v.cue) for v in verdicts])
+
+
+CREW = "Cancellations cannot be made by text message or by telling the crew on the day."
+NOTICE = "Give notice in the app under My Unit > Move out; notice given by phone is not accepted."
+JOBS = "Print jobs cannot be sent by email."
+
+
+@pytest.mark.parametrize(
+    ("step", "sentence", "word"),
+    [
+        # The label says what the verdict is about; the clause alone says too little.
+        (CREW, "- By text, or by telling the crew on the day: accepted.", "accepted"),
+        (CREW, "by telling the crew on the day: accepted.", None),
+        (NOTICE, "- Give notice: app, My Unit > Move out (phone is fine too)", "fine"),
+        (NOTICE, "- Give notice: app, My Unit > Move out (email is fine too)", None),
+        (JOBS, "- Print jobs by email: accepted", "accepted"),
+        (JOBS, "- Opening 10:30, print jobs by email: accepted", "accepted"),
+        # A verdict that is no last word; a grant of something else, with no label or
+        # after a ";" that starts another label.
+        (JOBS, "- Print jobs by email: accepted formats PDF", None),
+        (JOBS, "Print jobs go through the portal, email is fine for questions.", None),
+        (JOBS, "- Print jobs: portal only; email support: available", None),
+        (JOBS, "- Print jobs: portal, email support: available", None),
+        (JOBS, "- Print jobs by email: not accepted", None),
+    ],
+)
+def test_what_a_grant_is_said_of_is_read_with_its_label(
+    step: str, sentence: str, word: str | None
+) -> None:
+    assert _denial_granted(step, sentence, 5) == word
 
 
 # (golden item, answers that keep the denial or grant something else)
@@ -152,6 +205,10 @@ KEPT = [
             # A grant of something else.
             "Upload your file in the print portal - colour printing available. Jobs "
             "can't come in by email. Collect from the front counter before 6 pm.",
+            "Upload in the portal. Print jobs go through the portal, email is fine for "
+            "questions. Collect at the front counter before 6 pm.",
+            "- Upload: print portal\n- Print jobs: portal only; email support: "
+            "available\n- Collection: front counter, before 6 pm",
         ],
     ),
     (
