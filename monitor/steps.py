@@ -2713,8 +2713,9 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     denied_too = [
         any(any(same_word(w, v, p) for w in d for v in ws) for ws in denying) for d, _ in denials
     ]
-    # (Per label, the denied words it says, read once for all the clauses after it.)
-    label_kept: dict[int, list[set[str]]] = {}
+    # (Per label, the denied words it says, read once for all the clauses after it:
+    # the last label read and its words, held by reference, not by id.)
+    last: tuple[frozenset[str] | None, list[set[str]]] = (None, [])
     for text, clauses_ in zip(answer, split, strict=True):
         for clause, label in _with_labels(text, clauses_):
             ws = tokens(clause)
@@ -2728,15 +2729,18 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
             ):
                 continue
             here = [w for w in content(ws) if w not in _STATING]
-            if label is not None and id(label) not in label_kept:
-                label_kept[id(label)] = [
-                    {w for w in d if w in label or any(same_word(w, v, p) for v in label)}
-                    for d, _ in denials
-                ]
+            if label is not None and last[0] is not label:
+                last = (
+                    label,
+                    [
+                        {w for w in d if w in label or any(same_word(w, v, p) for v in label)}
+                        for d, _ in denials
+                    ],
+                )
             for k, (d, own) in enumerate(denials):
                 kept = {w for w in d if any(same_word(w, v, p) for v in here)}
                 if label is not None:
-                    kept |= label_kept[id(label)][k]
+                    kept |= last[1][k]
                 mine = any(same_word(w, v, p) for w in own for v in here)
                 if len(kept) >= 2 and 2 * len(kept) >= len(d) and mine and not denied_too[k]:
                     return grant[0]
