@@ -103,6 +103,33 @@ def same_word(a: str, b: str, prefix: int) -> bool:
     return n >= prefix and n >= min(len(a), len(b)) - 2
 
 
+# What follows the shared beginning of two words of one family ("apply" / "applied",
+# "arrive" / "arrival", "charge" / "charging").
+_ENDINGS = frozenset(
+    """e s es ed d ing ion ions tion sion ation ations al able ible er ers or ors ment
+    ments y ies ied ive ance ence ant ent ly ity ure ary ory age""".split()
+) | {""}
+
+
+def same_family(a: str, b: str) -> bool:
+    """:func:`same_word` at its usual four letters, where a shared beginning alone
+    makes one family only if each word goes on from it with an ending: "apply" /
+    "applied", not "refund" / "refurbished", "refund" / "refuse" or "deposit" /
+    "depot"."""
+    if not same_word(a, b, 4):
+        return False
+    a, b = singular(a), singular(b)
+    short, long_ = sorted((a, b), key=len)
+    if a == b or long_.startswith(short) or long_.endswith(short):
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return any(a[k:] in _ENDINGS and b[k:] in _ENDINGS for k in (n, n - 1))
+
+
 # The auxiliaries of "won't", "can't", "shan't" as tokens ("wo", "ca", "sha" + "n't"):
 # function words, as "will", "can", "shall" are.
 AUX_HALVES = frozenset({"wo", "ca", "sha"})
