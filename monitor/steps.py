@@ -4292,12 +4292,11 @@ def _substitution(
     Evidence that the replaced span is a different thing, not a synonym, without
     a thesaurus: the rest of the step is held fixed (every other content word of
     the step is in this sentence, and nothing but the swap is added or dropped), the
-    swap is short (one to three words a side; up to six where the step keeps twice as
-    many content words around it: "are added to your next bill" -> "are taken from
-    your card straight away"), the lost words occur nowhere in the answer and the
-    new ones nowhere in the reference (by word family, :func:`same_family`), each
-    side has a policy word (not a light word or a common verb: verbs are reworded
-    freely), and no antonym is involved (polarity owns those).
+    swap is short (one to three words a side), the lost words occur nowhere in the
+    answer and the new ones nowhere in the reference (by word family,
+    :func:`same_family`), each side has a policy word (not a light word or a common
+    verb: verbs are reworded freely), and no antonym is involved (polarity owns
+    those).
     A paraphrase rewrites more than one short span, so it does not meet the first
     condition; a swapped channel, scope or document does ("by phone" -> "by text message").
     """
@@ -4311,8 +4310,7 @@ def _substitution(
     if len(ops) != 1 or ops[0][0] != "replace":
         return None
     _, i1, i2, j1, j2 = ops[0]
-    span = max(i2 - i1, j2 - j1)
-    if span > 6 or (span > 3 and len(content(a[:i1] + a[i2:])) < 2 * span):
+    if i2 - i1 > 3 or j2 - j1 > 3:
         return None
     if same_quantities and any(_quantity_word(w) for w in a[i1:i2] + b[j1:j2]):
         # A quantity reworded ("arrive 15 minutes" -> "get there a quarter of an
@@ -4331,12 +4329,12 @@ def _substitution(
     lost = [
         w
         for w in content(a[i1:i2])
-        if w not in _COMPARISON_WORDS and not any(same_family(w, x) for x in answer_words)
+        if w not in _COMPARISON_WORDS and not any(same_family(w, x, p) for x in answer_words)
     ]
     new = [
         w
         for w in content(b[j1:j2])
-        if w not in _COMPARISON_WORDS and not any(same_family(w, x) for x in ref_words)
+        if w not in _COMPARISON_WORDS and not any(same_family(w, x, p) for x in ref_words)
     ]
     if not lost or not new:
         return None

@@ -1,8 +1,7 @@
-"""A swapped span whose new word only looks like a word of the reference, and a
-longer swapped span in a long step kept word for word (issue 19, point 1(c)), on
-hand-written cases from invented domains (a bike workshop, a tool hire counter, a
-council's bulky-waste collection, a clinic's booking deposit, driving lessons; none
-is a bench seed or a trial's trace).
+"""A swapped span whose new word only looks like a word of the reference (issue 19,
+point 1(c)), on hand-written cases from invented domains (a bike workshop, a tool
+hire counter, a council's bulky-waste collection, a dental practice, a removals firm;
+none is a bench seed or a trial's trace).
 
 A step kept word for word but for one short span of policy words, the lost ones
 nowhere in the answer and the new ones nowhere in the reference, is a policy swap
@@ -15,15 +14,9 @@ New and lost words are now read by word family (:func:`monitor.text.tokens.
 same_family`): a shared beginning counts only where each word goes on from it with
 an ending ("apply" / "applied", "arrive" / "arrival"; not "refund" / "refurbished").
 
-The swapped span was one to three words a side (stop words aside); a policy said
-in more words ("goes back to your original payment method" -> "is issued as clinic
-credit") was read ``covered``. Up to six words a side are now a swap where the step
-keeps at least twice as many content words around the span as the span has words.
-
-Still a paraphrase: the same words in another form of their family ("arrive" /
-"arrival", "apply" / "applies", "deliver" / "delivery"), a reworded sentence, and a
-longer span said the same way ("refunded to the card you paid with", "for a day and
-time you pick").
+Still a paraphrase: the same word in another form of its family ("the dental
+practice" / "the dentist", "pick-up" / "pickup", "arrive" / "arrival"), and a
+reworded sentence.
 """
 
 from __future__ import annotations
@@ -69,28 +62,26 @@ BULKY_WASTE = item(
     ],
 )
 
-CLINIC = item(
-    "clinic_deposit",
-    "Book online. If the clinic cancels your appointment, the £30 booking deposit goes "
-    "back to your original payment method within five working days of the cancellation. "
-    "Arrive 10 minutes early.",
+DENTAL = item(
+    "dental_recall",
+    "Book your check-up online. "
+    "If you need to cancel, call the dental practice at least 24 hours before. "
+    "Bring a list of your medicines.",
     [
-        "Book online.",
-        "If the clinic cancels your appointment, the £30 booking deposit goes back to your "
-        "original payment method within five working days of the cancellation.",
-        "Arrive 10 minutes early.",
+        "Book your check-up online.",
+        "If you need to cancel, call the dental practice at least 24 hours before.",
+        "Bring a list of your medicines.",
     ],
 )
-LESSONS = item(
-    "driving_lessons",
-    "Book with the office. Lessons that the instructor cancels because of bad weather or "
-    "illness are rebooked at a time that suits you, with no charge for the missed lesson. "
-    "Bring your licence.",
+REMOVALS = item(
+    "removals_slot",
+    "Choose a pick-up slot in your booking. "
+    "The crew wraps furniture in blankets at no extra charge. "
+    "Pay the balance on the day.",
     [
-        "Book with the office.",
-        "Lessons that the instructor cancels because of bad weather or illness are rebooked "
-        "at a time that suits you, with no charge for the missed lesson.",
-        "Bring your licence.",
+        "Choose a pick-up slot in your booking.",
+        "The crew wraps furniture in blankets at no extra charge.",
+        "Pay the balance on the day.",
     ],
 )
 
@@ -121,25 +112,6 @@ SWAPPED = [
         "kerbside -> college",
     ),
 ]
-LONGER = [
-    (
-        CLINIC,
-        1,
-        "Book online. If the clinic cancels your appointment, the £30 booking deposit is "
-        "issued as clinic credit within five working days of the cancellation. "
-        "Arrive 10 minutes early.",
-        "goes back original payment method -> issued clinic credit",
-    ),
-    (
-        LESSONS,
-        1,
-        "Book with the office. Lessons that the instructor cancels because of bad weather "
-        "or illness are rebooked on the next free weekday slot we choose, with no charge "
-        "for the missed lesson. Bring your licence.",
-        "time suits -> next free weekday slot choose",
-    ),
-]
-
 # (golden item, answer): the same steps in other forms of their words, or reworded
 KEPT = [
     (
@@ -161,21 +133,21 @@ KEPT = [
         "Should we miss the collection, the fee is refunded in full.",
     ),
     (
-        CLINIC,
-        "Book online. If the clinic cancels your appointment, the £30 booking deposit is "
-        "refunded to the card you paid with within five working days of the cancellation. "
-        "Arrive 10 minutes early.",
+        DENTAL,
+        "Book your check-up online. "
+        "If you need to cancel, call the dentist at least 24 hours before. "
+        "Bring a list of your medicines.",
     ),
     (
-        LESSONS,
-        "Book with the office. Lessons that the instructor cancels because of bad weather "
-        "or illness are rebooked for a day and time you pick, with no charge for the "
-        "missed lesson. Bring your licence.",
+        REMOVALS,
+        "Choose a pickup slot in your booking. "
+        "The crew wraps furniture in blankets at no extra charge. "
+        "Pay the balance on the day.",
     ),
 ]
 
 
-@pytest.mark.parametrize(("golden", "k", "answer", "swap"), SWAPPED + LONGER)
+@pytest.mark.parametrize(("golden", "k", "answer", "swap"), SWAPPED)
 def test_a_swapped_span_is_caught(golden: GoldenItem, k: int, answer: str, swap: str) -> None:
     verdicts = StepVerifier().verify(golden, answer, [])
     got = verdicts[k]
@@ -215,6 +187,11 @@ def test_the_swap_rests_on_the_word_family_not_on_four_letters() -> None:
         ("store", "storage"),
         ("policy", "policies"),
         ("id", "identification"),
+        ("dental", "dentist"),
+        ("signed", "signature"),
+        ("eligible", "eligibility"),
+        ("pick-up", "pickup"),
+        ("parent's", "parental"),
     ],
 )
 def test_one_family(a: str, b: str) -> None:
