@@ -90,7 +90,7 @@ from monitor.text.quantities import (
     say,
     stated,
 )
-from monitor.text.tokens import AUX_HALVES, same_family
+from monitor.text.tokens import AUX_HALVES
 from monitor.values import MONEY, find_typed_values
 
 StepStatusT = Literal["covered", "missing", "negated", "altered"]
@@ -4292,11 +4292,10 @@ def _substitution(
     Evidence that the replaced span is a different thing, not a synonym, without
     a thesaurus: the rest of the step is held fixed (every other content word of
     the step is in this sentence, and nothing but the swap is added or dropped), the
-    swap is short (one to three words a side), the lost words occur nowhere in the
-    answer and the new ones nowhere in the reference (by word family,
-    :func:`same_family`), each side has a policy word (not a light word or a common
-    verb: verbs are reworded freely), and no antonym is involved (polarity owns
-    those).
+    swap is short (one to three words a side),
+    the lost words occur nowhere in the answer and the new ones nowhere in the
+    reference, each side has a policy word (not a light word or a common verb:
+    verbs are reworded freely), and no antonym is involved (polarity owns those).
     A paraphrase rewrites more than one short span, so it does not meet the first
     condition; a swapped channel, scope or document does ("by phone" -> "by text message").
     """
@@ -4324,17 +4323,13 @@ def _substitution(
     if any(not any(same_word(w, x, p) for x in gwc) for w in rest):
         return None
     # Bound and comparison words belong to the quantity rule, never to a noun swap.
-    # (Lost and new by word family, not by four shared letters: "refurbished" is
-    # no word of a reference that says "refund".)
     lost = [
         w
         for w in content(a[i1:i2])
-        if w not in _COMPARISON_WORDS and not any(same_family(w, x, p) for x in answer_words)
+        if w not in _COMPARISON_WORDS and _count(w, answer_words, p) == 0
     ]
     new = [
-        w
-        for w in content(b[j1:j2])
-        if w not in _COMPARISON_WORDS and not any(same_family(w, x, p) for x in ref_words)
+        w for w in content(b[j1:j2]) if w not in _COMPARISON_WORDS and _count(w, ref_words, p) == 0
     ]
     if not lost or not new:
         return None

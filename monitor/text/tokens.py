@@ -103,47 +103,6 @@ def same_word(a: str, b: str, prefix: int) -> bool:
     return n >= prefix and n >= min(len(a), len(b)) - 2
 
 
-# What follows the shared beginning of two words of one family ("apply" / "applied",
-# "arrive" / "arrival", "dental" / "dentist", "signed" / "signature").
-_ENDINGS = frozenset(
-    """e s es ed d ing ion ions tion sion ation ations al able ible ability ibility er
-    ers or ors ment ments y ies ied ier iest ive ance ence ant ants ent ly ity ility ure
-    ature ary ory age ist ists ian ians ic ical ness iness""".split()
-) | {""}
-
-
-def _stem_form(w: str) -> str:
-    """A word as :func:`same_family` compares it: no possessive, no hyphen
-    ("parent's" -> "parent", "pick-up" -> "pickup")."""
-    w = w.removesuffix("'s").rstrip("'")
-    return w.replace("-", "") if w.replace("-", "").isalpha() else w
-
-
-def same_family(a: str, b: str, prefix: int = 4) -> bool:
-    """:func:`same_word`, stricter where two words merely begin alike: one that
-    begins or ends with the other stays of its family as there ("pay" / "payment",
-    "charge" / "surcharge"), but a shared beginning of ``prefix`` letters or more
-    makes one family only where each word goes on from it with an ending ("apply" /
-    "applied", "dental" / "dentist"; not "refund" / "refurbished", "refund" /
-    "refuse", "deposit" / "depot"). Hyphens and a possessive are not read ("pick-up"
-    / "pickup")."""
-    a, b = _stem_form(a), _stem_form(b)
-    if not same_word(a, b, prefix):
-        return False
-    a, b = singular(a), singular(b)
-    short, long_ = sorted((a, b), key=len)
-    if a == b or long_.startswith(short) or long_.endswith(short):
-        return True
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return any(
-        a[k:] in _ENDINGS and b[k:] in _ENDINGS for k in range(n, max(prefix, n - 3) - 1, -1)
-    )
-
-
 # The auxiliaries of "won't", "can't", "shan't" as tokens ("wo", "ca", "sha" + "n't"):
 # function words, as "will", "can", "shall" are.
 AUX_HALVES = frozenset({"wo", "ca", "sha"})
