@@ -90,6 +90,7 @@ from monitor.text.quantities import (
     say,
     stated,
 )
+from monitor.text.sentences import SPACE_RUN
 from monitor.text.tokens import AUX_HALVES
 from monitor.values import MONEY, find_typed_values
 
@@ -2704,7 +2705,7 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     # also says the denial ("can't be ordered by phone, but can also be ordered at the
     # desk", "flowers are welcome, but not food") grants something beside it.
     answer = [
-        _SPACE_RUN.sub(" ", one.text.replace("\u2019", "'")) for one in split_sentences(sentence)
+        SPACE_RUN.sub(" ", one.text.replace("\u2019", "'")) for one in split_sentences(sentence)
     ]
     split = [split_clauses(text) for text in answer]
     denying = [content(tokens(c)) for clauses_ in split for c in clauses_ if _denies(c)]
@@ -2747,7 +2748,6 @@ def _denial_granted(step: str, sentence: str, p: int) -> str | None:
     return None
 
 
-_SPACE_RUN = re.compile(r"\s{2,}")
 # A label's colon: not one inside a time or a ratio ("10:30", "1:1").
 _LABEL_COLON = re.compile(r":(?!\d)")
 # How far past the last clause the next one is looked for (its separator: ", and

@@ -26,11 +26,12 @@ _SENTENCE_END = re.compile(
     + _ABBREVIATION_BEFORE_NUMBER
     + r")[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u00C0-\u024F])|\n+"
 )
+# A run of two or more whitespace characters (read as one space before splitting).
+SPACE_RUN = re.compile(r"\s{2,}")
 # Clause boundaries: a semicolon, a comma (with or without a conjunction), "and"/"but",
 # a dash between spaces before three words ("we refund in full - any later and the
 # deposit is kept"; not a hyphen or a range, "8-12", "check-in", nor a dash before a
 # note, "attach 2 photos - optional; ...", "booking ends - booking G2QQ33G").
-_SPACES = re.compile(r"\s{2,}")
 _WORD = r"[\w'\u2019$\u00a3\u20ac]+"
 # The "and" of a number is no clause break: "an hour and a half", "two and a half days",
 # "one hundred and fifty" (after a number or unit word, before "a half" or a number
@@ -85,5 +86,5 @@ def split_clauses(text: str) -> list[str]:
     # Runs of spaces are one space first: the split pattern backtracks over a long run
     # (2,000 spaces took 17 s).
     kept = _NUMBER_AND.sub(lambda m: f"{m.group(1) or m.group(2)}{_KEEP}and{_KEEP}", text)
-    parts = _CLAUSE_SPLIT.split(_SPACES.sub(" ", kept))
+    parts = _CLAUSE_SPLIT.split(SPACE_RUN.sub(" ", kept))
     return [c.replace(_KEEP, " ") for c in parts if c]
