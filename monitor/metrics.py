@@ -19,6 +19,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
 
 from monitor.citations import FINDING_CATEGORIES, SUPPORT_STATUSES
 from monitor.errors import ConfigError, JudgeError
+from monitor.judges.structural import penalty_evidence
 from monitor.schemas import DIMENSIONS, GoldenSet, Judgment
 from monitor.traces import INVALID_REASONS
 
@@ -138,6 +139,14 @@ class MonitorMetrics:
         )
         self.judgments = Counter(
             "cargo_judgments", "Evaluated judgments.", ["judge", "intent", "penalized"], registry=r
+        )
+        self.penalties = Counter(
+            "cargo_penalties",
+            "Penalised judgments, by what the penalty rests on: settled (a verdict backed "
+            "by evidence), uncertain (only verdicts marked uncertain, no LLM decided) or "
+            "llm (the LLM judge or a hybrid's LLM tier).",
+            ["judge", "intent", "evidence"],
+            registry=r,
         )
         self.claims = Counter(
             "cargo_claims",
@@ -369,6 +378,9 @@ class MonitorMetrics:
         self.judgments.labels(
             judge=judge, intent=intent, penalized="true" if j.penalized else "false"
         ).inc()
+        evidence = penalty_evidence(j)
+        if evidence != "none":
+            self.penalties.labels(judge=judge, intent=intent, evidence=evidence).inc()
         agent = self._agent(d.actual_agent if d else None)
         for c in j.claims:
             self.claims.labels(status=c.status, intent=intent).inc()

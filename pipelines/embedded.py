@@ -20,6 +20,7 @@ from monitor.errors import ConfigError
 from monitor.golden import load_golden
 from monitor.io import FileSource, JsonlSink, StdinSource, TraceSource, batched, count_lines
 from monitor.judges import aclose_judge
+from monitor.judges.structural import penalty_evidence
 from monitor.metrics import MonitorMetrics, serve_metrics
 from monitor.redact import SecretMask, make_redactor
 from monitor.schemas import Judgment
@@ -30,6 +31,13 @@ from pipelines.components import build_components, freeze_startup_heap
 from pipelines.otel.run import OtlpRun
 from pipelines.otel.settings import OtelSettings
 
+# The summary's rows under "penalized": what each penalty rests on.
+PENALTY_ROWS = (
+    ("settled", "settled evidence"),
+    ("uncertain", "uncertain verdicts only"),
+    ("llm", "LLM verdict"),
+)
+
 
 @dataclass
 class Summary:
@@ -37,6 +45,7 @@ class Summary:
     status: Counter[str] = field(default_factory=Counter)
     abstentions: Counter[str] = field(default_factory=Counter)
     penalized: int = 0
+    penalty_evidence: Counter[str] = field(default_factory=Counter)
     contradictions: Counter[str] = field(default_factory=Counter)
     judge_errors: Counter[str] = field(default_factory=Counter)
     invalid: list[tuple[str, str]] = field(default_factory=list)
@@ -78,6 +87,8 @@ class Summary:
             self.abstentions[j.reason] += 1
         elif j.status == "evaluated":
             self.penalized += bool(j.penalized)
+            if j.penalized:
+                self.penalty_evidence[penalty_evidence(j)] += 1
             intent = j.gate.intent if j.gate and j.gate.intent else "none"
             n = sum(c.status == "contradicted" for c in j.claims)
             if n:
@@ -109,6 +120,9 @@ class Summary:
             t.add_row(f"  abstained: {reason}", str(n))
         pen = self.penalized / self.status["evaluated"] if self.status["evaluated"] else 0.0
         t.add_row("penalized", f"{self.penalized} ({pen:.1%} of evaluated)")
+        for evidence, label in PENALTY_ROWS:
+            if self.penalty_evidence[evidence]:
+                t.add_row(f"  penalized: {label}", str(self.penalty_evidence[evidence]))
         t.add_row("contradicted claims", str(sum(self.contradictions.values())))
         for intent, n in sorted(self.contradictions.items()):
             t.add_row(f"  contradictions: {intent}", str(n))

@@ -58,8 +58,11 @@ class Escalation(_Frozen):
     settled verdict too (the hybrid judge keeps a settled fault whatever the LLM
     says). ``right_llm``: the family's penalty rate with such an LLM tier (a
     non-escalated item keeps its verdict): the most that escalating the uncertain
-    can reach on these items, not a figure of any real LLM. ``kinds``: escalated
-    items per uncertain verdict kind."""
+    can reach on these items, not a figure of any real LLM. ``settled``: the
+    family's penalty rate counting its settled verdicts only (the
+    ``cargo_penalties_total{evidence="settled"}`` stream that the
+    ``SettledPenaltySpike`` alert watches). ``kinds``: escalated items per uncertain
+    verdict kind."""
 
     items: int
     escalated: int
@@ -69,6 +72,7 @@ class Escalation(_Frozen):
     kinds: dict[str, int]
     correctable: int
     right_llm: float | None
+    settled: float | None = None
 
 
 class ParaphraseDI(_Frozen):

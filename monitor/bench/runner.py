@@ -437,9 +437,12 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
         kinds: Counter[str] = Counter()
         up = wrong = wrong_up = correctable = 0
         right: list[bool] = []
+        settled: list[bool] = []
         for o in mine:
             first = o.results[0]
             k = uncertain_kinds(first.claims, first.steps)
+            if o.penalized is not None:
+                settled.append(is_penalized(settled_score(first.claims, first.steps)))
             kinds.update(k)
             up += bool(k)
             target = o.instance.target_penalize
@@ -465,6 +468,7 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
             kinds={k: kinds[k] for k in UNCERTAIN_KINDS if kinds[k]},
             correctable=correctable,
             right_llm=_rate(right),
+            settled=_rate(settled),
         )
     return out
 

@@ -33,16 +33,18 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import asdict
+from typing import Literal
 
 from monitor.claims import Candidate, extract_candidates, reference_value
 from monitor.diagnostics import infer_response_type
 from monitor.embeddings import Embedder
-from monitor.judges.base import JudgeRequest, JudgeResult
+from monitor.judges.base import JudgeRequest, JudgeResult, is_penalized
 from monitor.schemas import (
     ClaimEvidence,
     ClaimVerdict,
     GoldenItem,
     JudgeInfo,
+    Judgment,
     ParamSpec,
     Scores,
     StepVerdict,
@@ -352,6 +354,34 @@ UNCERTAIN_KINDS = (
     "step_negated",
     "step_altered",
 )
+
+PenaltyEvidence = Literal["none", "settled", "uncertain", "llm"]
+PENALTY_EVIDENCE: tuple[PenaltyEvidence, ...] = ("none", "settled", "uncertain", "llm")
+
+
+def penalty_evidence(j: Judgment) -> PenaltyEvidence:
+    """What an evaluated judgment's penalty rests on (a closed vocabulary, fit for a
+    metric label):
+
+    - ``none``: not penalised (or not evaluated);
+    - ``settled``: a claim or step verdict backed by evidence penalises it on its own
+      (:func:`settled_score`), whatever an LLM tier said;
+    - ``llm``: the LLM judge's verdict, or a hybrid judge's LLM tier that was called
+      and answered, while no settled structural verdict penalises;
+    - ``uncertain``: only structural verdicts marked ``uncertain`` penalise it and no
+      LLM tier decided them (the structural judge alone, a hybrid judge that did not
+      call its LLM tier or whose call failed). On domains the judge was not tuned on
+      most false penalties are of this kind (see the judges page).
+    """
+    if j.status != "evaluated" or not j.penalized:
+        return "none"
+    if j.judge is not None and j.judge.name == "llm":
+        return "llm"
+    if is_penalized(settled_score(j.claims, j.steps)):
+        return "settled"
+    if j.llm is not None and j.llm.sampled and j.llm.error is None:
+        return "llm"
+    return "uncertain"
 
 
 def score(claims: tuple[ClaimVerdict, ...], steps: tuple[StepVerdict, ...]) -> Scores:

@@ -515,6 +515,7 @@ ESCALATION_HEADERS = [
     "wrong, escalated",
     "correctable",
     "penalised → with a right LLM tier",
+    "penalised on settled verdicts",
     "uncertain verdict kinds (items)",
 ]
 
@@ -534,6 +535,7 @@ def _escalation_rows(report: BenchReport) -> list[list[str]]:
                     str(e.correctable),
                     f"{_pct(r.families[fam].rate if fam in r.families else None)} → "
                     f"{_pct(e.right_llm)}",
+                    _pct(e.settled),
                     ", ".join(f"{k} {n}" for k, n in e.kinds.items()) or "—",
                 ]
             )
@@ -636,7 +638,8 @@ def _extra_markdown(report: BenchReport) -> list[str]:
             "its LLM cost; of the items judged wrong, how many are escalated, and how many "
             "an LLM tier right on every item it sees would correct (not those a settled "
             "verdict also penalises); the penalty rate now and with such a tier (a bound, "
-            "not a figure of any real LLM):",
+            "not a figure of any real LLM); the penalty rate on settled verdicts alone "
+            "(what the `SettledPenaltySpike` alert watches):",
             ESCALATION_HEADERS,
             _escalation_rows(report),
         )

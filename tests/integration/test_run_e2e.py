@@ -100,6 +100,15 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
     # Counters agree with the judgments file.
     penalized = sum(1 for j in judgments if j["penalized"])
     assert total(samples, "cargo_judgments_total", penalized="true") == penalized
+    # Each penalty counted once, under what it rests on: the sample's penalised
+    # judgments carry no uncertain verdict, so all rest on settled evidence.
+    assert total(samples, "cargo_penalties_total") == penalized
+    assert not [
+        j
+        for j in judgments
+        if j["penalized"] and any(v.get("uncertain") for v in j["claims"] + j["steps"])
+    ]
+    assert total(samples, "cargo_penalties_total", evidence="settled") == penalized
     contradicted = Counter()
     for j in judgments:
         for c in j["claims"]:

@@ -70,6 +70,9 @@ async def test_escalation_share_per_family() -> None:
         target = fam in ("P2", "P4", "P2p", "P4p")
         assert e.right_llm == float(target if up else score < 0.5)
         assert e.kinds == {f"step_{s}": n[fam] for s, u in steps if u}
+        # On settled verdicts alone, only a settled fault penalises (P4's missing step),
+        # whatever the item's score.
+        assert e.settled == float(any(s != "covered" and not u for s, u in steps))
     # P6: wrong and escalated (an LLM tier may correct it); P2p: wrong on settled verdicts.
     assert esc["P6"].wrong_escalated == esc["P6"].wrong > 0
     assert esc["P2p"].wrong > 0 and esc["P2p"].wrong_escalated == 0
@@ -106,6 +109,9 @@ async def test_a_settled_fault_is_not_correctable() -> None:
     assert esc["P2p"].correctable == n["P2p"] and esc["P2p"].right_llm == 1.0
     assert esc["P4p"].wrong == n["P4p"] and esc["P4p"].correctable == 0
     assert esc["P4p"].right_llm == 0.0
+    # A settled step or claim fault penalises on settled verdicts alone; the rest do not.
+    assert (esc["P1"].settled, esc["P6"].settled) == (1.0, 1.0)
+    assert (esc["P2p"].settled, esc["P4p"].settled) == (0.0, 0.0)
 
 
 async def test_judges_without_verdicts_report_no_escalation() -> None:
@@ -123,8 +129,11 @@ async def test_markdown_shows_the_rate_now_and_with_a_right_llm_tier() -> None:
     text = render_markdown(report_of({"scripted": summarize(outcomes, resamples=50)}))
     n = sum(i.family == "P6" for i in gen.instances)
     # P6: every item penalised on uncertain verdicts only, all correctable.
-    row = f"| scripted | P6 | {n} | {n} (1.00) | {n} | {n} | {n} | 1.00 → 0.00 |"
+    row = f"| scripted | P6 | {n} | {n} (1.00) | {n} | {n} | {n} | 1.00 → 0.00 | 0.00 |"
     assert row in text
     m = sum(i.family == "P2p" for i in gen.instances)
     # P2p: missed on settled verdicts: nothing to correct.
-    assert f"| scripted | P2p | {m} | 0 (0.00) | {m} | 0 | 0 | 0.00 → 0.00 | — |" in text
+    assert f"| scripted | P2p | {m} | 0 (0.00) | {m} | 0 | 0 | 0.00 → 0.00 | 0.00 | — |" in text
+    k = sum(i.family == "P4" for i in gen.instances)
+    # P4: caught on a settled missing step, so on settled verdicts alone too.
+    assert f"| scripted | P4 | {k} | 0 (0.00) | 0 | 0 | 0 | 1.00 → 1.00 | 1.00 | — |" in text
