@@ -61,8 +61,8 @@ class Escalation(_Frozen):
     can reach on these items, not a figure of any real LLM. ``settled``: the
     family's penalty rate counting its settled verdicts only (the
     ``cargo_penalties_total{evidence="settled"}`` stream that the
-    ``SettledPenaltySpike`` alert watches). ``kinds``: escalated items per uncertain
-    verdict kind."""
+    ``SettledPenaltySpike`` alert watches; None for the LLM judge, whose penalties
+    are all the LLM's). ``kinds``: escalated items per uncertain verdict kind."""
 
     items: int
     escalated: int

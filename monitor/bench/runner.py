@@ -429,6 +429,11 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
     no claim or step verdicts."""
     if not _issues_verdicts(outcomes):
         return {}
+    # The LLM judge's own claims: its penalties are all the LLM's (``llm`` evidence),
+    # none settled.
+    llm = any(
+        c.evidence.cue.startswith("llm") for o in outcomes for r in o.results for c in r.claims
+    )
     out: dict[str, Escalation] = {}
     for f in JUDGED_FAMILIES:
         mine = [o for o in outcomes if o.instance.family == f and o.results]
@@ -468,7 +473,7 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
             kinds={k: kinds[k] for k in UNCERTAIN_KINDS if kinds[k]},
             correctable=correctable,
             right_llm=_rate(right),
-            settled=_rate(settled),
+            settled=None if llm else _rate(settled),
         )
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from pipelines.embedded import Summary
-from tests.unit.monitor.judges.test_penalty_evidence import judged, step
+from tests.support.judgments import judged, step
 
 
 def rows(s: Summary) -> dict[str, str]:

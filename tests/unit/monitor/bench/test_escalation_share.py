@@ -137,3 +137,24 @@ async def test_markdown_shows_the_rate_now_and_with_a_right_llm_tier() -> None:
     k = sum(i.family == "P4" for i in gen.instances)
     # P4: caught on a settled missing step, so on settled verdicts alone too.
     assert f"| scripted | P4 | {k} | 0 (0.00) | 0 | 0 | 0 | 1.00 → 1.00 | 1.00 | — |" in text
+
+
+async def test_the_llm_judges_claims_have_no_settled_rate() -> None:
+    """The LLM judge's own claims (cue ``llm``): its penalties are the LLM's, so the
+    family's rate on settled verdicts is not reported (the metric counts them ``llm``)."""
+    llm_claim = CONTRADICTED.model_copy(
+        update={"evidence": CONTRADICTED.evidence.model_copy(update={"cue": "llm"})}
+    )
+    script = {"P1": (1.0, ()), "P6": (0.2, ())}
+
+    class LLMScripted(Scripted):
+        async def judge(self, request: JudgeRequest) -> JudgeResult:
+            r = await super().judge(request)
+            return JudgeResult(r.scores, (llm_claim,), (), r.rationale)
+
+    seed = Seed.model_validate(SEED)
+    gen = generate([seed], draws=1, gen_seed=9)
+    instances = [i for i in gen.instances if i.family in script]
+    esc = escalation(await judge_items(LLMScripted(script), instances, gen.header.golden))
+    assert set(esc) == {"P1", "P6"}
+    assert all(e.settled is None for e in esc.values())

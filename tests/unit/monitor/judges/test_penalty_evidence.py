@@ -4,78 +4,23 @@ summary's rows: ``tests/unit/pipelines/test_run_summary.py``)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import json
 
 import pytest
 from prometheus_client import CollectorRegistry
 
-from monitor.judges import is_penalized
-from monitor.judges.structural import PENALTY_EVIDENCE, penalty_evidence, score
+from monitor.embeddings import HashingEmbedder
+from monitor.evaluator import Evaluator
+from monitor.gate import FixedGate
+from monitor.judges.llm import LLMJudge
+from monitor.judges.structural import PENALTY_EVIDENCE, penalty_evidence
 from monitor.metrics import MonitorMetrics
-from monitor.schemas import (
-    ClaimEvidence,
-    ClaimVerdict,
-    GoldenSet,
-    JudgeErrorInfo,
-    JudgeInfo,
-    Judgment,
-    LLMCall,
-    Scores,
-    StepVerdict,
-)
-
-NOW = datetime(2026, 12, 7, tzinfo=UTC)
-
-
-def step(status: str, *, uncertain: bool = False, index: int = 0) -> StepVerdict:
-    return StepVerdict.model_validate(
-        {
-            "index": index,
-            "step": "Return the bike to any dock within 2 hours.",
-            "status": status,
-            "cue": "test",
-            "uncertain": uncertain,
-        }
-    )
-
-
-def claim(status: str, *, uncertain: bool = False) -> ClaimVerdict:
-    return ClaimVerdict.model_validate(
-        {
-            "field": "status",
-            "value": "Open",
-            "type": "enum",
-            "status": status,
-            "sentence": "Case 1 is Open.",
-            "evidence": ClaimEvidence(source="context", context_field="status", cue="label"),
-            "uncertain": uncertain,
-        }
-    )
-
-
-def judged(
-    *,
-    claims: tuple[ClaimVerdict, ...] = (),
-    steps: tuple[StepVerdict, ...] = (),
-    judge: str = "structural",
-    llm: LLMCall | None = None,
-    scores: Scores | None = None,
-) -> Judgment:
-    """An evaluated judgment penalised as its verdicts score (or by ``scores``)."""
-    s = scores if scores is not None else score(claims, steps)
-    return Judgment(
-        trace_id="t",
-        status="evaluated",
-        reason="accepted",
-        penalized=is_penalized(s),
-        scores=s,
-        claims=claims,
-        steps=steps,
-        judge=JudgeInfo(name=judge),
-        llm=llm,
-        evaluated_at=NOW,
-    )
-
+from monitor.retrieval import GoldenIndex
+from monitor.schemas import GoldenSet, JudgeErrorInfo, Judgment, LLMCall, Scores
+from monitor.traces import RawTrace
+from tests.support.chat_server import Reply, scripted_server, verdict_json
+from tests.support.judgments import NOW, claim, judged, step
+from tests.unit.monitor.judges.test_hybrid import hybrid
 
 PENALISING = Scores(correctness=0.2, hallucination_fidelity=1.0)
 
@@ -121,8 +66,44 @@ def test_a_hybrid_penalty_is_the_llm_tiers_when_it_answered_and_nothing_settled_
 
 
 def test_the_llm_judges_penalty_is_the_llms_even_on_its_own_claims() -> None:
+    assert LLMJudge.name == "llm"  # the name penalty_evidence reads
     j = judged(claims=(claim("contradicted"),), judge="llm", llm=LLMCall(sampled=True))
     assert penalty_evidence(j) == "llm"
+
+
+async def _hybrid_judgment(golden: GoldenSet, reply: str, answer: str) -> Judgment:
+    """One trace through the evaluator with a real hybrid judge (structural tier and an
+    LLM tier on a scripted chat-completions server)."""
+    trace = {
+        "trace_id": "t1",
+        "question": "What is the status of case 171056262?",
+        "answer": answer,
+        "context": {"caseNumber": "171056262", "status": "Pending Customer"},
+    }
+    with scripted_server(Reply(content=reply)) as server:
+        judge = hybrid(server.url)
+        ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), judge)
+        (j,) = await ev.evaluate_batch([RawTrace(json.dumps(trace))])
+        await judge.llm.aclose()
+    assert j.status == "evaluated", j.reason
+    return j
+
+
+async def test_a_real_hybrid_judgment_rests_on_the_llm_or_on_settled_evidence(
+    golden: GoldenSet,
+) -> None:
+    # A correct answer the LLM tier finds wrong: the penalty is the LLM's.
+    ok = "Case 171056262 is currently Pending Customer."
+    j = await _hybrid_judgment(golden, verdict_json(0.1, 1.0), ok)
+    assert j.penalized and penalty_evidence(j) == "llm"
+    # A contradicted observed value the LLM tier lets pass: the settled fault stands.
+    wrong = "Case 171056262 is currently Escalated."
+    j = await _hybrid_judgment(golden, verdict_json(1.0, 1.0), wrong)
+    assert j.penalized and penalty_evidence(j) == "settled"
+    # The LLM tier fails on the same answer: still settled, the structural verdict stands.
+    j = await _hybrid_judgment(golden, "not json", wrong)
+    assert j.llm is not None and j.llm.error is not None
+    assert j.penalized and penalty_evidence(j) == "settled"
 
 
 @pytest.fixture
