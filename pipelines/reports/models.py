@@ -31,6 +31,8 @@ class ReportSummary(_Frozen):
     abstentions: dict[str, int]
     penalized: int
     penalized_rate: float | None
+    # What each penalty rests on: settled, uncertain, llm (penalty_evidence).
+    penalty_evidence: dict[str, int] = {}
     judge_errors: dict[str, int]
     invalid: dict[str, int]
     # An int when no judgment had an LLM call (a sum of nothing is 0, and written as 0).

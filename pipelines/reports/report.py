@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from monitor.errors import ConfigError
 from monitor.gate import load_gate_model
 from monitor.io import make_output_dir, read_jsonl_models
+from monitor.judges.structural import penalty_evidence
 from monitor.schemas import Judgment
 from monitor.selective import (
     CurvePoint,
@@ -90,6 +91,7 @@ def summary(js: list[Judgment]) -> ReportSummary:
         abstentions=dict(Counter(j.reason for j in js if j.status == "abstained")),
         penalized=pen,
         penalized_rate=pen / evaluated if evaluated else None,
+        penalty_evidence=dict(Counter(penalty_evidence(j) for j in js if j.penalized)),
         judge_errors=dict(Counter(j.error.kind for j in js if j.error is not None)),
         invalid=dict(Counter(j.reason for j in js if j.status == "invalid")),
         judge_cost_usd=round(cost, 6),
@@ -418,6 +420,7 @@ def markdown(rep: LabelledReport) -> str:
     ]
     for counts, title in (
         (s.abstentions, "Abstentions by reason"),
+        (s.penalty_evidence, "Penalties by what they rest on"),
         (s.judge_errors, "Judge errors by kind"),
         (s.invalid, "Invalid traces by reason"),
     ):

@@ -308,6 +308,10 @@ def test_report_without_labels_summarises(open_gate_judgments: Path, tmp_path: P
     assert s["status"]["invalid"] == 6 and s["coverage"] == 1.0
     assert s["citations"]["traces"] == 22 and "selective" not in data
     assert "Citations: 22 traces" in r.stdout
+    # Every penalty once, by what it rests on.
+    assert s["penalized"] > 0 and sum(s["penalty_evidence"].values()) == s["penalized"]
+    assert set(s["penalty_evidence"]) <= {"settled", "uncertain", "llm"}
+    assert "Penalties by what they rest on: " in r.stdout
 
 
 def test_report_rejects_bad_files_with_line_numbers(

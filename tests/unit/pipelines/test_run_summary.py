@@ -1,10 +1,12 @@
-"""The run summary's rows under "penalized": what each penalty rests on."""
+"""What each penalty rests on, in the run summary's rows under "penalized" and in the
+report's summary."""
 
 from __future__ import annotations
 
 from rich.console import Console
 
 from pipelines.embedded import Summary
+from pipelines.reports.report import summary
 from tests.support.judgments import judged, step
 
 
@@ -41,3 +43,15 @@ def test_no_penalty_no_rows_under_it() -> None:
     got = rows(s)
     assert got["penalized"] == "0 (0.0% of evaluated)"
     assert not [k for k in got if k.startswith("penalized:")]
+
+
+def test_the_report_counts_penalties_by_evidence() -> None:
+    js = [
+        judged(steps=(step("negated"),)),
+        judged(steps=(step("altered", uncertain=True),)),
+        judged(steps=(step("altered", uncertain=True),)),
+        judged(steps=(step("covered"),)),
+    ]
+    s = summary(js)
+    assert s.penalized == 3
+    assert s.penalty_evidence == {"settled": 1, "uncertain": 2}
