@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 
 class _Frozen(BaseModel):
@@ -32,7 +32,7 @@ class ReportSummary(_Frozen):
     penalized: int
     penalized_rate: float | None
     # What each penalty rests on: settled, uncertain, llm (penalty_evidence).
-    penalty_evidence: dict[str, int] = {}
+    penalty_evidence: dict[str, int] = Field(default_factory=dict)
     judge_errors: dict[str, int]
     invalid: dict[str, int]
     # An int when no judgment had an LLM call (a sum of nothing is 0, and written as 0).
