@@ -371,7 +371,7 @@ def penalty_evidence(j: Judgment) -> PenaltyEvidence:
     - ``uncertain``: only structural verdicts marked ``uncertain`` penalise it and no
       LLM tier decided them (the structural judge alone, a hybrid judge that did not
       call its LLM tier or whose call failed). On domains the judge was not tuned on
-      most false penalties are of this kind (see the judges page).
+      most false penalties are of this kind (docs/metrics-and-dashboards.md).
     """
     if j.status != "evaluated" or not j.penalized:
         return "none"
