@@ -44,7 +44,7 @@ class Summary:
     traces: int = 0
     status: Counter[str] = field(default_factory=Counter)
     abstentions: Counter[str] = field(default_factory=Counter)
-    penalized: int = 0
+    # Penalised judgments by what each penalty rests on (penalty_evidence).
     penalty_evidence: Counter[str] = field(default_factory=Counter)
     contradictions: Counter[str] = field(default_factory=Counter)
     judge_errors: Counter[str] = field(default_factory=Counter)
@@ -86,7 +86,6 @@ class Summary:
         if j.status == "abstained":
             self.abstentions[j.reason] += 1
         elif j.status == "evaluated":
-            self.penalized += bool(j.penalized)
             if j.penalized:
                 self.penalty_evidence[penalty_evidence(j)] += 1
             intent = j.gate.intent if j.gate and j.gate.intent else "none"
@@ -101,6 +100,10 @@ class Summary:
             why = f"{j.reason}{f' ({j.invalid_field})' if j.invalid_field else ''}"
             self.invalid.append((where, why))
             self.otlp_lines += OTLP_LINE in j.rationale
+
+    @property
+    def penalized(self) -> int:
+        return sum(self.penalty_evidence.values())
 
     @property
     def coverage(self) -> float:

@@ -446,8 +446,9 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
         for o in mine:
             first = o.results[0]
             k = uncertain_kinds(first.claims, first.steps)
+            fault = is_penalized(settled_score(first.claims, first.steps))
             if o.penalized is not None:
-                settled.append(is_penalized(settled_score(first.claims, first.steps)))
+                settled.append(fault)
             kinds.update(k)
             up += bool(k)
             target = o.instance.target_penalize
@@ -457,7 +458,7 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
             # their verdict.
             now = o.penalized
             if k and target is not None:
-                now = target or is_penalized(settled_score(first.claims, first.steps))
+                now = target or fault
             if now is not None:
                 right.append(bool(now))
             if target is not None and o.penalized != target:

@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import asdict
-from typing import Literal
+from typing import Literal, get_args
 
 from monitor.claims import Candidate, extract_candidates, reference_value
 from monitor.diagnostics import infer_response_type
@@ -356,7 +356,7 @@ UNCERTAIN_KINDS = (
 )
 
 PenaltyEvidence = Literal["none", "settled", "uncertain", "llm"]
-PENALTY_EVIDENCE: tuple[PenaltyEvidence, ...] = ("none", "settled", "uncertain", "llm")
+PENALTY_EVIDENCE: tuple[PenaltyEvidence, ...] = get_args(PenaltyEvidence)
 
 
 def penalty_evidence(j: Judgment) -> PenaltyEvidence:
