@@ -19,7 +19,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
 
 from monitor.citations import FINDING_CATEGORIES, SUPPORT_STATUSES
 from monitor.errors import ConfigError, JudgeError
-from monitor.judges.structural import penalty_evidence
+from monitor.judges.structural import penalty_evidence, penalty_evidence_of
 from monitor.schemas import DIMENSIONS, GoldenSet, Judgment
 from monitor.traces import INVALID_REASONS
 
@@ -288,6 +288,17 @@ class MonitorMetrics:
             self.citation_support.labels(status=status)
         for covered in ("true", "false"):
             self.citation_claims.labels(covered=covered)
+        # The series the contradiction and settled-penalty alerts divide, per intent
+        # of the golden set (bounded by it): a series born at its first increment
+        # loses that increment to rate(), which needs a sample before it.
+        evidence = penalty_evidence_of(judge_name)
+        for intent in golden.intents:
+            for penalized in ("true", "false"):
+                self.judgments.labels(judge=judge_name, intent=intent, penalized=penalized)
+            for e in evidence:
+                self.penalties.labels(judge=judge_name, intent=intent, evidence=e)
+        for intent, agent in sorted({(i.intent, i.agent) for i in golden.items}):
+            self.contradictions.labels(intent=intent, agent=agent)
 
     def _intent(self, intent: str | None) -> str:
         if intent is None:

@@ -359,6 +359,17 @@ PenaltyEvidence = Literal["none", "settled", "uncertain", "llm"]
 PENALTY_EVIDENCE: tuple[PenaltyEvidence, ...] = get_args(PenaltyEvidence)
 
 
+def penalty_evidence_of(judge_name: str) -> tuple[PenaltyEvidence, ...]:
+    """The penalty evidence a judge can give (:func:`penalty_evidence`): the LLM
+    judge's penalties are ``llm``; the structural judge's ``settled`` or
+    ``uncertain``; a hybrid judge's any of the three."""
+    if judge_name == "llm":
+        return ("llm",)
+    if judge_name == "structural":
+        return ("settled", "uncertain")
+    return ("settled", "uncertain", "llm")
+
+
 def penalty_evidence(j: Judgment) -> PenaltyEvidence:
     """What an evaluated judgment's penalty rests on (a closed vocabulary, fit for a
     metric label):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from prometheus_client import CollectorRegistry
 
 from monitor.embeddings import HashingEmbedder
@@ -81,3 +82,33 @@ async def test_metrics_follow_judgments_with_bounded_labels(golden: GoldenSet) -
         for s in metric.samples:
             for value in s.labels.values():
                 assert value not in ("a", "b", "rogue-agent-77")
+
+
+@pytest.mark.parametrize(
+    ("judge", "evidence"),
+    [
+        ("structural", {"settled", "uncertain"}),
+        ("llm", {"llm"}),
+        ("hybrid", {"settled", "uncertain", "llm"}),
+    ],
+)
+def test_the_alerts_series_exist_at_zero_before_the_first_judgment(
+    golden: GoldenSet, judge: str, evidence: set[str]
+) -> None:
+    # rate() needs a sample before an increment: a series born at 1 loses its first
+    # penalty (or contradiction) to the ContradictionSpike and SettledPenaltySpike
+    # rules. Pre-created per intent of the golden set (bounded by it), for the
+    # evidence the judge can give.
+    reg = CollectorRegistry()
+    MonitorMetrics(reg, golden, gate_kind="fixed", judge_name=judge)
+    g = reg.get_sample_value
+    for intent in golden.intents:
+        for penalized in ("true", "false"):
+            labels = {"judge": judge, "intent": intent, "penalized": penalized}
+            assert g("cargo_judgments_total", labels) == 0
+        for e in ("settled", "uncertain", "llm", "none"):
+            labels = {"judge": judge, "intent": intent, "evidence": e}
+            assert g("cargo_penalties_total", labels) == (0 if e in evidence else None)
+    for ref in golden.items:
+        assert g("cargo_contradictions_total", {"intent": ref.intent, "agent": ref.agent}) == 0
+    assert g("cargo_contradictions_total", {"intent": golden.intents[0], "agent": "other"}) is None
