@@ -26,6 +26,7 @@ from monitor.diagnostics import GuardConfig, compute_diagnostics
 from monitor.errors import InvalidTraceError, JudgeError
 from monitor.gate import Gate
 from monitor.judges.base import Judge, JudgeRequest, JudgeResult, is_penalized
+from monitor.judges.structural import evidence_of
 from monitor.limits import InputLimits
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import (
@@ -331,11 +332,17 @@ class Evaluator:
         except Exception as exc:  # a judge bug must not stop the stream
             err = _internal("judge", exc)
             return self._error(trace, loc, decision, err, diagnostics, started, cites)
+        penalized = is_penalized(result.scores)
         return Judgment(
             trace_id=trace.trace_id,
             status="evaluated",
             reason="accepted",
-            penalized=is_penalized(result.scores),
+            penalized=penalized,
+            penalty_evidence=(
+                evidence_of(self.judge.info.name, result.claims, result.steps, result.call)
+                if penalized
+                else None
+            ),
             scores=result.scores,
             claims=result.claims,
             steps=result.steps,

@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import asdict
-from typing import Literal, get_args
+from typing import get_args
 
 from monitor.claims import Candidate, extract_candidates, reference_value
 from monitor.diagnostics import infer_response_type
@@ -45,7 +45,9 @@ from monitor.schemas import (
     GoldenItem,
     JudgeInfo,
     Judgment,
+    LLMCall,
     ParamSpec,
+    PenaltyEvidence,
     Scores,
     StepVerdict,
 )
@@ -355,7 +357,6 @@ UNCERTAIN_KINDS = (
     "step_altered",
 )
 
-PenaltyEvidence = Literal["none", "settled", "uncertain", "llm"]
 PENALTY_EVIDENCE: tuple[PenaltyEvidence, ...] = get_args(PenaltyEvidence)
 
 
@@ -386,11 +387,24 @@ def penalty_evidence(j: Judgment) -> PenaltyEvidence:
     """
     if j.status != "evaluated" or not j.penalized:
         return "none"
-    if j.judge is not None and j.judge.name == "llm":
+    if j.penalty_evidence is not None:  # as the evaluator recorded it
+        return j.penalty_evidence
+    return evidence_of(j.judge.name if j.judge else None, j.claims, j.steps, j.llm)
+
+
+def evidence_of(
+    judge_name: str | None,
+    claims: tuple[ClaimVerdict, ...],
+    steps: tuple[StepVerdict, ...],
+    llm: LLMCall | None,
+) -> PenaltyEvidence:
+    """:func:`penalty_evidence` of a penalised judgment from its parts (the evaluator
+    records it on the judgment as ``penalty_evidence``)."""
+    if judge_name == "llm":
         return "llm"
-    if is_penalized(settled_score(j.claims, j.steps)):
+    if is_penalized(settled_score(claims, steps)):
         return "settled"
-    if j.llm is not None and j.llm.sampled and j.llm.error is None:
+    if llm is not None and llm.sampled and llm.error is None:
         return "llm"
     return "uncertain"
 

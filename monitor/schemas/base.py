@@ -12,6 +12,8 @@ JUDGMENT_SCHEMA_VERSION = "1"
 ResponseType = Literal["answer", "clarification", "guardrail"]
 ClaimStatus = Literal["supported", "contradicted", "unverifiable"]
 StepStatus = Literal["covered", "missing", "negated", "altered"]
+# What a penalty rests on (monitor.judges.structural.penalty_evidence).
+PenaltyEvidence = Literal["none", "settled", "uncertain", "llm"]
 JudgmentStatus = Literal["evaluated", "abstained", "judge_error", "invalid"]
 GateKind = Literal["fixed", "margin", "calibrated"]
 GateReason = Literal[

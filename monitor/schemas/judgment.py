@@ -21,6 +21,7 @@ from monitor.schemas.base import (
     GateReason,
     JudgmentStatus,
     ParamType,
+    PenaltyEvidence,
     ResponseType,
     StepStatus,
     TokenUsage,
@@ -218,6 +219,13 @@ class Judgment(_Frozen):
     status: JudgmentStatus
     reason: str
     penalized: bool | None = None
+    penalty_evidence: PenaltyEvidence | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="what a penalised judgment's penalty rests on: settled (a verdict "
+        "backed by evidence), uncertain (only verdicts marked uncertain, no LLM decided "
+        "them) or llm; written only on penalised judgments",
+    )
     scores: Scores = Field(default_factory=Scores)
     claims: tuple[ClaimVerdict, ...] = ()
     steps: tuple[StepVerdict, ...] = ()
@@ -239,6 +247,10 @@ class Judgment(_Frozen):
             raise ValueError("an evaluated judgment must say whether it is penalized")
         if self.status != "evaluated" and self.penalized is not None:
             raise ValueError("only evaluated judgments carry 'penalized'")
+        if self.penalty_evidence is not None and (
+            not self.penalized or self.penalty_evidence == "none"
+        ):
+            raise ValueError("only penalised judgments carry 'penalty_evidence' (not 'none')")
         if self.status != "evaluated" and self.scores.assessed():
             raise ValueError("only evaluated judgments carry scores")
         if self.status == "judge_error" and self.error is None:

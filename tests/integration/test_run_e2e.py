@@ -109,6 +109,9 @@ def test_run_on_sample_traffic_serves_metrics_that_agree_with_judgments(tmp_path
         if j["penalized"] and any(v.get("uncertain") for v in j["claims"] + j["steps"])
     ]
     assert total(samples, "cargo_penalties_total", evidence="settled") == penalized
+    # ... and each penalised judgment says so itself; a pass carries no such field.
+    assert {j.get("penalty_evidence") for j in judgments if j["penalized"]} == {"settled"}
+    assert not [j for j in judgments if not j["penalized"] and "penalty_evidence" in j]
     contradicted = Counter()
     for j in judgments:
         for c in j["claims"]:

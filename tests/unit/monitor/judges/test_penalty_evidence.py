@@ -94,16 +94,42 @@ async def test_a_real_hybrid_judgment_rests_on_the_llm_or_on_settled_evidence(
 ) -> None:
     # A correct answer the LLM tier finds wrong: the penalty is the LLM's.
     ok = "Case 171056262 is currently Pending Customer."
+    # The evaluator records it on the judgment (what a reader of judgments.jsonl sees).
     j = await _hybrid_judgment(golden, verdict_json(0.1, 1.0), ok)
-    assert j.penalized and penalty_evidence(j) == "llm"
+    assert j.penalized and j.penalty_evidence == "llm"
     # A contradicted observed value the LLM tier lets pass: the settled fault stands.
     wrong = "Case 171056262 is currently Escalated."
     j = await _hybrid_judgment(golden, verdict_json(1.0, 1.0), wrong)
-    assert j.penalized and penalty_evidence(j) == "settled"
+    assert j.penalized and j.penalty_evidence == "settled"
     # The LLM tier fails on the same answer: still settled, the structural verdict stands.
     j = await _hybrid_judgment(golden, "not json", wrong)
     assert j.llm is not None and j.llm.error is not None
-    assert j.penalized and penalty_evidence(j) == "settled"
+    assert j.penalized and j.penalty_evidence == "settled"
+    # A pass carries none.
+    j = await _hybrid_judgment(golden, verdict_json(1.0, 1.0), ok)
+    assert not j.penalized and j.penalty_evidence is None
+    assert "penalty_evidence" not in j.model_dump(mode="json")
+
+
+def test_the_recorded_evidence_is_written_read_back_and_checked() -> None:
+    j = judged(steps=(step("altered", uncertain=True),))
+    recorded = j.model_copy(update={"penalty_evidence": "uncertain"})
+    line = recorded.model_dump_json()
+    assert json.loads(line)["penalty_evidence"] == "uncertain"
+    back = Judgment.model_validate_json(line)
+    assert back.penalty_evidence == "uncertain" and penalty_evidence(back) == "uncertain"
+    # A judgment written before the field existed: derived from its verdicts.
+    assert j.penalty_evidence is None and penalty_evidence(j) == "uncertain"
+    # Only a penalised judgment carries it, and never "none".
+    data = json.loads(line)
+    for bad in ({"penalty_evidence": "none"}, {"penalized": False, "scores": {}}):
+        with pytest.raises(ValueError, match="penalty_evidence"):
+            Judgment.model_validate({**data, **bad})
+    abstained = {"trace_id": "t", "status": "abstained", "reason": "low_similarity"}
+    with pytest.raises(ValueError, match="penalty_evidence"):
+        Judgment.model_validate(
+            {**abstained, "evaluated_at": NOW.isoformat(), "penalty_evidence": "settled"}
+        )
 
 
 @pytest.fixture
