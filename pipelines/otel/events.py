@@ -8,7 +8,8 @@ span id, in the shape of the GenAI semantic conventions' evaluation event:
   ``abstained`` (the gate found no trustworthy reference) / ``error`` (judge error or
   invalid trace, with ``error.type``); ``gen_ai.evaluation.score.value`` 1 / 0 for
   pass / fail, absent otherwise; ``gen_ai.evaluation.explanation`` the judgment's
-  reason and rationale;
+  reason and rationale; on a fail, ``cargo.penalty_evidence`` (``settled``,
+  ``uncertain`` or ``llm``: what the penalty rests on);
 * ``cargo.<dimension>`` (``cargo.correctness``, ``cargo.hallucination_fidelity``, ...)
   for each dimension that was scored: ``gen_ai.evaluation.score.value`` in [0, 1], no
   label (the conventions leave the label optional; a per-dimension pass mark is not
@@ -34,6 +35,7 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue, InstrumentationSc
 from opentelemetry.proto.logs.v1.logs_pb2 import LogRecord, ResourceLogs, ScopeLogs
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource
 
+from monitor.judges.structural import penalty_evidence
 from monitor.schemas import Judgment
 from monitor.schemas.base import DIMENSIONS
 
@@ -92,6 +94,8 @@ def evaluation_records(
         "error.type": (judgment.error.kind if judgment.error else judgment.status)
         if label == "error"
         else None,
+        # What a fail rests on: settled, uncertain or llm (the judgment's own field).
+        "cargo.penalty_evidence": penalty_evidence(judgment) if label == "fail" else None,
     }
     attrs_list = [verdict | common]
     for dim in DIMENSIONS:

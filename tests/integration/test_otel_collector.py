@@ -224,6 +224,9 @@ def test_instrumented_agent_through_the_collector_is_judged_and_its_events_come_
         assert label in LABELS
         assert label == ("fail" if j["penalized"] else "pass")
         assert verdict.attributes["cargo.judgment.status"] == "evaluated"
+        # A fail says what it rests on, as its judgment does; a pass says nothing.
+        assert verdict.attributes.get("cargo.penalty_evidence") == j.get("penalty_evidence")
+        assert (j.get("penalty_evidence") is not None) == j["penalized"]
         names = {e.attributes["gen_ai.evaluation.name"] for e in mine}
         assert {"cargo.correctness", "cargo.hallucination_fidelity"} <= names
         for e in mine:

@@ -51,6 +51,7 @@ def test_records_of_an_evaluated_judgment() -> None:
         status="evaluated",
         reason="accepted",
         penalized=True,
+        penalty_evidence="settled",
         rationale="the answer contradicts the tool result",
         scores=Scores(correctness=0.25, hallucination_fidelity=0.5),
     )
@@ -69,7 +70,9 @@ def test_records_of_an_evaluated_judgment() -> None:
         "gen_ai.response.id": "chatcmpl-2",
         "cargo.revision": 1,
         "cargo.judgment.status": "evaluated",
+        "cargo.penalty_evidence": "settled",
     }
+    assert "cargo.penalty_evidence" not in corr
     assert (corr["gen_ai.evaluation.name"], corr["gen_ai.evaluation.score.value"]) == (
         "cargo.correctness",
         0.25,
@@ -93,6 +96,12 @@ def test_error_and_abstention_have_no_score() -> None:
     )
     assert attrs(rec)["gen_ai.evaluation.score.label"] == "abstained"
     assert "error.type" not in attrs(rec)
+
+
+def test_a_pass_says_nothing_of_penalty_evidence() -> None:
+    j = judgment(status="evaluated", reason="accepted", penalized=False)
+    (rec,) = evaluation_records(j, trace_id=otlp.GT, span_id=otlp.G_ROOT)
+    assert "cargo.penalty_evidence" not in attrs(rec)
 
 
 def test_encodings() -> None:
