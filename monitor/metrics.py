@@ -288,17 +288,16 @@ class MonitorMetrics:
             self.citation_support.labels(status=status)
         for covered in ("true", "false"):
             self.citation_claims.labels(covered=covered)
-        # The series the contradiction and settled-penalty alerts divide, per intent
-        # of the golden set (bounded by it): a series born at its first increment
-        # loses that increment to rate(), which needs a sample before it.
+        # The series the contradiction and settled-penalty alerts read, per intent of
+        # the golden set (bounded by it): a series born at its first increment loses
+        # that increment to rate(), which needs a sample before it.
         evidence = penalty_evidence_of(judge_name)
         for intent in golden.intents:
             for penalized in ("true", "false"):
                 self.judgments.labels(judge=judge_name, intent=intent, penalized=penalized)
             for e in evidence:
                 self.penalties.labels(judge=judge_name, intent=intent, evidence=e)
-        for intent, agent in sorted({(i.intent, i.agent) for i in golden.items}):
-            self.contradictions.labels(intent=intent, agent=agent)
+            self.claims.labels(status="contradicted", intent=intent)
 
     def _intent(self, intent: str | None) -> str:
         if intent is None:

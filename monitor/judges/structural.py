@@ -47,6 +47,7 @@ from monitor.schemas import (
     Judgment,
     LLMCall,
     ParamSpec,
+    PenaltyBasis,
     PenaltyEvidence,
     Scores,
     StepVerdict,
@@ -397,7 +398,7 @@ def evidence_of(
     claims: tuple[ClaimVerdict, ...],
     steps: tuple[StepVerdict, ...],
     llm: LLMCall | None,
-) -> PenaltyEvidence:
+) -> PenaltyBasis:
     """:func:`penalty_evidence` of a penalised judgment from its parts (the evaluator
     records it on the judgment as ``penalty_evidence``)."""
     if judge_name == "llm":

@@ -12,8 +12,10 @@ JUDGMENT_SCHEMA_VERSION = "1"
 ResponseType = Literal["answer", "clarification", "guardrail"]
 ClaimStatus = Literal["supported", "contradicted", "unverifiable"]
 StepStatus = Literal["covered", "missing", "negated", "altered"]
-# What a penalty rests on (monitor.judges.structural.penalty_evidence).
-PenaltyEvidence = Literal["none", "settled", "uncertain", "llm"]
+# What a penalty rests on (monitor.judges.structural.penalty_evidence); "none" for a
+# judgment that is not penalised.
+PenaltyBasis = Literal["settled", "uncertain", "llm"]
+PenaltyEvidence = Literal["none", PenaltyBasis]
 JudgmentStatus = Literal["evaluated", "abstained", "judge_error", "invalid"]
 GateKind = Literal["fixed", "margin", "calibrated"]
 GateReason = Literal[

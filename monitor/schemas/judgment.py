@@ -21,7 +21,7 @@ from monitor.schemas.base import (
     GateReason,
     JudgmentStatus,
     ParamType,
-    PenaltyEvidence,
+    PenaltyBasis,
     ResponseType,
     StepStatus,
     TokenUsage,
@@ -219,7 +219,7 @@ class Judgment(_Frozen):
     status: JudgmentStatus
     reason: str
     penalized: bool | None = None
-    penalty_evidence: PenaltyEvidence | None = Field(
+    penalty_evidence: PenaltyBasis | None = Field(
         default=None,
         exclude_if=lambda v: v is None,
         description="what a penalised judgment's penalty rests on: settled (a verdict "
@@ -247,10 +247,8 @@ class Judgment(_Frozen):
             raise ValueError("an evaluated judgment must say whether it is penalized")
         if self.status != "evaluated" and self.penalized is not None:
             raise ValueError("only evaluated judgments carry 'penalized'")
-        if self.penalty_evidence is not None and (
-            not self.penalized or self.penalty_evidence == "none"
-        ):
-            raise ValueError("only penalised judgments carry 'penalty_evidence' (not 'none')")
+        if self.penalty_evidence is not None and not self.penalized:
+            raise ValueError("only penalised judgments carry 'penalty_evidence'")
         if self.status != "evaluated" and self.scores.assessed():
             raise ValueError("only evaluated judgments carry scores")
         if self.status == "judge_error" and self.error is None:

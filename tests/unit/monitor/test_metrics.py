@@ -109,6 +109,52 @@ def test_the_alerts_series_exist_at_zero_before_the_first_judgment(
         for e in ("settled", "uncertain", "llm", "none"):
             labels = {"judge": judge, "intent": intent, "evidence": e}
             assert g("cargo_penalties_total", labels) == (0 if e in evidence else None)
-    for ref in golden.items:
-        assert g("cargo_contradictions_total", {"intent": ref.intent, "agent": ref.agent}) == 0
-    assert g("cargo_contradictions_total", {"intent": golden.intents[0], "agent": "other"}) is None
+        assert g("cargo_claims_total", {"status": "contradicted", "intent": intent}) == 0
+
+
+def _series(reg: CollectorRegistry, name: str) -> set[tuple[tuple[str, str], ...]]:
+    return {
+        tuple(sorted(s.labels.items()))
+        for metric in reg.collect()
+        if metric.name == name
+        for s in metric.samples
+        if s.name.endswith("_total")
+    }
+
+
+async def test_real_judgments_land_on_the_pre_created_series(golden: GoldenSet) -> None:
+    # What observe() writes for real judgments -- a contradiction from a trace without
+    # an agent, a pass, an abstention -- adds no judgments, penalties or contradicted-
+    # claims series: their first increments are all seen by rate().
+    reg = CollectorRegistry()
+    m = MonitorMetrics(reg, golden, gate_kind="fixed", judge_name="structural")
+    names = ("cargo_judgments", "cargo_penalties")
+    before = {n: _series(reg, n) for n in names}
+    claims_before = _series(reg, "cargo_claims")
+    ev = Evaluator(GoldenIndex(golden, HashingEmbedder()), FixedGate(0.8), StructuralJudge())
+    case = {
+        "question": "What is the status of case 171056262?",
+        "context": {"caseNumber": "171056262"},
+    }
+    lines = [
+        json.dumps({"trace_id": "a", **case, "answer": "Case 536762755 is currently Open."}),
+        json.dumps({"trace_id": "b", **case, "answer": "Case 171056262 is currently Open."}),
+        json.dumps({"trace_id": "c", "question": "Best banana bread recipe?", "answer": "No."}),
+    ]
+    js = await ev.evaluate_batch([RawTrace(x) for x in lines])
+    assert [j.status for j in js] == ["evaluated", "evaluated", "abstained"]
+    assert js[0].penalized and js[0].penalty_evidence == "settled"
+    for j in js:
+        m.observe(j)
+    g = reg.get_sample_value
+    assert (
+        g(
+            "cargo_penalties_total",
+            {"judge": "structural", "intent": "case_status", "evidence": "settled"},
+        )
+        == 1
+    )
+    for n in names:
+        assert _series(reg, n) == before[n], n
+    contradicted = {x for x in _series(reg, "cargo_claims") if ("status", "contradicted") in x}
+    assert contradicted <= claims_before and contradicted

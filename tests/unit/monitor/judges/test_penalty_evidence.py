@@ -120,6 +120,8 @@ def test_the_recorded_evidence_is_written_read_back_and_checked() -> None:
     assert back.penalty_evidence == "uncertain" and penalty_evidence(back) == "uncertain"
     # A judgment written before the field existed: derived from its verdicts.
     assert j.penalty_evidence is None and penalty_evidence(j) == "uncertain"
+    # What the evaluator recorded wins over what the verdicts alone would say.
+    assert penalty_evidence(j.model_copy(update={"penalty_evidence": "llm"})) == "llm"
     # Only a penalised judgment carries it, and never "none".
     data = json.loads(line)
     for bad in ({"penalty_evidence": "none"}, {"penalized": False, "scores": {}}):
