@@ -18,6 +18,11 @@ from monitor.bench.seeds import load_seeds
 from monitor.data import BENCH_INSTANCES
 from monitor.embeddings import SentenceTransformerEmbedder
 from monitor.judges import StructuralJudge
+from monitor.judges.base import JudgeRequest, is_penalized
+from monitor.judges.structural import settled_score
+from monitor.schemas import Trace
+from tests.conftest import ACCEPTED
+from tests.unit.monitor.judges.test_escalation import ALL_STATED, DELETED_BY_SCORE
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,3 +71,24 @@ async def test_targets_on_foreign_domains(judge: StructuralJudge) -> None:
         summarize(await judge_items(judge, gen.instances, gen.header.golden), resamples=2000),
         p6_max=0.12,
     )
+
+
+@pytest.mark.integration
+async def test_a_step_missing_by_its_score_is_settled_with_the_real_embedder(
+    judge: StructuralJudge,
+) -> None:
+    # The unit cases (term recall alone) with MiniLM, as the monitor runs: a deleted
+    # step whose nearest sentence is a near miss or another step's is missing on
+    # settled evidence; the whole procedure said in other words is covered.
+    for ref, answer, deleted in DELETED_BY_SCORE:
+        r = await judge.judge(
+            JudgeRequest(Trace(trace_id="t", question="q", answer=answer), ref, ACCEPTED)
+        )
+        (step,) = (s for s in r.steps if s.status != "covered")
+        assert (step.index, step.status, step.uncertain) == (deleted, "missing", False), step
+        assert is_penalized(settled_score(r.claims, r.steps))
+    for ref, answer in ALL_STATED:
+        r = await judge.judge(
+            JudgeRequest(Trace(trace_id="t", question="q", answer=answer), ref, ACCEPTED)
+        )
+        assert {s.status for s in r.steps} == {"covered"}, ref.id

@@ -15,7 +15,7 @@ from monitor.errors import ConfigError
 from monitor.judges.base import JudgeRequest, is_penalized
 from monitor.judges.hybrid import HybridJudge, TraceSampler
 from monitor.judges.llm import LLMJudge
-from monitor.judges.structural import StructuralJudge, uncertain_kinds
+from monitor.judges.structural import StructuralJudge, settled_score, uncertain_kinds
 from monitor.llm import LLMConfig
 from monitor.metrics import MonitorMetrics
 from monitor.schemas import GoldenItem, GoldenSet, JudgeInfo, Judgment, LLMCall, Scores, Trace
@@ -137,6 +137,113 @@ def test_faults_without_settling_evidence_are_uncertain(
     assert is_penalized(r.scores)  # the structural judge alone still penalises
     assert kind in uncertain_kinds(r.claims, r.steps)
     assert any(s.uncertain and f"step_{s.status}" == kind for s in r.steps)
+
+
+# A deleted step whose nearest sentence is a near miss, or belongs to another step
+# (invented: a kayak rental, a library renewal, a repeat prescription). Missing by its
+# score is settled: below the cover threshold no correct answer of any bench set was
+# penalised by one. Missing by the term-presence rule alone stays uncertain.
+KAYAK = item(
+    "kayak_rental",
+    "Reserve a kayak at the boathouse desk at least a day ahead. Every paddler must wear "
+    "the life vest we hand out at the boathouse. Return the kayak to the boathouse by 6 pm.",
+    [
+        "Reserve a kayak at the boathouse desk at least a day ahead.",
+        "Every paddler must wear the life vest we hand out at the boathouse.",
+        "Return the kayak to the boathouse by 6 pm.",
+    ],
+)
+RENEWAL = item(
+    "library_renewal",
+    "Renew the book online before its due date. A renewal lasts two weeks. Books reserved "
+    "by another reader cannot be renewed.",
+    [
+        "Renew the book online before its due date.",
+        "A renewal lasts two weeks.",
+        "Books reserved by another reader cannot be renewed.",
+    ],
+)
+REPEAT = item(
+    "repeat_prescription",
+    "Order the repeat prescription through the clinic portal. The pharmacy needs three "
+    "working days to prepare the prescription. Collect it at the pharmacy counter with "
+    "your photo ID.",
+    [
+        "Order the repeat prescription through the clinic portal.",
+        "The pharmacy needs three working days to prepare the prescription.",
+        "Collect it at the pharmacy counter with your photo ID.",
+    ],
+)
+DELETED_BY_SCORE = [
+    (
+        KAYAK,
+        "Book your kayak at the boathouse desk a day or more in advance, and bring it back "
+        "to the boathouse by 6 pm.",
+        1,
+    ),
+    (
+        RENEWAL,
+        "You can renew the book online any time before it is due, and each renewal gives "
+        "you two more weeks.",
+        2,
+    ),
+    (
+        REPEAT,
+        "Request your repeat prescription in the clinic portal; pick it up at the pharmacy "
+        "counter and show your photo ID.",
+        1,
+    ),
+]
+ALL_STATED = [
+    (
+        KAYAK,
+        "Book your kayak at the boathouse desk a day or more in advance. Each paddler has "
+        "to wear one of our life vests, which you get at the boathouse. Bring the kayak "
+        "back to the boathouse by 6 pm.",
+    ),
+    (
+        RENEWAL,
+        "You can renew the book online any time before it is due. Each renewal gives you "
+        "two more weeks. If another reader has reserved the book, it can't be renewed.",
+    ),
+    (
+        REPEAT,
+        "Request your repeat prescription in the clinic portal. Allow the pharmacy three "
+        "working days to get the prescription ready. Pick it up at the pharmacy counter "
+        "and show your photo ID.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("ref", "answer", "deleted"), DELETED_BY_SCORE)
+def test_a_step_missing_by_its_score_is_settled(ref: GoldenItem, answer: str, deleted: int) -> None:
+    r = judge_sync(ref, answer)
+    (step,) = (s for s in r.steps if s.status != "covered")
+    assert (step.index, step.status, step.uncertain) == (deleted, "missing", False), step
+    assert step.cue.startswith("best ")
+    assert is_penalized(r.scores) and uncertain_kinds(r.claims, r.steps) == ()
+    assert is_penalized(settled_score(r.claims, r.steps))  # what penalty_evidence reads
+
+
+@pytest.mark.parametrize(("ref", "answer"), ALL_STATED)
+def test_the_same_procedures_said_in_other_words_are_covered(ref: GoldenItem, answer: str) -> None:
+    r = judge_sync(ref, answer)
+    assert {s.status for s in r.steps} == {"covered"} and not is_penalized(r.scores)
+
+
+def test_a_step_missing_by_the_term_presence_rule_alone_stays_uncertain() -> None:
+    # "the boathouse hands out gear": the step's sentence is near enough, but "paddler",
+    # "wear", "life vest" are gone -- left out, or said in other words?
+    answer = (
+        "Reserve a kayak at the boathouse desk at least a day ahead; the boathouse hands out "
+        "gear. Return the kayak to the boathouse by 6 pm."
+    )
+    r = judge_sync(KAYAK, answer)
+    (step,) = (s for s in r.steps if s.status != "covered")
+    assert (step.index, step.status, step.uncertain) == (1, "missing", True), step
+    assert "key words occur" in step.cue
+    assert uncertain_kinds(r.claims, r.steps) == ("step_missing",)
+    assert is_penalized(r.scores) and not is_penalized(settled_score(r.claims, r.steps))
 
 
 def test_the_exemplar_verbatim_is_settled() -> None:
