@@ -147,14 +147,12 @@ class ProcedureConfig:
     * ``stem_prefix`` 4: two words match when equal after a plural strip, or when
       they share a prefix of at least this many letters (escalate/escalations,
       back/backup, reschedule/rescheduling).
-    * ``uncertain_band`` 0.1: a required step covered with a score under
-      ``cover_threshold`` plus this band is marked ``uncertain``: a neighbouring
-      sentence may stand in for a step the answer left out (see
-      :func:`StepVerifier._verdicts`). A step missing by its score is settled, near
-      miss or not: on every bench set (ten draws of 22 held-out sets, the public and
-      foreign seeds) no correct answer (P1, P3, P6) was penalised by one, while they
-      decide most deleted steps; missing by the term-presence rule alone stays
-      ``uncertain``.
+    * ``uncertain_band`` 0.1: a required step is marked ``uncertain`` when it is
+      covered with a score under ``cover_threshold`` plus this band (a neighbouring
+      sentence may stand in for a step the answer left out), or missing with a score
+      within this band under the threshold (a step said in other words scores there),
+      see :func:`StepVerifier._verdicts`. Missing is settled below the band, unless a
+      segment another step took had fitted the step (two steps said in one sentence).
     * ``share_penalty`` 0.25: in the one-to-one assignment of steps to answer
       sentences (:func:`_anchors`), a second (third, ...) step placed in a sentence
       that another step already holds pays this much of its score, so that a
@@ -887,7 +885,7 @@ class StepVerifier:
             cfg.cover_threshold,
         )
         out: list[StepVerdict] = []
-        hi = cfg.cover_threshold + cfg.uncertain_band
+        lo, hi = cfg.cover_threshold - cfg.uncertain_band, cfg.cover_threshold + cfg.uncertain_band
         picks = self._without_stand_ins(
             [self._anchored(k, score_for_step[k], segs, anchors) for k in range(len(steps))],
             score_for_step,
@@ -913,6 +911,9 @@ class StepVerifier:
 
         for k, step in enumerate(steps):
             j, best = picks[k]
+            # The best score any segment has for this step, before ownership took
+            # segments away: how close the answer came to stating it.
+            raw = float(score[k].max())
             seg = segs[j]
             how = "mean(embedding cosine, term recall)" if used_embedding else "term recall"
             terms = policy_terms(step_words[k])
@@ -975,13 +976,15 @@ class StepVerifier:
                         matched_sentence=apart[0] if apart else None,
                         similarity=round(best, 4),
                         cue=apart[1] if apart else why,
-                        # Missing by its score is settled: below the cover threshold
-                        # a correct paraphrase of a step has never scored, near miss or
-                        # not (no correct answer of any bench set, read or held out,
-                        # is penalised by one; ProcedureConfig). The term-presence rule
-                        # alone leaves it open (the answer may name the step's things
-                        # in other words), and a denial read across sentences too.
-                        uncertain=bool(apart) or (step.required and best >= cfg.cover_threshold),
+                        # Missing is settled when what is left of the answer for the
+                        # step, once the other steps took their segments, is far from
+                        # it (under the band below the threshold) and no segment
+                        # fitted it before they did. Open: a near miss (a step said in
+                        # other words scores there), a segment another step took that
+                        # fitted this one (two steps said in one sentence), the
+                        # term-presence rule alone, a denial read across sentences.
+                        uncertain=bool(apart)
+                        or (step.required and (best >= lo or raw >= cfg.cover_threshold)),
                     )
                 )
                 continue

@@ -7,7 +7,8 @@ judge runs on
   at least one claim or step verdict carries ``uncertain`` -- a contradiction found
   through a weak attribution cue, a modal or antonym flip without a negation word,
   an alteration that is a declared term's rewording or a noun swap, a step covered
-  or missing by a borderline score (:mod:`monitor.steps`,
+  or missing by a borderline score, or missing where a sentence another step took
+  had fitted it or by the term-presence rule alone (:mod:`monitor.steps`,
   :mod:`monitor.judges.structural`); and
 * a deterministic blind sample chosen by a hash of the trace id, so that a
   replayed or redelivered trace gets the same decision on every worker, and the

@@ -18,11 +18,11 @@ from monitor.bench.seeds import load_seeds
 from monitor.data import BENCH_INSTANCES
 from monitor.embeddings import SentenceTransformerEmbedder
 from monitor.judges import StructuralJudge
-from monitor.judges.base import JudgeRequest, is_penalized
+from monitor.judges.base import JudgeRequest, JudgeResult, is_penalized
 from monitor.judges.structural import settled_score
-from monitor.schemas import Trace
+from monitor.schemas import GoldenItem, Trace
 from tests.conftest import ACCEPTED
-from tests.unit.monitor.judges.test_escalation import ALL_STATED, DELETED_BY_SCORE
+from tests.unit.monitor.judges.test_escalation import ALL_STATED, DELETED_OPEN, DELETED_SETTLED
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,21 +74,26 @@ async def test_targets_on_foreign_domains(judge: StructuralJudge) -> None:
 
 
 @pytest.mark.integration
-async def test_a_step_missing_by_its_score_is_settled_with_the_real_embedder(
-    judge: StructuralJudge,
-) -> None:
+async def test_a_step_missing_by_its_score_with_the_real_embedder(judge: StructuralJudge) -> None:
     # The unit cases (term recall alone) with MiniLM, as the monitor runs: a deleted
-    # step whose nearest sentence is a near miss or another step's is missing on
-    # settled evidence; the whole procedure said in other words is covered.
-    for ref, answer, deleted in DELETED_BY_SCORE:
-        r = await judge.judge(
-            JudgeRequest(Trace(trace_id="t", question="q", answer=answer), ref, ACCEPTED)
-        )
+    # step nothing in the answer came near is missing on settled evidence; one whose
+    # words another step's sentence has stays open; the whole procedure said in other
+    # words is covered.
+    async def run(ref: GoldenItem, answer: str) -> JudgeResult:
+        trace = Trace(trace_id="t", question="q", answer=answer)
+        return await judge.judge(JudgeRequest(trace, ref, ACCEPTED))
+
+    settled = {"bike_permit", "kayak_rental"}
+    for ref, answer, deleted in DELETED_SETTLED:
+        if ref.id in settled:
+            r = await run(ref, answer)
+            (step,) = (s for s in r.steps if s.status != "covered")
+            assert (step.index, step.status, step.uncertain) == (deleted, "missing", False), step
+            assert is_penalized(settled_score(r.claims, r.steps))
+    for ref, answer, deleted in DELETED_OPEN:
+        r = await run(ref, answer)
         (step,) = (s for s in r.steps if s.status != "covered")
-        assert (step.index, step.status, step.uncertain) == (deleted, "missing", False), step
-        assert is_penalized(settled_score(r.claims, r.steps))
+        assert (step.index, step.status, step.uncertain) == (deleted, "missing", True), step
     for ref, answer in ALL_STATED:
-        r = await judge.judge(
-            JudgeRequest(Trace(trace_id="t", question="q", answer=answer), ref, ACCEPTED)
-        )
+        r = await run(ref, answer)
         assert {s.status for s in r.steps} == {"covered"}, ref.id

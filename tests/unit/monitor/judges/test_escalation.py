@@ -139,53 +139,74 @@ def test_faults_without_settling_evidence_are_uncertain(
     assert any(s.uncertain and f"step_{s.status}" == kind for s in r.steps)
 
 
-# A deleted step whose nearest sentence is a near miss, or belongs to another step
-# (invented: a kayak rental, a library renewal, a repeat prescription). Missing by its
-# score is settled: below the cover threshold no correct answer of any bench set was
-# penalised by one. Missing by the term-presence rule alone stays uncertain.
-KAYAK = item(
-    "kayak_rental",
-    "Reserve a kayak at the boathouse desk at least a day ahead. Every paddler must wear "
-    "the life vest we hand out at the boathouse. Return the kayak to the boathouse by 6 pm.",
+# A required step missing by its score (invented: a bike permit, a repeat prescription,
+# a laundry counter, a kayak rental, a library renewal, a vet visit, a lost card, a
+# passport renewal, a gym freeze). Settled where what is left of the answer for the
+# step, once the other steps took their segments, is under the band below the
+# threshold and no segment fitted it before they did (a segment's near miss, taken by
+# the step it fits better, is that step's). Open: a near miss after ownership (a step
+# said in other words scores there), a segment that fitted the step but another step
+# took (two steps said in one sentence), the term-presence rule alone.
+def procedure(ident: str, steps: list[str]) -> GoldenItem:
+    return item(ident, " ".join(steps), steps)
+
+
+BIKE_PERMIT = procedure(
+    "bike_permit",
     [
-        "Reserve a kayak at the boathouse desk at least a day ahead.",
-        "Every paddler must wear the life vest we hand out at the boathouse.",
-        "Return the kayak to the boathouse by 6 pm.",
+        "Register the bike at the station kiosk.",
+        "Lock the bike only in the marked racks.",
+        "Renew the permit every year in January.",
     ],
 )
-RENEWAL = item(
-    "library_renewal",
-    "Renew the book online before its due date. A renewal lasts two weeks. Books reserved "
-    "by another reader cannot be renewed.",
-    [
-        "Renew the book online before its due date.",
-        "A renewal lasts two weeks.",
-        "Books reserved by another reader cannot be renewed.",
-    ],
-)
-REPEAT = item(
+REPEAT = procedure(
     "repeat_prescription",
-    "Order the repeat prescription through the clinic portal. The pharmacy needs three "
-    "working days to prepare the prescription. Collect it at the pharmacy counter with "
-    "your photo ID.",
     [
         "Order the repeat prescription through the clinic portal.",
         "The pharmacy needs three working days to prepare the prescription.",
         "Collect it at the pharmacy counter with your photo ID.",
     ],
 )
-DELETED_BY_SCORE = [
+LAUNDRY = procedure(
+    "laundry",
+    [
+        "Drop the shirts at the counter before noon.",
+        "Shirts dropped before noon are ready the next day.",
+        "Collect them with your ticket.",
+    ],
+)
+KAYAK = procedure(
+    "kayak_rental",
+    [
+        "Reserve a kayak at the boathouse desk at least a day ahead.",
+        "Every paddler must wear the life vest we hand out at the boathouse.",
+        "Return the kayak to the boathouse by 6 pm.",
+    ],
+)
+RENEWAL = procedure(
+    "library_renewal",
+    [
+        "Renew the book online before its due date.",
+        "A renewal lasts two weeks.",
+        "Books reserved by another reader cannot be renewed.",
+    ],
+)
+VET = procedure(
+    "vet_vaccination",
+    [
+        "Book the vaccination at the clinic reception.",
+        "Bring your dog's vaccination booklet to the appointment.",
+        "Pay at the reception after the visit.",
+    ],
+)
+# Deletions whose nearest sentence came near the step before another step took it:
+# uncertain before, settled now (the last one with the real embedder only,
+# tests/integration/test_procedure_targets.py).
+DELETED_SETTLED = [
     (
-        KAYAK,
-        "Book your kayak at the boathouse desk a day or more in advance, and bring it back "
-        "to the boathouse by 6 pm.",
+        BIKE_PERMIT,
+        "Register your bike at the kiosk in the station, and renew the permit each January.",
         1,
-    ),
-    (
-        RENEWAL,
-        "You can renew the book online any time before it is due, and each renewal gives "
-        "you two more weeks.",
-        2,
     ),
     (
         REPEAT,
@@ -193,6 +214,24 @@ DELETED_BY_SCORE = [
         "counter and show your photo ID.",
         1,
     ),
+    (LAUNDRY, "Drop the shirts at the counter and collect them with your ticket.", 1),
+    (
+        KAYAK,
+        "Book your kayak at the boathouse desk a day or more in advance, and bring it back "
+        "to the boathouse by 6 pm.",
+        1,
+    ),
+]
+# Deletions whose step another step's sentence fitted (it shares the step's words):
+# left out, or said in one sentence with that step? Uncertain.
+DELETED_OPEN = [
+    (
+        RENEWAL,
+        "You can renew the book online any time before it is due, and each renewal gives "
+        "you two more weeks.",
+        2,
+    ),
+    (VET, "Book the vaccination at the clinic reception and pay there after the visit.", 1),
 ]
 ALL_STATED = [
     (
@@ -215,14 +254,86 @@ ALL_STATED = [
 ]
 
 
-@pytest.mark.parametrize(("ref", "answer", "deleted"), DELETED_BY_SCORE)
-def test_a_step_missing_by_its_score_is_settled(ref: GoldenItem, answer: str, deleted: int) -> None:
+def _missing(r: Any, index: int) -> Any:
+    (step,) = (s for s in r.steps if s.index == index)
+    assert step.status == "missing" and step.cue.startswith("best "), step
+    return step
+
+
+@pytest.mark.parametrize(("ref", "answer", "deleted"), DELETED_SETTLED[:3])
+def test_a_step_nothing_near_is_settled_missing(ref: GoldenItem, answer: str, deleted: int) -> None:
     r = judge_sync(ref, answer)
-    (step,) = (s for s in r.steps if s.status != "covered")
-    assert (step.index, step.status, step.uncertain) == (deleted, "missing", False), step
-    assert step.cue.startswith("best ")
-    assert is_penalized(r.scores) and uncertain_kinds(r.claims, r.steps) == ()
+    assert not _missing(r, deleted).uncertain
     assert is_penalized(settled_score(r.claims, r.steps))  # what penalty_evidence reads
+
+
+@pytest.mark.parametrize(("ref", "answer", "deleted"), DELETED_OPEN)
+def test_a_step_another_steps_sentence_fitted_stays_uncertain(
+    ref: GoldenItem, answer: str, deleted: int
+) -> None:
+    r = judge_sync(ref, answer)
+    assert _missing(r, deleted).uncertain
+    assert is_penalized(r.scores) and not is_penalized(settled_score(r.claims, r.steps))
+
+
+def test_two_steps_said_in_one_sentence_are_not_a_settled_penalty() -> None:
+    gym = procedure(
+        "gym_freeze",
+        [
+            "Freeze your membership from the account page for up to three months.",
+            "A frozen membership is not billed.",
+            "Tell the front desk when you come back.",
+        ],
+    )
+    answer = (
+        "Freeze your membership from the account page for up to three months without "
+        "being billed for it. Tell the front desk when you come back."
+    )
+    r = judge_sync(gym, answer)
+    # The structural judge alone still reads the second step as left out, but not on
+    # settled evidence: a hybrid judge asks its LLM.
+    assert _missing(r, 1).uncertain
+    assert not is_penalized(settled_score(r.claims, r.steps))
+
+
+@pytest.mark.parametrize(
+    ("ref", "answer", "index"),
+    [
+        (
+            procedure(
+                "lost_card",
+                [
+                    "Block the lost card immediately in the banking app.",
+                    "Order a replacement card from the cards menu.",
+                    "The new card arrives within 7 days.",
+                ],
+            ),
+            "Freeze the missing card straight away in the app. Request a new one under "
+            "Cards. It will reach you within 7 days.",
+            0,
+        ),
+        (
+            procedure(
+                "passport_renewal",
+                [
+                    "Fill in the renewal form online.",
+                    "Enclose two identical passport photos with the form.",
+                    "Send your old passport with the application.",
+                ],
+            ),
+            "Complete the renewal form on the website. Include a pair of matching pictures "
+            "of yourself. Post the expired passport along with it.",
+            2,
+        ),
+    ],
+)
+def test_a_step_said_in_other_words_with_a_near_miss_stays_uncertain(
+    ref: GoldenItem, answer: str, index: int
+) -> None:
+    # Correct answers in other words: a step scores a near miss (within the band under
+    # the threshold). Missing, but open -- never a settled penalty by that step.
+    step = _missing(judge_sync(ref, answer), index)
+    assert step.uncertain and step.similarity >= 0.25, step
 
 
 @pytest.mark.parametrize(("ref", "answer"), ALL_STATED)
