@@ -129,7 +129,9 @@ class ProcedureConfig:
       embedder) reaches it. Measured with MiniLM on the public Cargo-Bench seeds
       and three development domains outside them: after segment ownership (below)
       a deleted step never scored above 0.21, and a correct paraphrase of a step
-      never below 0.38 (0.51 on the public seeds); 0.35 sits in that gap, closer
+      never below 0.38 (0.51 on the public seeds; invented answers that say a step
+      in words of their own reach 0.27-0.33, hence the band under the threshold in
+      which a missing step stays ``uncertain``); 0.35 sits in that gap, closer
       to the paraphrases because a missed deletion is also caught by the
       term-presence rule while a false "missing" penalises a correct answer.
     * ``lexical_sure`` 0.8: recall at or above which the embedder is not asked

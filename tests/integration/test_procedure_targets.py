@@ -76,9 +76,10 @@ async def test_targets_on_foreign_domains(judge: StructuralJudge) -> None:
 @pytest.mark.integration
 async def test_a_step_missing_by_its_score_with_the_real_embedder(judge: StructuralJudge) -> None:
     # The unit cases (term recall alone) with MiniLM, as the monitor runs: a deleted
-    # step nothing in the answer came near is missing on settled evidence; one whose
-    # words another step's sentence has stays open; the whole procedure said in other
-    # words is covered.
+    # step whose near sentence another step took (and fits better) is missing on
+    # settled evidence; one whose words another step's sentence has stays open; the
+    # whole procedure said in other words is covered. (Of the settled unit cases, the
+    # prescription and laundry deletions score a near miss with MiniLM: open.)
     async def run(ref: GoldenItem, answer: str) -> JudgeResult:
         trace = Trace(trace_id="t", question="q", answer=answer)
         return await judge.judge(JudgeRequest(trace, ref, ACCEPTED))

@@ -261,7 +261,9 @@ def _missing(r: Any, index: int) -> Any:
 
 
 @pytest.mark.parametrize(("ref", "answer", "deleted"), DELETED_SETTLED[:3])
-def test_a_step_nothing_near_is_settled_missing(ref: GoldenItem, answer: str, deleted: int) -> None:
+def test_a_deleted_step_nothing_left_comes_near_is_settled_missing(
+    ref: GoldenItem, answer: str, deleted: int
+) -> None:
     r = judge_sync(ref, answer)
     assert not _missing(r, deleted).uncertain
     assert is_penalized(settled_score(r.claims, r.steps))  # what penalty_evidence reads
