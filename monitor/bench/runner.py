@@ -61,7 +61,13 @@ from monitor.gate import (
     fit_gate_model,
 )
 from monitor.judges.base import PENALTY_LINE, Judge, JudgeRequest, JudgeResult, is_penalized
-from monitor.judges.structural import UNCERTAIN_KINDS, penalises, settled_score, uncertain_kinds
+from monitor.judges.structural import (
+    UNCERTAIN_KINDS,
+    penalises,
+    penalty_evidence_of,
+    settled_score,
+    uncertain_kinds,
+)
 from monitor.retrieval import GoldenIndex, Retrieval
 from monitor.schemas import (
     ClaimVerdict,
@@ -274,7 +280,10 @@ def _rate_of(xs: list[bool]) -> Rate:
 
 
 def summarize(
-    outcomes: Sequence[ItemOutcome], *, resamples: int = BOOTSTRAP_RESAMPLES
+    outcomes: Sequence[ItemOutcome],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    judge: str | None = None,
 ) -> JudgeSummary:
     ok = [o for o in outcomes if o.penalized is not None]
     fam: dict[str, Rate] = {}
@@ -353,7 +362,7 @@ def summarize(
         p4p_by_type=p4p,
         paraphrase_bases=para,
         on_passed_base=on_passed_base(outcomes),
-        escalation=escalation(outcomes),
+        escalation=escalation(outcomes, judge),
         false_penalties=false_penalties(outcomes),
     )
 
@@ -420,20 +429,18 @@ def _issues_verdicts(outcomes: Sequence[ItemOutcome]) -> bool:
     return any(r.claims or r.steps for o in outcomes for r in o.results)
 
 
-def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
+def escalation(outcomes: Sequence[ItemOutcome], judge: str | None = None) -> dict[str, Escalation]:
     """Per judged family present, the items a hybrid judge escalating the uncertain
     would send to its LLM tier (issue 19 point 8: that share is the LLM cost), how
     many of the wrongly judged items are among them, how many of those an LLM tier
     right on every item it sees would correct, and the family's penalty rate with
     such a tier (:class:`Escalation`; no blind sample). Empty for judges that issue
-    no claim or step verdicts."""
+    no claim or step verdicts. ``judge``: the judge's name (``JudgeInfo.name``); the
+    rate on settled verdicts is left out for a judge that gives no settled evidence
+    (:func:`penalty_evidence_of`: the LLM judge, whose penalties are all the LLM's)."""
     if not _issues_verdicts(outcomes):
         return {}
-    # The LLM judge's own claims: its penalties are all the LLM's (``llm`` evidence),
-    # none settled.
-    llm = any(
-        c.evidence.cue.startswith("llm") for o in outcomes for r in o.results for c in r.claims
-    )
+    gives_settled = judge is None or "settled" in penalty_evidence_of(judge)
     out: dict[str, Escalation] = {}
     for f in JUDGED_FAMILIES:
         mine = [o for o in outcomes if o.instance.family == f and o.results]
@@ -474,7 +481,7 @@ def escalation(outcomes: Sequence[ItemOutcome]) -> dict[str, Escalation]:
             kinds={k: kinds[k] for k in UNCERTAIN_KINDS if kinds[k]},
             correctable=correctable,
             right_llm=_rate(right),
-            settled=None if llm else _rate(settled),
+            settled=_rate(settled) if gives_settled else None,
         )
     return out
 

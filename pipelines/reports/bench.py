@@ -253,7 +253,7 @@ async def run_report(
             )
             outcomes[name] = {o.instance.id: o for o in res}
             report_judges[name] = JudgeReport(
-                **dict(summarize(res, resamples=opts.bootstrap)),
+                **dict(summarize(res, resamples=opts.bootstrap, judge=judge.info.name)),
                 gate=gate,
                 judge=judge.info,
                 llm=labels.get(name),

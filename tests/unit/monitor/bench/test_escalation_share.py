@@ -8,6 +8,7 @@ from monitor.bench.generate import generate
 from monitor.bench.runner import AlwaysPenalize, escalation, judge_items, summarize
 from monitor.bench.seeds import Seed
 from monitor.judges.base import JudgeRequest, JudgeResult
+from monitor.judges.llm import LLMJudge
 from monitor.schemas import JudgeInfo, Scores, StepVerdict
 from pipelines.reports.bench import render_markdown
 from tests.unit.monitor.bench.test_bench_items import report_of
@@ -140,8 +141,9 @@ async def test_markdown_shows_the_rate_now_and_with_a_right_llm_tier() -> None:
 
 
 async def test_the_llm_judges_claims_have_no_settled_rate() -> None:
-    """The LLM judge's own claims (cue ``llm``): its penalties are the LLM's, so the
-    family's rate on settled verdicts is not reported (the metric counts them ``llm``)."""
+    """The LLM judge (by its name, as ``penalty_evidence`` reads it): its penalties are
+    the LLM's, so the family's rate on settled verdicts is not reported (the metric
+    counts them ``llm``)."""
     llm_claim = CONTRADICTED.model_copy(
         update={"evidence": CONTRADICTED.evidence.model_copy(update={"cue": "llm"})}
     )
@@ -155,6 +157,9 @@ async def test_the_llm_judges_claims_have_no_settled_rate() -> None:
     seed = Seed.model_validate(SEED)
     gen = generate([seed], draws=1, gen_seed=9)
     instances = [i for i in gen.instances if i.family in script]
-    esc = escalation(await judge_items(LLMScripted(script), instances, gen.header.golden))
+    outcomes = await judge_items(LLMScripted(script), instances, gen.header.golden)
+    esc = escalation(outcomes, LLMJudge.name)
     assert set(esc) == {"P1", "P6"}
     assert all(e.settled is None for e in esc.values())
+    # The same verdicts from a judge that gives settled evidence: reported.
+    assert all(e.settled is not None for e in escalation(outcomes, "structural").values())
