@@ -292,6 +292,11 @@ class GoldenIndex:
             graph = self.cache_path(cache_dir).with_suffix(
                 f".hnsw-m{HNSW_M}-ef{HNSW_EF_CONSTRUCTION}.faiss"
             )
+            if not self.cache_hit and search == "hnsw":
+                # The vectors were embedded again (the questions are masked otherwise
+                # than when the file was written): a graph kept under the same name
+                # holds the old ones, and the same number of rows does not tell it.
+                graph.unlink(missing_ok=True)
         self.search = (
             make_search(search, self.matrix, graph, self.phrasings) if golden.items else None
         )

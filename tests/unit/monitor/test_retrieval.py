@@ -211,3 +211,20 @@ def test_components_leave_numpy_blas_single_threaded(golden: GoldenSet, tmp_path
         build_components(CargoSettings(embedder="hashing", cache_dir=tmp_path), golden)
         blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
         assert blas and all(i["num_threads"] == 1 for i in blas)
+
+
+def test_a_graph_kept_from_other_vectors_is_rebuilt(golden: GoldenSet, tmp_path: Path) -> None:
+    """The questions embedded for a golden set change when the masking does: the
+    matrix cache sees it (it keeps the masked questions), and the hnsw graph saved
+    beside it, which has as many rows as before, is built again with it."""
+    pytest.importorskip("faiss")
+    first = GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
+    assert isinstance(first.search, HnswSearch) and not first.search.cache_hit
+    again = GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
+    assert again.cache_hit and isinstance(again.search, HnswSearch) and again.search.cache_hit
+    # Another masking of the same golden set: the stored questions no longer match.
+    meta = first.cache_path(tmp_path).with_suffix(".json")
+    meta.write_text(meta.read_text().replace("status", "state"))
+    other = GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
+    assert not other.cache_hit
+    assert isinstance(other.search, HnswSearch) and not other.search.cache_hit
