@@ -30,7 +30,7 @@ from monitor.cachefile import atomic_write
 from monitor.embeddings import Embedder, Matrix
 from monitor.errors import ConfigError
 from monitor.schemas import GoldenItem, GoldenSet
-from monitor.values import mask_entities
+from monitor.values import NamedValues, mask_entities
 
 TOP_K = 5
 SEARCHES = ("exact", "hnsw")
@@ -258,6 +258,19 @@ class Retrieval:
         return self.similarity - self.second_similarity
 
 
+def named_values(golden: GoldenSet) -> NamedValues:
+    """The entity values the golden set names (see :class:`NamedValues`): every value
+    of its ``enum`` parameters and the reference's own ``text`` values."""
+    phrases: list[str] = []
+    for item in golden.items:
+        for spec in item.parameters.values():
+            if spec.type == "enum":
+                phrases += [spec.value, *(spec.values or ())]
+            elif spec.type == "text":
+                phrases.append(spec.value)
+    return NamedValues(phrases)
+
+
 class GoldenIndex:
     """The golden set's question embeddings, cached on disk: one row per phrasing
     (each item's question, then its paraphrases).
@@ -280,6 +293,7 @@ class GoldenIndex:
         self.golden = golden
         self.embedder = embedder
         self.mask = mask
+        self.named = named_values(golden)
         self.cache_hit = False
         # None when no item has paraphrases: one row per item, the path of old.
         self.phrasings: Phrasings | None = None
@@ -315,8 +329,11 @@ class GoldenIndex:
         return cache_dir / f"golden-{slug}-{masked}-{self.golden.content_hash()}.npy"
 
     def prepare(self, questions: list[str]) -> list[str]:
-        """The text that is embedded for each question (entity-masked by default)."""
-        return [mask_entities(q) for q in questions] if self.mask else list(questions)
+        """The text that is embedded for each question (entity-masked by default: the
+        values the golden set names, then those known by their shape)."""
+        if not self.mask:
+            return list(questions)
+        return [mask_entities(self.named.remove(q)) for q in questions]
 
     def embed_questions(self, questions: list[str]) -> Matrix:
         texts = self.prepare(questions)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
-from monitor.text.lexicon import MONTHS
+from monitor.text.lexicon import COMMON_VERBS, LIGHT_WORDS, MONTHS, STOPWORDS
 from monitor.text.normalize import normalize_text
 
 ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text", "time"]
@@ -316,3 +317,66 @@ def mask_entities(text: str) -> str:
         if f.type not in ("integer", "time"):
             out = out[: f.start] + out[f.end :]
     return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
+
+
+_WORD = re.compile(r"\w+")
+
+
+class NamedValues:
+    """The entity values a golden set names, removed from a question before it is
+    embedded, as :func:`mask_entities` removes the values it knows by their shape.
+
+    A golden item's question holds its own instance's values, and a live question
+    about another instance holds that instance's: a service ("Deep Clean" / "Spring
+    Refresh"), a branch, a plan. Where they are names rather than codes or dates, the
+    shape mask keeps them, and two questions of one procedure about two instances
+    move apart by as much as a change of topic. The golden set says what these
+    values are: every value of an ``enum`` parameter (a closed class: the live
+    instance's value is one of them) and the reference's own ``text`` values. Each
+    is matched as a whole run of words, whatever its case; a one-word value that is a
+    function word or shorter than three letters is kept ("No", "P2"), and one that is
+    also an everyday verb or light word is matched only as written ("Closed" is the
+    status, "closed" in "a case that was already closed" the verb)."""
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        runs: set[tuple[str, ...]] = set()
+        self._as_written: set[str] = set()
+        for phrase in phrases:
+            ws = tuple(w.casefold() for w in _WORD.findall(phrase))
+            if not ws or (len(ws) == 1 and (len(ws[0]) < 3 or ws[0] in STOPWORDS)):
+                continue
+            if len(ws) == 1 and (ws[0] in COMMON_VERBS or ws[0] in LIGHT_WORDS):
+                self._as_written.add(_WORD.findall(phrase)[0])
+                continue
+            runs.add(ws)
+        # By first word, longest first: "Deep Clean Plus" before "Deep Clean".
+        self._runs: dict[str, list[tuple[str, ...]]] = {}
+        for run in sorted(runs, key=lambda r: (-len(r), r)):
+            self._runs.setdefault(run[0], []).append(run)
+
+    def __bool__(self) -> bool:
+        return bool(self._runs or self._as_written)
+
+    def remove(self, text: str) -> str:
+        """``text`` without the named values it holds (whole runs of words)."""
+        if not self:
+            return text
+        words = list(_WORD.finditer(text))
+        folded = [m.group().casefold() for m in words]
+        cuts: list[tuple[int, int]] = []
+        i = 0
+        while i < len(words):
+            runs = self._runs.get(folded[i], ())
+            n = next(
+                (len(r) for r in runs if tuple(folded[i : i + len(r)]) == r),
+                1 if words[i].group() in self._as_written else 0,
+            )
+            if n:
+                cuts.append((words[i].start(), words[i + n - 1].end()))
+            i += n or 1
+        if not cuts:
+            return text
+        out = text
+        for a, b in reversed(cuts):
+            out = out[:a] + out[b:]
+        return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
