@@ -260,7 +260,12 @@ class Retrieval:
 
 def named_values(golden: GoldenSet) -> NamedValues:
     """The entity values the golden set names (see :class:`NamedValues`): every value
-    of its ``enum`` parameters and the reference's own ``text`` values."""
+    of its ``enum`` parameters and the reference's own ``text`` values.
+
+    A value that is all that tells two items' questions apart is kept in every
+    question: there it names the procedure, not the instance ("What does the Express
+    plan include?" / "What does the Basic plan include?", two items of a set whose
+    ``plan`` is an enum)."""
     phrases: list[str] = []
     for item in golden.items:
         for spec in item.parameters.values():
@@ -268,7 +273,18 @@ def named_values(golden: GoldenSet) -> NamedValues:
                 phrases += [spec.value, *(spec.values or ())]
             elif spec.type == "text":
                 phrases.append(spec.value)
-    return NamedValues(phrases)
+    named = NamedValues(phrases)
+    if not named:
+        return named
+    first: dict[str, tuple[str, str]] = {}
+    kept: set[str] = set()
+    for item in golden.items:
+        for q in item.phrasings:
+            key = " ".join(mask_entities(named.remove(q)).casefold().split())
+            other_id, other_q = first.setdefault(key, (item.id, q))
+            if other_id != item.id:
+                kept.update(named.found(q), named.found(other_q))
+    return NamedValues(phrases, kept) if kept else named
 
 
 class GoldenIndex:

@@ -338,12 +338,14 @@ class NamedValues:
     also an everyday verb or light word is matched only as written ("Closed" is the
     status, "closed" in "a case that was already closed" the verb)."""
 
-    def __init__(self, phrases: Iterable[str]) -> None:
+    def __init__(self, phrases: Iterable[str], kept: Iterable[str] = ()) -> None:
+        """``kept``: values that are not removed (as :meth:`found` gives them)."""
         runs: set[tuple[str, ...]] = set()
         self._as_written: set[str] = set()
+        keep = {tuple(w.casefold() for w in _WORD.findall(k)) for k in kept}
         for phrase in phrases:
             ws = tuple(w.casefold() for w in _WORD.findall(phrase))
-            if not ws or (len(ws) == 1 and (len(ws[0]) < 3 or ws[0] in STOPWORDS)):
+            if not ws or ws in keep or (len(ws) == 1 and (len(ws[0]) < 3 or ws[0] in STOPWORDS)):
                 continue
             if len(ws) == 1 and (ws[0] in COMMON_VERBS or ws[0] in LIGHT_WORDS):
                 self._as_written.add(_WORD.findall(phrase)[0])
@@ -357,10 +359,23 @@ class NamedValues:
     def __bool__(self) -> bool:
         return bool(self._runs or self._as_written)
 
+    def found(self, text: str) -> list[str]:
+        """The named values ``text`` holds, as written there."""
+        return [text[a:b] for a, b in self._cuts(text)]
+
     def remove(self, text: str) -> str:
         """``text`` without the named values it holds (whole runs of words)."""
-        if not self:
+        cuts = self._cuts(text)
+        if not cuts:
             return text
+        out = text
+        for a, b in reversed(cuts):
+            out = out[:a] + out[b:]
+        return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
+
+    def _cuts(self, text: str) -> list[tuple[int, int]]:
+        if not self:
+            return []
         words = list(_WORD.finditer(text))
         folded = [m.group().casefold() for m in words]
         cuts: list[tuple[int, int]] = []
@@ -374,9 +389,4 @@ class NamedValues:
             if n:
                 cuts.append((words[i].start(), words[i + n - 1].end()))
             i += n or 1
-        if not cuts:
-            return text
-        out = text
-        for a, b in reversed(cuts):
-            out = out[:a] + out[b:]
-        return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
+        return cuts

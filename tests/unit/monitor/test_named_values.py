@@ -115,3 +115,48 @@ def test_without_the_golden_values_the_same_questions_score_lower() -> None:
 def test_mask_off_embeds_the_questions_as_written() -> None:
     index = GoldenIndex(_golden([PLANTS]), HashingEmbedder(), mask=False)
     assert index.prepare(["the Olive Tree on 2027-01-15"]) == ["the Olive Tree on 2027-01-15"]
+
+
+def test_a_value_that_alone_tells_two_items_apart_is_kept() -> None:
+    """A gym whose golden set has one item per plan: the plan names the procedure there.
+    Removed, both questions would read "What does the plan include?" and tie."""
+    plan = {"type": "enum", "values": ["Express", "Basic Flex", "Family"]}
+    golden = _golden(
+        [
+            {
+                "id": "express",
+                "question": "What does the Express plan include?",
+                "parameters": {"plan": {**plan, "value": "Express"}},
+            },
+            {
+                "id": "basic",
+                "question": "What does the Basic Flex plan include?",
+                "parameters": {"plan": {**plan, "value": "Basic Flex"}},
+            },
+            {
+                "id": "freeze",
+                "question": "How do I freeze my Family plan for a month?",
+                "parameters": {"plan": {**plan, "value": "Family"}},
+            },
+        ]
+    )
+    named = named_values(golden)
+    assert (
+        named.remove("What does the Express plan include?") == "What does the Express plan include?"
+    )
+    assert named.remove("What does the basic flex plan include?") == (
+        "What does the basic flex plan include?"
+    )
+    # The value no two questions stand apart by is still removed.
+    assert named.remove("How do I freeze my Family plan?") == "How do I freeze my plan?"
+    index = GoldenIndex(golden, HashingEmbedder())
+    got = index.retrieve(
+        index.embed_questions(
+            [
+                "What does the Basic Flex plan include?",
+                "How do I freeze my Express plan for a month?",
+            ]
+        )
+    )
+    assert [r.item.id if r else None for r in got] == ["basic", "freeze"]
+    assert got[0] is not None and got[0].margin is not None and got[0].margin > 0.05
