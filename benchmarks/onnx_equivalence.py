@@ -170,7 +170,7 @@ def _bench_set(
     cos: Cosines,
 ) -> Pairs:
     it, io = _index_pair(golden, t, o)
-    cos.add(it.prepare(it.phrasing_texts()), it.matrix, io.matrix)
+    cos.add(it.row_texts(), it.matrix, io.matrix)
     qs = it.prepare([i.question for i in instances if i.family in {"P1", "P5", "P1q"}])
     cos.add(qs, t.embed(qs), o.embed(qs))
     return _gate_pairs(name, retrieve_gate_items(it, instances), retrieve_gate_items(io, instances))
@@ -266,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Sample traffic: each question's nearest golden item, as `run` gates it.
     golden = load_golden(DEFAULT_GOLDEN)
     it, io = _index_pair(golden, t, o)
-    cos.add(it.prepare(it.phrasing_texts()), it.matrix, io.matrix)
+    cos.add(it.row_texts(), it.matrix, io.matrix)
     questions = _questions(DEFAULT_SAMPLES)
     texts = it.prepare(questions)
     vt, vo = t.embed(texts), o.embed(texts)

@@ -104,8 +104,8 @@ def features(
     if need:
         if index is None:
             raise ConfigError("rows without 'similarity' need the golden set and embedder")
-        vecs = index.embed_questions([q for _, _, q in need])
-        sims = np.clip(index.item_similarities(vecs), -1.0, 1.0)
+        vecs, asked = index.embed_queries([q for _, _, q in need])
+        sims = np.clip(index.item_similarities(vecs, asked), -1.0, 1.0)
     ids = [i.id for i in index.golden.items] if index is not None else []
     out: list[CalibrationRow | None] = [None] * len(rows)
     for k, (_, r) in enumerate(rows):

@@ -218,8 +218,10 @@ class Evaluator:
         # Concurrent batches (pipelined callers) may embed at the same time: the
         # embedder bounds its own parallelism (a fixed pool of model threads), and
         # a chunk of the next batch can use a core the current one left idle.
-        vectors = await asyncio.to_thread(self.index.embed_questions, [t.question for t in traces])
-        return list(self.index.retrieve(vectors))
+        vectors, asked = await asyncio.to_thread(
+            self.index.embed_queries, [t.question for t in traces]
+        )
+        return list(self.index.retrieve(vectors, asked))
 
     async def _retrieve_one_by_one(self, prep: _Prepared) -> None:
         valid, prep.valid, prep.retrievals = prep.valid, [], []

@@ -30,6 +30,7 @@ from monitor.cachefile import atomic_write
 from monitor.embeddings import Embedder, Matrix
 from monitor.errors import ConfigError
 from monitor.schemas import GoldenItem, GoldenSet
+from monitor.text.lexicon import STOPWORDS
 from monitor.values import NamedValues, mask_entities
 
 TOP_K = 5
@@ -258,33 +259,66 @@ class Retrieval:
         return self.similarity - self.second_similarity
 
 
-def named_values(golden: GoldenSet) -> NamedValues:
-    """The entity values the golden set names (see :class:`NamedValues`): every value
-    of its ``enum`` parameters and the reference's own ``text`` values.
+def _values_of(item: GoldenItem) -> list[str]:
+    """The values ``item`` names: every value of its ``enum`` parameters, its own
+    ``text`` values."""
+    out: list[str] = []
+    for spec in item.parameters.values():
+        if spec.type == "enum":
+            out += [spec.value, *(spec.values or ())]
+        elif spec.type == "text":
+            out.append(spec.value)
+    return out
 
-    A value that is all that tells two items' questions apart is kept in every
-    question: there it names the procedure, not the instance ("What does the Express
-    plan include?" / "What does the Basic plan include?", two items of a set whose
-    ``plan`` is an enum)."""
-    phrases: list[str] = []
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(
+        w.casefold()[:5]
+        for w in re.findall(r"\w+", text)
+        if len(w) > 1 and w.casefold() not in STOPWORDS and not w.isdigit()
+    )
+
+
+def _kept_values(golden: GoldenSet) -> set[str]:
+    """Values that may name a procedure, not an instance: where two items declare the
+    same enum with different values of their own (one item per plan: "What does the
+    Basic package include?" / "Which channels come with Sports Plus?"), removing them
+    could leave a question about one exactly the other's, so that enum's values are
+    kept in every question."""
+    own: dict[frozenset[str], set[str]] = {}
     for item in golden.items:
         for spec in item.parameters.values():
-            if spec.type == "enum":
-                phrases += [spec.value, *(spec.values or ())]
-            elif spec.type == "text":
-                phrases.append(spec.value)
-    named = NamedValues(phrases)
-    if not named:
-        return named
-    first: dict[str, tuple[str, str]] = {}
-    kept: set[str] = set()
-    for item in golden.items:
-        for q in item.phrasings:
-            key = " ".join(mask_entities(named.remove(q)).casefold().split())
-            other_id, other_q = first.setdefault(key, (item.id, q))
-            if other_id != item.id:
-                kept.update(named.found(q), named.found(other_q))
-    return NamedValues(phrases, kept) if kept else named
+            if spec.type == "enum" and spec.values:
+                own.setdefault(frozenset(spec.values), set()).add(spec.value)
+    return {v for values, mine in own.items() if len(mine) > 1 for v in values}
+
+
+def named_values(golden: GoldenSet) -> NamedValues:
+    """The entity values the golden set names (see :class:`NamedValues`), as removed
+    from a live question: every value of its ``enum`` parameters and each reference's
+    own ``text`` values, but those that name a procedure (:func:`_kept_values`)."""
+    return NamedValues([v for item in golden.items for v in _values_of(item)], _kept_values(golden))
+
+
+def _merged(ids: Ids, sims: Matrix, ids2: Ids, sims2: Matrix) -> tuple[Ids, Matrix]:
+    """Two top-K lists of items per row as one: each item at the better of its two
+    scores, best first (the first list's order on a tie), K kept."""
+    k = ids.shape[1]
+    out_ids = np.empty_like(ids)
+    out_sims = np.empty_like(sims)
+    for r in range(len(ids)):
+        best: dict[int, float] = {}
+        for i, v in zip(
+            [*ids[r].tolist(), *ids2[r].tolist()],
+            [*sims[r].tolist(), *sims2[r].tolist()],
+            strict=True,
+        ):
+            if i not in best or v > best[i]:
+                best[i] = v
+        top = sorted(best.items(), key=lambda kv: -kv[1])[:k]
+        out_ids[r] = [i for i, _ in top]
+        out_sims[r] = [v for _, v in top]
+    return out_ids, out_sims
 
 
 class GoldenIndex:
@@ -311,10 +345,12 @@ class GoldenIndex:
         self.mask = mask
         self.named = named_values(golden)
         self.cache_hit = False
-        # None when no item has paraphrases: one row per item, the path of old.
+        self._rows, self._row_phrasing = self._golden_rows()
+        self._paraphrased = any(i.question_paraphrases for i in golden.items)
+        # None when every item has one row: one row per item, the path of old.
         self.phrasings: Phrasings | None = None
-        if any(i.question_paraphrases for i in golden.items):
-            self.phrasings = Phrasings.of([len(i.phrasings) for i in golden.items])
+        if any(len(p) > 1 for p in self._row_phrasing):
+            self.phrasings = Phrasings.of([len(p) for p in self._row_phrasing])
         self._padded = None if self.phrasings is None else self.phrasings.padded()
         self.matrix: Matrix = self._load_or_build(cache_dir)
         graph = None
@@ -345,14 +381,70 @@ class GoldenIndex:
         return cache_dir / f"golden-{slug}-{masked}-{self.golden.content_hash()}.npy"
 
     def prepare(self, questions: list[str]) -> list[str]:
-        """The text that is embedded for each question (entity-masked by default: the
-        values the golden set names, then those known by their shape)."""
+        """The text that is embedded for each live question (entity-masked by default:
+        the values the golden set names, then those known by their shape)."""
         if not self.mask:
             return list(questions)
         return [mask_entities(self.named.remove(q)) for q in questions]
 
+    def _golden_rows(self) -> tuple[list[str], list[list[int]]]:
+        """The golden matrix's texts, and for each item which phrasing each of its rows
+        is (0 its question, ``k`` its ``k``-th paraphrase). Masked, each phrasing is
+        embedded without the values its own item names, and, where that differs, also
+        as the shape mask alone leaves it: a question about another instance meets the
+        first ("the booked for"), one that names the item's own value in passing ("my
+        appointment is still pending") the second, as it did before values were
+        named. Another item's values stay in a golden phrasing ("out of hours" is the
+        emergency item's own words, though a status elsewhere is called so)."""
+        if not self.mask:
+            return list(self.phrasing_texts()), [
+                list(range(len(i.phrasings))) for i in self.golden.items
+            ]
+        kept = _kept_values(self.golden)
+        texts: list[str] = []
+        which: list[list[int]] = []
+        for item in self.golden.items:
+            own = NamedValues(_values_of(item), kept)
+            nums: list[int] = []
+            for p, q in enumerate(item.phrasings):
+                shape = mask_entities(q)
+                named = mask_entities(own.remove(q))
+                texts.append(named)
+                nums.append(p)
+                if named != shape:
+                    texts.append(shape)
+                    nums.append(p)
+            which.append(nums)
+        return texts, which
+
+    def row_texts(self) -> list[str]:
+        """The texts of the golden matrix's rows, as embedded (see :meth:`_golden_rows`)."""
+        return list(self._rows)
+
     def embed_questions(self, questions: list[str]) -> Matrix:
-        texts = self.prepare(questions)
+        """The masked questions' vectors (see :meth:`embed_queries` for both readings)."""
+        return self._embed_texts(self.prepare(questions))
+
+    def embed_queries(self, questions: list[str]) -> tuple[Matrix, Matrix | None]:
+        """Each question's vector with the named values removed, and as the shape mask
+        alone leaves it (``None`` when no question held a named value; a row whose
+        question held none repeats the first). :meth:`retrieve` and
+        :meth:`item_similarities` score an item by the better of the two, so a question
+        that names a value in passing ("I'd rather pay by direct debit") still meets the
+        golden phrasing that says it."""
+        masked = self.prepare(questions)
+        vectors = self._embed_texts(masked)
+        if not self.mask or not self.named:
+            return vectors, None
+        plain = [mask_entities(q) for q in questions]
+        differ = [k for k, (a, b) in enumerate(zip(masked, plain, strict=True)) if a != b]
+        if not differ:
+            return vectors, None
+        asked = vectors.copy()
+        asked[differ] = self._embed_texts([plain[k] for k in differ])
+        return vectors, asked
+
+    def _embed_texts(self, texts: list[str]) -> Matrix:
         if self.query_cache_size <= 0 or not texts:
             return self.embedder.embed(texts)
         with self._qlock:
@@ -380,15 +472,20 @@ class GoldenIndex:
         """Every row's text before masking: each item's question, then its paraphrases."""
         return [q for i in self.golden.items for q in i.phrasings]
 
-    def item_similarities(self, vectors: Matrix) -> Matrix:
+    def item_similarities(self, vectors: Matrix, asked: Matrix | None = None) -> Matrix:
         """``(n, items)``: the cosine of every question with every golden item (the
-        best of its phrasings), unclipped; the exact search's scores."""
+        best of its rows, and of the question's two readings with ``asked``, from
+        :meth:`embed_queries`), unclipped; the exact search's scores."""
         if not self.golden.items:
             return np.zeros((len(vectors), 0), np.float32)
-        return ExactSearch(self.matrix, self.phrasings).similarities(vectors)
+        exact = ExactSearch(self.matrix, self.phrasings)
+        sims = exact.similarities(vectors)
+        if asked is not None:
+            sims = np.maximum(sims, exact.similarities(asked))
+        return sims
 
     def _load_or_build(self, cache_dir: Path | None) -> Matrix:
-        questions = self.prepare(self.phrasing_texts())
+        questions = self._rows
         if cache_dir is not None:
             path = self.cache_path(cache_dir)
             meta = path.with_suffix(".json")
@@ -430,25 +527,29 @@ class GoldenIndex:
             atomic_write(path.with_suffix(".json"), lambda tmp: tmp.write_text(info_text))
         return m
 
-    def retrieve(self, vectors: Matrix) -> list[Retrieval | None]:
-        """Top-2 for each row of ``vectors``; ``None`` when the golden set is empty."""
+    def retrieve(self, vectors: Matrix, asked: Matrix | None = None) -> list[Retrieval | None]:
+        """Top-2 for each row of ``vectors`` (each item scored by the better of the
+        question's two readings with ``asked``, from :meth:`embed_queries`); ``None``
+        when the golden set is empty."""
         n = len(self.golden.items)
         if n == 0:
             return [None] * len(vectors)
         assert self.search is not None  # built for every non-empty set
         ids, sims = self.search.top_k(vectors, min(TOP_K, n))
+        if asked is not None:
+            ids, sims = _merged(ids, sims, *self.search.top_k(asked, min(TOP_K, n)))
         # Unit vectors in float32: clip the rounding error that can push cosine past 1.
         sims = np.clip(sims, -1.0, 1.0)
         out: list[Retrieval | None] = []
         items = self.golden.items
-        best = self._best_phrasings(vectors, ids)
+        best = self._best_phrasings(vectors, ids, asked)
         for k, (row_ids, row) in enumerate(zip(ids.tolist(), sims.tolist(), strict=True)):
             cands = tuple((items[i].id, round(s, 6)) for i, s in zip(row_ids, row, strict=True))
             second = row[1] if n > 1 else None
             said: tuple[int | None, ...] = ()
-            if best is not None:
+            if best is not None and self._paraphrased:
                 said = tuple(
-                    p if items[i].question_paraphrases else None
+                    self._row_phrasing[i][p] if items[i].question_paraphrases else None
                     for i, p in zip(row_ids, best[k].tolist(), strict=True)
                 )
             out.append(Retrieval(items[row_ids[0]], row[0], second, cands, said))
@@ -470,12 +571,14 @@ class GoldenIndex:
         best = sims.argmax(axis=1)
         return [(items[int(b)], float(sims[k, b])) for k, b in enumerate(best)]
 
-    def _best_phrasings(self, vectors: Matrix, ids: Ids) -> Ids | None:
-        """Which phrasing of each candidate item scored best (``None`` without
-        paraphrases). The first on a tie, so the question wins over a copy of it."""
+    def _best_phrasings(self, vectors: Matrix, ids: Ids, asked: Matrix | None = None) -> Ids | None:
+        """Which row of each candidate item scored best (``None`` when every item has
+        one row). The first on a tie, so the question wins over a copy of it."""
         if self._padded is None:
             return None
         rows = self._padded[ids]
         per_row = np.einsum("nd,nkpd->nkp", vectors, self.matrix[rows])
+        if asked is not None:
+            per_row = np.maximum(per_row, np.einsum("nd,nkpd->nkp", asked, self.matrix[rows]))
         best: Ids = per_row.argmax(axis=2)
         return best

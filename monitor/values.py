@@ -323,70 +323,90 @@ _WORD = re.compile(r"\w+")
 
 
 class NamedValues:
-    """The entity values a golden set names, removed from a question before it is
+    """Entity values a golden set names, removed from a question before it is
     embedded, as :func:`mask_entities` removes the values it knows by their shape.
 
     A golden item's question holds its own instance's values, and a live question
     about another instance holds that instance's: a service ("Deep Clean" / "Spring
     Refresh"), a branch, a plan. Where they are names rather than codes or dates, the
     shape mask keeps them, and two questions of one procedure about two instances
-    move apart by as much as a change of topic. The golden set says what these
-    values are: every value of an ``enum`` parameter (a closed class: the live
-    instance's value is one of them) and the reference's own ``text`` values. Each
-    is matched as a whole run of words, whatever its case; a one-word value that is a
-    function word or shorter than three letters is kept ("No", "P2"), and one that is
-    also an everyday verb or light word is matched only as written ("Closed" is the
-    status, "closed" in "a case that was already closed" the verb)."""
+    move apart by as much as a change of topic. The golden set says what these values
+    are (:func:`monitor.retrieval.named_values`). A value of several words is matched
+    as a whole run of words in any case; a one-word value, or one whose words are all
+    everyday words ("On Hold", "Out of Hours"), only as written ("Closed" is the
+    status, "closed" in "a case that was already closed" the verb); a one-word value
+    that is a function word or shorter than three letters is never removed ("No",
+    "P2"). A text that would keep fewer than two content words is left as it is: the
+    values were what it said ("Economy 7?", "Is Premium worth it?")."""
 
     def __init__(self, phrases: Iterable[str], kept: Iterable[str] = ()) -> None:
         """``kept``: values that are not removed (as :meth:`found` gives them)."""
-        runs: set[tuple[str, ...]] = set()
-        self._as_written: set[str] = set()
         keep = {tuple(w.casefold() for w in _WORD.findall(k)) for k in kept}
+        # First word -> run lengths, longest first -> runs (folded, or as written).
+        self._folded: dict[str, dict[int, set[tuple[str, ...]]]] = {}
+        self._written: dict[str, dict[int, set[tuple[str, ...]]]] = {}
         for phrase in phrases:
-            ws = tuple(w.casefold() for w in _WORD.findall(phrase))
+            written = tuple(_WORD.findall(phrase))
+            ws = tuple(w.casefold() for w in written)
             if not ws or ws in keep or (len(ws) == 1 and (len(ws[0]) < 3 or ws[0] in STOPWORDS)):
                 continue
-            if len(ws) == 1 and (ws[0] in COMMON_VERBS or ws[0] in LIGHT_WORDS):
-                self._as_written.add(_WORD.findall(phrase)[0])
-                continue
-            runs.add(ws)
-        # By first word, longest first: "Deep Clean Plus" before "Deep Clean".
-        self._runs: dict[str, list[tuple[str, ...]]] = {}
-        for run in sorted(runs, key=lambda r: (-len(r), r)):
-            self._runs.setdefault(run[0], []).append(run)
+            if len(ws) == 1 or all(_everyday(w) for w in ws):
+                self._written.setdefault(written[0], {}).setdefault(len(ws), set()).add(written)
+            else:
+                self._folded.setdefault(ws[0], {}).setdefault(len(ws), set()).add(ws)
 
     def __bool__(self) -> bool:
-        return bool(self._runs or self._as_written)
+        return bool(self._folded or self._written)
 
     def found(self, text: str) -> list[str]:
         """The named values ``text`` holds, as written there."""
         return [text[a:b] for a, b in self._cuts(text)]
 
     def remove(self, text: str) -> str:
-        """``text`` without the named values it holds (whole runs of words)."""
+        """``text`` without the named values it holds (whole runs of words), or as it
+        is when too little of it would be left."""
         cuts = self._cuts(text)
         if not cuts:
             return text
         out = text
         for a, b in reversed(cuts):
             out = out[:a] + out[b:]
+        if _content_words(out) < 2:
+            return text
         return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
 
     def _cuts(self, text: str) -> list[tuple[int, int]]:
         if not self:
             return []
         words = list(_WORD.finditer(text))
-        folded = [m.group().casefold() for m in words]
+        plain = [m.group() for m in words]
+        folded = [w.casefold() for w in plain]
         cuts: list[tuple[int, int]] = []
         i = 0
         while i < len(words):
-            runs = self._runs.get(folded[i], ())
-            n = next(
-                (len(r) for r in runs if tuple(folded[i : i + len(r)]) == r),
-                1 if words[i].group() in self._as_written else 0,
+            n = max(
+                _run_at(self._folded.get(folded[i]), folded, i),
+                _run_at(self._written.get(plain[i]), plain, i),
             )
             if n:
                 cuts.append((words[i].start(), words[i + n - 1].end()))
             i += n or 1
         return cuts
+
+
+def _run_at(by_length: dict[int, set[tuple[str, ...]]] | None, ws: list[str], i: int) -> int:
+    """The length of the longest run of ``by_length`` that starts at word ``i``."""
+    if not by_length:
+        return 0
+    for n in sorted(by_length, reverse=True):
+        if tuple(ws[i : i + n]) in by_length[n]:
+            return n
+    return 0
+
+
+def _everyday(word: str) -> bool:
+    return word in STOPWORDS or word in COMMON_VERBS or word in LIGHT_WORDS
+
+
+def _content_words(text: str) -> int:
+    return sum(1 for w in _WORD.findall(text) if w.casefold() not in STOPWORDS and not w.isdigit())

@@ -733,8 +733,8 @@ def retrieve_gate_items(index: GoldenIndex, instances: Sequence[BenchInstance]) 
     if not items:
         return []
     ids = [g.id for g in index.golden.items]
-    vecs = index.embed_questions([i.question for i in items])
-    sims = np.clip(index.item_similarities(vecs), -1, 1)
+    vecs, asked = index.embed_queries([i.question for i in items])
+    sims = np.clip(index.item_similarities(vecs, asked), -1, 1)
     out = []
     for inst, row in zip(items, sims, strict=True):
         k = ids.index(inst.reference_id)

@@ -113,8 +113,8 @@ def asked_gate_items(index: GoldenIndex, instances: list[BenchInstance]) -> list
         return []
     items = index.golden.items
     ids = [g.id for g in items]
-    vecs = index.embed_questions([i.question for i in asked])
-    sims = np.clip(index.item_similarities(vecs), -1, 1)
+    vecs, plain = index.embed_queries([i.question for i in asked])
+    sims = np.clip(index.item_similarities(vecs, plain), -1, 1)
     out: list[GateItem] = []
 
     def nearest(row: np.ndarray, order: list[int]) -> Retrieval:

@@ -136,7 +136,7 @@ def test_the_index_cache_is_rebuilt_when_a_paraphrase_is_added(tmp_path: Path) -
     again = GoldenIndex(_golden(), e, cache_dir=tmp_path)
     assert again.cache_hit
     np.testing.assert_array_equal(again.matrix, index.matrix)
-    np.testing.assert_array_equal(index.matrix, e.embed(index.prepare(index.phrasing_texts())))
+    np.testing.assert_array_equal(index.matrix, e.embed(index.row_texts()))
 
 
 # --------------------------------------------------------------------------- retrieval
