@@ -299,3 +299,24 @@ def test_a_value_said_in_a_reworded_question_is_read_both_ways() -> None:
     assert sims[0].max() == pytest.approx(both[0].similarity, abs=1e-6)
     # No named value: one reading.
     assert index.embed_queries(["What are your opening hours on bank holidays?"])[1] is None
+
+
+def test_odd_values_neither_crash_nor_match_what_they_do_not_say() -> None:
+    long = "Grand " * 5000 + "Suite"
+    named = NamedValues(["!!!", "(a+)+$", "Ünïcödé Ñame", long, "Room 1 Deluxe", "Room 12 Deluxe"])
+    assert (
+        named.remove("Is the Ünïcödé Ñame branch open on Sundays?")
+        == "Is the branch open on Sundays?"
+    )
+    assert (
+        named.remove("what about ünïcödé ñame then, open Sundays?")
+        == "what about then, open Sundays?"
+    )
+    assert (
+        named.remove("Can I move from Room 12 Deluxe to a quieter room?")
+        == "Can I move from to a quieter room?"
+    )
+    assert named.remove("!!! (a+)+$ help me book a room") == "!!! (a+)+$ help me book a room"
+    assert (
+        named.remove(long + " upgrade for my family booking?") == "upgrade for my family booking?"
+    )
