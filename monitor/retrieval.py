@@ -290,7 +290,26 @@ def _kept_values(golden: GoldenSet) -> set[str]:
         for spec in item.parameters.values():
             if spec.type == "enum" and spec.values:
                 own.setdefault(frozenset(spec.values), set()).add(spec.value)
-    return {v for values, mine in own.items() if len(mine) > 1 for v in values}
+    kept = {v for values, mine in own.items() if len(mine) > 1 for v in values}
+    # And any value whose removal leaves two items' phrasings with the same content
+    # words (a `text` value, or enums whose lists differ): asked with that value, one
+    # item's own question would meet the other's row as well as its own.
+    for _ in range(3):
+        seen: dict[frozenset[str], list[tuple[str, str, NamedValues, bool]]] = {}
+        more: set[str] = set()
+        for item in golden.items:
+            mine = NamedValues(_values_of(item), kept)
+            for q in item.phrasings:
+                removed = mine.remove(q)
+                here = (item.id, q, mine, removed != q)
+                for other in seen.setdefault(_stems(mask_entities(removed)), []):
+                    if other[0] != item.id and (here[3] or other[3]):
+                        more.update(mine.found(q), other[2].found(other[1]))
+                seen[_stems(mask_entities(removed))].append(here)
+        if not more - kept:
+            break
+        kept |= more
+    return kept
 
 
 def named_values(golden: GoldenSet) -> NamedValues:
@@ -358,7 +377,7 @@ class GoldenIndex:
             graph = self.cache_path(cache_dir).with_suffix(
                 f".hnsw-m{HNSW_M}-ef{HNSW_EF_CONSTRUCTION}.faiss"
             )
-            if not self.cache_hit and search == "hnsw":
+            if not self.cache_hit:
                 # The vectors were embedded again (the questions are masked otherwise
                 # than when the file was written): a graph kept under the same name
                 # holds the old ones, and the same number of rows does not tell it.

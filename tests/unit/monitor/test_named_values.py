@@ -320,3 +320,48 @@ def test_odd_values_neither_crash_nor_match_what_they_do_not_say() -> None:
     assert (
         named.remove(long + " upgrade for my family booking?") == "upgrade for my family booking?"
     )
+
+
+@pytest.mark.parametrize(
+    ("sports", "kids"),
+    [
+        # Text values: each item's own, no shared enum to tell.
+        ({"type": "text", "value": "Sports Plus"}, {"type": "text", "value": "Kids Club"}),
+        # Enums whose lists differ.
+        (
+            {
+                "type": "enum",
+                "values": ["Sports Plus", "Kids Club", "Movie Max"],
+                "value": "Sports Plus",
+            },
+            {"type": "enum", "values": ["Sports Plus", "Kids Club"], "value": "Kids Club"},
+        ),
+    ],
+)
+def test_an_items_own_question_retrieves_it_where_removing_values_would_make_two_alike(
+    sports: dict[str, Any], kids: dict[str, Any]
+) -> None:
+    """(From the code review.) Removed, both questions read "What channels come with the
+    package?": the kids item's own question tied with the sports item at s* 1.0 and went
+    to it. The values that make two items' rows alike are kept."""
+    golden = _golden(
+        [
+            {
+                "id": "sports",
+                "question": "What channels come with the Sports Plus package?",
+                "parameters": {"pkg": sports},
+            },
+            {
+                "id": "kids",
+                "question": "What channels come with the Kids Club package?",
+                "parameters": {"pkg": kids},
+            },
+            HOURS,
+        ]
+    )
+    index = GoldenIndex(golden, HashingEmbedder())
+    (got,) = index.retrieve(
+        *index.embed_queries(["What channels come with the Kids Club package?"])
+    )
+    assert got is not None and got.item.id == "kids"
+    assert got.margin is not None and got.margin > 0

@@ -228,3 +228,25 @@ def test_a_graph_kept_from_other_vectors_is_rebuilt(golden: GoldenSet, tmp_path:
     other = GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
     assert not other.cache_hit
     assert isinstance(other.search, HnswSearch) and not other.search.cache_hit
+
+
+def test_an_exact_run_that_embeds_again_does_not_leave_the_old_graph(
+    golden: GoldenSet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(From the code review.) An exact-search run that rebuilt the matrix left the hnsw
+    graph of the old vectors beside it, and the next hnsw run loaded it."""
+    faiss = pytest.importorskip("faiss")
+    rows = GoldenIndex._golden_rows
+
+    def masked_otherwise(index: GoldenIndex) -> tuple[list[str], list[list[int]]]:
+        texts, which = rows(index)
+        return [t + " zzz qqq" for t in texts], which
+
+    monkeypatch.setattr(GoldenIndex, "_golden_rows", masked_otherwise)
+    GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
+    monkeypatch.setattr(GoldenIndex, "_golden_rows", rows)  # another masking, as many rows
+    GoldenIndex(golden, HashingEmbedder(), search="exact", cache_dir=tmp_path)
+    later = GoldenIndex(golden, HashingEmbedder(), search="hnsw", cache_dir=tmp_path)
+    assert isinstance(later.search, HnswSearch)
+    stored = faiss.downcast_index(later.search._index.storage)
+    np.testing.assert_allclose(stored.reconstruct_n(0, stored.ntotal), later.matrix, atol=1e-6)
