@@ -279,44 +279,73 @@ def _stems(text: str) -> frozenset[str]:
     )
 
 
+def _own_values(golden: GoldenSet, kept: set[str]) -> list[NamedValues]:
+    """Each item's own values as a :class:`NamedValues` (``kept`` left out), one object
+    per distinct list of values."""
+    made: dict[tuple[str, ...], NamedValues] = {}
+    out = []
+    for item in golden.items:
+        values = tuple(_values_of(item))
+        if values not in made:
+            made[values] = NamedValues(values, kept)
+        out.append(made[values])
+    return out
+
+
 def _kept_values(golden: GoldenSet) -> set[str]:
-    """Values that may name a procedure, not an instance: where two items declare the
-    same enum with different values of their own (one item per plan: "What does the
-    Basic package include?" / "Which channels come with Sports Plus?"), removing them
-    could leave a question about one exactly the other's, so that enum's values are
-    kept in every question."""
+    """Values that may name a procedure, not an instance, kept in every question:
+
+    - where two items declare the same enum with different values of their own (one
+      item per plan: "What does the Basic package include?" / "Which channels come with
+      Sports Plus?"), that enum's values;
+    - any value whose removal leaves two items' phrasings with the same content words (a
+      ``text`` value, enums whose lists differ): asked with that value, one item's own
+      question would meet the other's row as well as its own."""
     own: dict[frozenset[str], set[str]] = {}
     for item in golden.items:
         for spec in item.parameters.values():
             if spec.type == "enum" and spec.values:
                 own.setdefault(frozenset(spec.values), set()).add(spec.value)
     kept = {v for values, mine in own.items() if len(mine) > 1 for v in values}
-    # And any value whose removal leaves two items' phrasings with the same content
-    # words (a `text` value, or enums whose lists differ): asked with that value, one
-    # item's own question would meet the other's row as well as its own.
+    shape: dict[str, frozenset[str]] = {}  # phrasing -> its content words, shape-masked
     for _ in range(3):
-        seen: dict[frozenset[str], list[tuple[str, str, NamedValues, bool]]] = {}
+        mine = _own_values(golden, kept)
+        stripped: dict[tuple[int, int], str] = {}
+        for n, item in enumerate(golden.items):
+            if mine[n]:
+                for p, q in enumerate(item.phrasings):
+                    if (removed := mine[n].remove(q)) != q:
+                        stripped[n, p] = removed
+        if not stripped:
+            break
+        seen: dict[frozenset[str], list[tuple[int, int]]] = {}
         more: set[str] = set()
-        for item in golden.items:
-            mine = NamedValues(_values_of(item), kept)
-            for q in item.phrasings:
-                removed = mine.remove(q)
-                here = (item.id, q, mine, removed != q)
-                for other in seen.setdefault(_stems(mask_entities(removed)), []):
-                    if other[0] != item.id and (here[3] or other[3]):
-                        more.update(mine.found(q), other[2].found(other[1]))
-                seen[_stems(mask_entities(removed))].append(here)
+        for n, item in enumerate(golden.items):
+            for p, q in enumerate(item.phrasings):
+                if (n, p) in stripped:
+                    key = _stems(mask_entities(stripped[n, p]))
+                else:
+                    if q not in shape:
+                        shape[q] = _stems(mask_entities(q))
+                    key = shape[q]
+                for m, r in seen.setdefault(key, []):
+                    if m != n and ((n, p) in stripped or (m, r) in stripped):
+                        more.update(mine[n].found(q), mine[m].found(golden.items[m].phrasings[r]))
+                seen[key].append((n, p))
         if not more - kept:
             break
         kept |= more
     return kept
 
 
-def named_values(golden: GoldenSet) -> NamedValues:
+def named_values(golden: GoldenSet, kept: set[str] | None = None) -> NamedValues:
     """The entity values the golden set names (see :class:`NamedValues`), as removed
     from a live question: every value of its ``enum`` parameters and each reference's
-    own ``text`` values, but those that name a procedure (:func:`_kept_values`)."""
-    return NamedValues([v for item in golden.items for v in _values_of(item)], _kept_values(golden))
+    own ``text`` values, but those that name a procedure (:func:`_kept_values`, or
+    ``kept`` when it is known)."""
+    if kept is None:
+        kept = _kept_values(golden)
+    return NamedValues([v for item in golden.items for v in _values_of(item)], kept)
 
 
 def _merged(ids: Ids, sims: Matrix, ids2: Ids, sims2: Matrix) -> tuple[Ids, Matrix]:
@@ -362,7 +391,8 @@ class GoldenIndex:
         self.golden = golden
         self.embedder = embedder
         self.mask = mask
-        self.named = named_values(golden)
+        self._kept = _kept_values(golden) if mask else set()
+        self.named = named_values(golden, self._kept)
         self.cache_hit = False
         self._rows, self._row_phrasing = self._golden_rows()
         self._paraphrased = any(i.question_paraphrases for i in golden.items)
@@ -419,15 +449,14 @@ class GoldenIndex:
             return list(self.phrasing_texts()), [
                 list(range(len(i.phrasings))) for i in self.golden.items
             ]
-        kept = _kept_values(self.golden)
         texts: list[str] = []
         which: list[list[int]] = []
-        for item in self.golden.items:
-            own = NamedValues(_values_of(item), kept)
+        for item, own in zip(self.golden.items, _own_values(self.golden, self._kept), strict=True):
             nums: list[int] = []
             for p, q in enumerate(item.phrasings):
                 shape = mask_entities(q)
-                named = mask_entities(own.remove(q))
+                removed = own.remove(q)
+                named = shape if removed == q else mask_entities(removed)
                 texts.append(named)
                 nums.append(p)
                 if named != shape:
