@@ -30,8 +30,7 @@ from monitor.cachefile import atomic_write
 from monitor.embeddings import Embedder, Matrix
 from monitor.errors import ConfigError
 from monitor.schemas import GoldenItem, GoldenSet
-from monitor.text.lexicon import STOPWORDS
-from monitor.values import NamedValues, mask_entities
+from monitor.values import NamedValues, content_words, mask_entities
 
 TOP_K = 5
 SEARCHES = ("exact", "hnsw")
@@ -272,11 +271,7 @@ def _values_of(item: GoldenItem) -> list[str]:
 
 
 def _stems(text: str) -> frozenset[str]:
-    return frozenset(
-        w.casefold()[:5]
-        for w in re.findall(r"\w+", text)
-        if len(w) > 1 and w.casefold() not in STOPWORDS and not w.isdigit()
-    )
+    return frozenset(w[:5] for w in content_words(text))
 
 
 def _own_values(golden: GoldenSet, kept: set[str]) -> list[NamedValues]:
@@ -432,9 +427,20 @@ class GoldenIndex:
     def prepare(self, questions: list[str]) -> list[str]:
         """The text that is embedded for each live question (entity-masked by default:
         the values the golden set names, then those known by their shape)."""
+        return self._readings(questions)[0]
+
+    def _readings(self, questions: list[str]) -> tuple[list[str], list[str]]:
+        """Each question as embedded (:meth:`prepare`) and as the shape mask alone
+        leaves it (the same text where it names no value; each masked once)."""
         if not self.mask:
-            return list(questions)
-        return [mask_entities(self.named.remove(q)) for q in questions]
+            return list(questions), list(questions)
+        masked, plain = [], []
+        for q in questions:
+            shape = mask_entities(q)
+            removed = self.named.remove(q)
+            plain.append(shape)
+            masked.append(shape if removed == q else mask_entities(removed))
+        return masked, plain
 
     def _golden_rows(self) -> tuple[list[str], list[list[int]]]:
         """The golden matrix's texts, and for each item which phrasing each of its rows
@@ -480,11 +486,8 @@ class GoldenIndex:
         :meth:`item_similarities` score an item by the better of the two, so a question
         that names a value in passing ("I'd rather pay by direct debit") still meets the
         golden phrasing that says it."""
-        masked = self.prepare(questions)
+        masked, plain = self._readings(questions)
         vectors = self._embed_texts(masked)
-        if not self.mask or not self.named:
-            return vectors, None
-        plain = [mask_entities(q) for q in questions]
         differ = [k for k, (a, b) in enumerate(zip(masked, plain, strict=True)) if a != b]
         if not differ:
             return vectors, None

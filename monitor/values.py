@@ -19,6 +19,7 @@ from typing import Literal
 
 from monitor.text.lexicon import COMMON_VERBS, LIGHT_WORDS, MONTHS, STOPWORDS
 from monitor.text.normalize import normalize_text
+from monitor.text.tokens import content, tokens
 
 ValueType = Literal["digits", "alnum", "date", "enum", "integer", "money", "text", "time"]
 
@@ -316,7 +317,13 @@ def mask_entities(text: str) -> str:
         # (A time stays, as a small number does: "after 9:00" is as often procedure.)
         if f.type not in ("integer", "time"):
             out = out[: f.start] + out[f.end :]
-    return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
+    return _tidy(out)
+
+
+def _tidy(text: str) -> str:
+    """``text`` after values were cut out of it: no doubled space, none before a
+    punctuation mark, none at the ends."""
+    return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 
 
 _WORD = re.compile(r"\w+")
@@ -373,7 +380,7 @@ class NamedValues:
             out = out[:a] + out[b:]
         if _content_words(out) < 2:
             return text
-        return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", out)).strip()
+        return _tidy(out)
 
     def _cuts(self, text: str) -> list[tuple[int, int]]:
         if not self:
@@ -409,4 +416,12 @@ def _everyday(word: str) -> bool:
 
 
 def _content_words(text: str) -> int:
+    # (Words as ``\w+`` splits them: the "s" of "it's" counts, which the tokens of
+    # :func:`content_words` would not.)
     return sum(1 for w in _WORD.findall(text) if w.casefold() not in STOPWORDS and not w.isdigit())
+
+
+def content_words(text: str) -> list[str]:
+    """The content words of ``text`` (:func:`monitor.text.tokens.content`), numbers
+    left out."""
+    return [w for w in content(tokens(text)) if not w[:1].isdigit()]
