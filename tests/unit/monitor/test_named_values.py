@@ -56,6 +56,13 @@ def _golden(items: list[dict[str, Any]]) -> Any:
     return parse_golden({"version": "1", "items": raw})
 
 
+def _enum_item(
+    id_: str, question: str, field: str, spec: dict[str, Any], value: str
+) -> dict[str, Any]:
+    """A golden item whose question names ``value`` of the enum ``field``."""
+    return {"id": id_, "question": question, "parameters": {field: {**spec, "value": value}}}
+
+
 PLANTS = {
     "id": "plant_delivery",
     "question": "Can you deliver the Japanese Maple I ordered on 2026-04-02?",
@@ -131,21 +138,13 @@ def test_a_value_that_alone_tells_two_items_apart_is_kept() -> None:
     plan = {"type": "enum", "values": ["Express", "Basic Flex", "Family"]}
     golden = _golden(
         [
-            {
-                "id": "express",
-                "question": "What does the Express plan include?",
-                "parameters": {"plan": {**plan, "value": "Express"}},
-            },
-            {
-                "id": "basic",
-                "question": "What does the Basic Flex plan include?",
-                "parameters": {"plan": {**plan, "value": "Basic Flex"}},
-            },
-            {
-                "id": "freeze",
-                "question": "How do I freeze my Family plan for a month?",
-                "parameters": {"plan": {**plan, "value": "Family"}},
-            },
+            _enum_item("express", "What does the Express plan include?", "plan", plan, "Express"),
+            _enum_item(
+                "basic", "What does the Basic Flex plan include?", "plan", plan, "Basic Flex"
+            ),
+            _enum_item(
+                "freeze", "How do I freeze my Family plan for a month?", "plan", plan, "Family"
+            ),
         ]
     )
     named = named_values(golden)
@@ -181,11 +180,9 @@ def test_a_golden_question_keeps_the_values_other_items_name() -> None:
                 "id": "emergency",
                 "question": "What should I do if my pet has an emergency out of hours?",
             },
-            {
-                "id": "book",
-                "question": "How do I book a Routine consultation for my dog?",
-                "parameters": {"kind": {**kinds, "value": "Routine"}},
-            },
+            _enum_item(
+                "book", "How do I book a Routine consultation for my dog?", "kind", kinds, "Routine"
+            ),
         ]
     )
     index = GoldenIndex(golden, HashingEmbedder())
@@ -204,16 +201,14 @@ def test_one_item_per_plan_in_other_words_keeps_the_plan_names() -> None:
     cover = {"type": "enum", "values": ["Basic", "Full Protection"]}
     golden = _golden(
         [
-            {
-                "id": "basic",
-                "question": "What does Basic cover include?",
-                "parameters": {"cover": {**cover, "value": "Basic"}},
-            },
-            {
-                "id": "full",
-                "question": "What's included in Full Protection cover?",
-                "parameters": {"cover": {**cover, "value": "Full Protection"}},
-            },
+            _enum_item("basic", "What does Basic cover include?", "cover", cover, "Basic"),
+            _enum_item(
+                "full",
+                "What's included in Full Protection cover?",
+                "cover",
+                cover,
+                "Full Protection",
+            ),
             HOURS,
         ]
     )
@@ -233,11 +228,9 @@ def test_the_items_own_value_said_in_passing_meets_the_question_as_written() -> 
     status = {"type": "enum", "values": ["Pending", "Confirmed", "Cancelled"]}
     golden = _golden(
         [
-            {
-                "id": "still",
-                "question": "Why is my appointment still Pending?",
-                "parameters": {"status": {**status, "value": "Pending"}},
-            },
+            _enum_item(
+                "still", "Why is my appointment still Pending?", "status", status, "Pending"
+            ),
             HOURS,
         ]
     )
@@ -275,11 +268,13 @@ def test_a_value_said_in_a_reworded_question_is_read_both_ways() -> None:
     pay = {"type": "enum", "values": ["Direct Debit", "Card Payment", "Cash at a PayPoint"]}
     golden = _golden(
         [
-            {
-                "id": "switch",
-                "question": "Can I switch my bills to Direct Debit from next month?",
-                "parameters": {"method": {**pay, "value": "Direct Debit"}},
-            },
+            _enum_item(
+                "switch",
+                "Can I switch my bills to Direct Debit from next month?",
+                "method",
+                pay,
+                "Direct Debit",
+            ),
             HOURS,
             FERRY,
         ]
